@@ -1,0 +1,136 @@
+"""Bots: players the engine can seat. One registry, levels by name.
+
+A bot is built for one game with a seed and answers :meth:`Bot.choose`. The contract that
+keeps bots honest: a bot may use only what its seat may know, that is
+``state.view(seat)``, ``state.legal_actions(seat)``, the public history and
+``state.determinize(seat, rng)``; never the hidden parts of ``state``. The bot tests
+check that a bot's decision does not change when the cards hidden from it are redealt.
+
+Levels, weakest to strongest: ``random``, ``heuristic``, ``ismcts``, ``perfect`` (exact
+solver, Abstrac only). :func:`bot_levels` lists what a game offers.
+
+>>> from cardhall.registry import make_game
+>>> game = make_game("abstrac")
+>>> bot = make_bot(game, "random", seed=1)
+>>> state = game.new_state(seed=1)
+>>> str(bot.choose(state, 0)) in ("first", "second")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from cardhall.engine import Action, Game, State
+from cardhall.errors import OptionError
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "RandomBot",
+    "bot_levels",
+    "make_bot",
+    "register_bot",
+    "strongest_level",
+]
+
+#: Known levels, weakest first.
+LEVELS: tuple[str, ...] = ("random", "heuristic", "ismcts", "perfect")
+
+BotFactory = Callable[..., "Bot"]
+_BOTS: dict[tuple[str, str], BotFactory] = {}  # (game name or "*", level) -> factory
+#: Modules that register bots when imported.
+BUILTIN_MODULES: tuple[str, ...] = (
+    "cardhall.bots.abstrac",
+    "cardhall.bots.yamiro",
+    "cardhall.bots.getha",
+    "cardhall.bots.somachi",
+    "cardhall.bots.ismcts",
+)
+_loaded = False
+
+
+class Bot:
+    """Base class: a seeded player for one game."""
+
+    level: str = "bot"
+
+    def __init__(self, game: Game, seed: int | str = 0, **params: Any) -> None:
+        if params:
+            raise OptionError(f"{self.level} bot takes no parameter {sorted(params)[0]!r}")
+        self.game = game
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State, seat: int) -> Action:
+        """The action this bot takes for ``seat`` (which must be an actor)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.level} for {self.game.name}>"
+
+
+class RandomBot(Bot):
+    """Uniformly random among the legal actions (games may weight them: see
+    :meth:`weights`)."""
+
+    level = "random"
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no legal action")
+        return self.rng.choice(legal)
+
+
+def register_bot(game: str, level: str) -> Callable[[BotFactory], BotFactory]:
+    """Decorator registering a bot class (or factory) for ``game`` (``"*"``: every game)."""
+
+    def deco(factory: BotFactory) -> BotFactory:
+        _BOTS[(game, level)] = factory
+        return factory
+
+    return deco
+
+
+register_bot("*", "random")(RandomBot)
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+
+    for module in BUILTIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def bot_levels(game: Game | str) -> list[str]:
+    """Levels available for a game, weakest first."""
+    _load()
+    name = game if isinstance(game, str) else game.name
+    return [lv for lv in LEVELS if (name, lv) in _BOTS or ("*", lv) in _BOTS]
+
+
+def strongest_level(game: Game | str) -> str:
+    return bot_levels(game)[-1]
+
+
+def make_bot(game: Game, level: str = "random", seed: int | str = 0, **params: Any) -> Bot:
+    """Build a bot of ``level`` for ``game`` (``"strongest"`` picks the best available)."""
+    _load()
+    if level == "strongest":
+        level = strongest_level(game)
+    factory = _BOTS.get((game.name, level)) or _BOTS.get(("*", level))
+    if factory is None:
+        raise OptionError(
+            f"no {level!r} bot for {game.name}; levels: {', '.join(bot_levels(game))}"
+        )
+    return factory(game, seed=seed, **params)

@@ -1,0 +1,184 @@
+"""The ``cardhall`` command (Typer + Rich).
+
+Commands common to every game live here (``games``, ``replay``, ``play``). Topic commands
+live in their own modules under ``cardhall.cli`` and are listed in :data:`SUBCOMMANDS`;
+each such module defines ``register(app)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cardhall.errors import CardhallError, RecordError
+from cardhall.registry import game_class, game_names, make_game
+
+app = typer.Typer(
+    name="cardhall",
+    help="Play, serve, analyse and solve the Railog card games and Abstrac.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+#: Modules adding commands (each defines ``register(app: typer.Typer)``).
+SUBCOMMANDS: tuple[str, ...] = (
+    "cardhall.cli.solve",
+    "cardhall.cli.getha",
+    "cardhall.cli.analysis",
+    "cardhall.cli.serve",
+    "cardhall.cli.bench",
+)
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print an error to stderr and return the Exit to raise."""
+    err_console.print(f"[red]error:[/red] {message}")
+    return typer.Exit(code)
+
+
+def parse_options(items: list[str] | None) -> dict[str, Any]:
+    """``key=value`` pairs (values are JSON where they parse, else text)."""
+    options: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise fail(f"option {item!r} must be written key=value")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+@app.command()
+def games(
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """List the registered games with their player counts and options."""
+    described = [game_class(name)().describe() for name in game_names()]
+    if as_json:
+        typer.echo(json.dumps(described, indent=1))
+        return
+    for d in described:
+        table = Table(title=f"{d['title']} ({d['name']}), players {d['players']}")
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("allowed")
+        table.add_column("meaning")
+        for opt in d["options"]:
+            table.add_row(opt["name"], repr(opt["default"]), str(opt["allowed"]), opt["doc"])
+        console.print(table)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    as_json: Annotated[bool, typer.Option("--json", help="print compact JSON")] = False,
+) -> None:
+    """Validate and replay a record; print the final outcome and state as JSON.
+
+    Exits 1 naming the first illegal action (and its index) if the record does not replay.
+    """
+    from cardhall.record import load_record
+    from cardhall.record import replay as replay_record
+
+    try:
+        record = load_record(file)
+        state = replay_record(record)
+    except RecordError as exc:
+        if as_json:
+            typer.echo(json.dumps({"error": str(exc), "index": exc.index}))
+        raise fail(str(exc)) from None
+    outcome = state.outcome()
+    result = {
+        "game": state.game.name,
+        "players": state.players,
+        "over": state.is_over,
+        "moves": len(state.history),
+        "actors": sorted(state.actors()),
+        "outcome": outcome.to_json() if outcome is not None else None,
+        "state": state.view(None),
+    }
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        console.print_json(json.dumps(result))
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="game name (see `cardhall games`)")],
+    players: Annotated[int | None, typer.Option("--players", "-p", help="number of seats")] = None,
+    bot: Annotated[str, typer.Option(help="bot level for the other seats")] = "strongest",
+    seat: Annotated[int, typer.Option(help="your seat")] = 0,
+    seed: Annotated[int | None, typer.Option(help="deal seed (default: random)")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="game option key=value")
+    ] = None,
+    partner: Annotated[bool, typer.Option(help="Yamiro: partner form (4 players)")] = False,
+    solitaire: Annotated[bool, typer.Option(help="Yamiro: solitaire form (1 player)")] = False,
+    save: Annotated[Path | None, typer.Option(help="where to save the record")] = None,
+    suit_names: Annotated[str, typer.Option(help="suit name set: plain, omyr")] = "plain",
+) -> None:
+    """Play a game in the terminal against bots."""
+    import random
+
+    from cardhall.cards import SuitNames
+    from cardhall.terminal import TerminalGame
+
+    options = parse_options(option)
+    if partner or solitaire:
+        if game != "yamiro":
+            raise fail("--partner and --solitaire are Yamiro's forms")
+        if partner and solitaire:
+            raise fail("choose --partner or --solitaire, not both")
+        # Yamiro's form is its player count: 2 standard, 4 partner, 1 solitaire.
+        players = 4 if partner else 1
+    try:
+        g = make_game(game, players, **options)
+        names = SuitNames.get(suit_names)
+    except CardhallError as exc:
+        raise fail(str(exc)) from None
+    if not 0 <= seat < g.players:
+        raise fail(f"--seat must be 0..{g.players - 1}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    save = save or Path(f"cardhall-{game}-{seed}.json")
+    try:
+        TerminalGame(g, humans=(seat,), bot_level=bot, seed=seed, names=names, save=save).play()
+    except CardhallError as exc:
+        raise fail(str(exc)) from None
+    except (EOFError, KeyboardInterrupt):
+        err_console.print("\nstopped")
+
+
+def _register_subcommands() -> None:
+    for module in SUBCOMMANDS:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        mod.register(app)
+
+
+_register_subcommands()
+
+
+def main() -> None:
+    try:
+        app()
+    except CardhallError as exc:  # pragma: no cover - last resort
+        err_console.print(f"[red]error:[/red] {exc}")
+        sys.exit(1)

@@ -1,0 +1,43 @@
+"""``cardhall bench``: the speed figures of every benchmark module."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from cardhall.benchmarks import MODULES
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def bench(
+        only: Annotated[
+            list[str] | None, typer.Option(help="run only benchmarks whose module name has this")
+        ] = None,
+        quick: Annotated[bool, typer.Option(help="short runs (smoke test)")] = False,
+        json_out: Annotated[
+            Path | None, typer.Option("--json", help="also write JSON here")
+        ] = None,
+    ) -> None:
+        """Run the benchmarks and print their figures (ratios measured in one run)."""
+        console = Console()
+        results: dict[str, Any] = {}
+        for module in MODULES:
+            if only and not any(o in module for o in only):
+                continue
+            try:
+                mod = importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:
+                    console.print(f"[yellow]{module}: skipped, missing {exc.name}[/yellow]")
+                continue
+            console.rule(str(getattr(mod, "NAME", module)))
+            results[module.rsplit(".", 1)[-1]] = mod.run(console, quick)
+        if json_out is not None:
+            json_out.write_text(json.dumps(results, indent=1, default=str) + "\n")
+            console.print(f"figures written to {json_out}")

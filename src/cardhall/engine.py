@@ -1,0 +1,642 @@
+"""The engine protocol: one small interface that every cardhall game implements.
+
+A :class:`Game` is rules plus validated options. ``game.new_state(seed=...)`` (or
+``deck=[...]`` for a stacked deck) gives a :class:`State`, which answers:
+
+* :meth:`State.actors` — the *set* of seats that may act now (several at once for
+  simultaneous choices and out-of-turn reaction windows; empty when the game is over);
+* :meth:`State.legal_actions` — the legal :class:`Action` values of one seat;
+* :meth:`State.apply` — validate, then apply an action for a seat (an illegal one raises
+  :class:`~cardhall.errors.IllegalActionError` and leaves the state unchanged);
+* :meth:`State.view` — what one seat (or a spectator, ``None``) may see, as JSON;
+* :attr:`State.events` / :meth:`State.events_for` — what happened, and who saw it;
+* :attr:`State.is_over` and :meth:`State.outcome` — scores, winners and payoffs;
+* :meth:`State.clone` — a cheap independent copy;
+* :meth:`State.zones` — where every card is (for conservation checks);
+* :meth:`State.determinize` — a copy with the cards hidden from a seat redealt at
+  random, consistently with what that seat has seen (for search bots and leak tests).
+
+Every random event goes through the state's :class:`Chance`, which records the order each
+shuffle produced. A game is therefore a pure function of its options, the recorded card
+orders and the action log: see :mod:`cardhall.record`.
+
+>>> from cardhall.registry import make_game
+>>> state = make_game("abstrac").new_state(seed=7)
+>>> sorted(state.actors())
+[0]
+>>> [str(a) for a in state.legal_actions(0)]
+['first', 'second']
+>>> state.apply(0, "second")
+>>> [str(a) for a in state.legal_actions(1)]
+['take 1', 'take 2', 'take 3']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
+
+from cardhall.errors import IllegalActionError, NotationError, OptionError
+
+__all__ = [
+    "SPECTATOR",
+    "Action",
+    "Chance",
+    "Event",
+    "Game",
+    "OptionSpec",
+    "Outcome",
+    "State",
+    "arg_card",
+    "arg_cards",
+    "arg_int",
+]
+
+#: The pseudo-seat used for spectators in event visibility sets.
+SPECTATOR = -1
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class Action(NamedTuple):
+    """An action: a kind (``'take'``, ``'play'``, ``'bet'`` ...) and one argument.
+
+    The argument is ``None``, an ``int``, a card, or a tuple of those. ``str()`` gives
+    the notation, which the game's :meth:`Game.parse_action` reads back.
+
+    >>> str(Action("take", 2))
+    'take 2'
+    >>> str(Action("second"))
+    'second'
+    """
+
+    kind: str
+    arg: Any = None
+
+    def __str__(self) -> str:
+        arg = self.arg
+        if arg is None or arg == ():
+            return self.kind
+        if isinstance(arg, tuple):
+            return self.kind + " " + " ".join(str(a) for a in arg)
+        return f"{self.kind} {arg}"
+
+
+ArgParser = Callable[[str], Any]
+
+
+def arg_int(text: str) -> int:
+    """Argument parser for a whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        raise NotationError(f"expected a whole number, got {text!r}") from None
+
+
+def arg_card(card_type: Any) -> ArgParser:
+    """Argument parser for exactly one card of ``card_type``."""
+
+    def parse(text: str) -> Any:
+        parts = text.split()
+        if len(parts) != 1:
+            raise NotationError(f"expected one card, got {text!r}")
+        return card_type.parse(parts[0])
+
+    return parse
+
+
+def arg_cards(card_type: Any) -> ArgParser:
+    """Argument parser for zero or more cards, kept in the given order."""
+
+    def parse(text: str) -> tuple[Any, ...]:
+        return tuple(card_type.parse(t) for t in text.split())
+
+    return parse
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, default, allowed values and a one-line description.
+
+    ``choices`` lists the allowed values of an enumerated option; ``minimum`` and
+    ``maximum`` bound a whole-number option; ``nullable`` allows ``None``.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+    @property
+    def kind(self) -> str:
+        if self.choices is not None:
+            return "choice"
+        if isinstance(self.default, bool):
+            return "bool"
+        if isinstance(self.default, int) or self.minimum is not None:
+            return "int"
+        return "str"
+
+    def validate(self, value: Any) -> Any:
+        """Return the value, coerced where unambiguous, or raise :class:`OptionError`."""
+        if value is None:
+            if self.nullable:
+                return None
+            raise OptionError(f"option {self.name!r} may not be null")
+        if self.choices is not None:
+            if value not in self.choices:
+                raise OptionError(
+                    f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}"
+                )
+            return value
+        kind = self.kind
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+                return value.lower() in ("true", "1")
+            raise OptionError(f"option {self.name!r} must be true or false, got {value!r}")
+        if kind == "int":
+            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {self.name!r} must be a whole number, got {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(f"option {self.name!r} must be >= {self.minimum}, got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise OptionError(f"option {self.name!r} must be <= {self.maximum}, got {value}")
+            return value
+        if not isinstance(value, str):
+            raise OptionError(f"option {self.name!r} must be text, got {value!r}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        allowed: Any
+        if self.choices is not None:
+            allowed = list(self.choices)
+        elif self.kind == "bool":
+            allowed = [False, True]
+        elif self.kind == "int":
+            allowed = {"min": self.minimum, "max": self.maximum}
+        else:
+            allowed = "text"
+        return {
+            "name": self.name,
+            "default": self.default,
+            "allowed": allowed,
+            "nullable": self.nullable,
+            "doc": self.doc,
+        }
+
+
+# --------------------------------------------------------------------------- chance
+
+
+class Chance:
+    """The source of every shuffle in a game, and the record of what each produced.
+
+    A shuffle takes the cards to shuffle and returns them in a new order. When the state
+    was given recorded orders (a stacked deck, or a record being replayed), the next
+    recorded order is used, after checking it holds exactly those cards; otherwise the
+    order comes from ``seed`` and the shuffle's index. Results depend only on the
+    *multiset* of cards, never on the order they were handed in, so a determinized copy
+    of a state reshuffles exactly like the real one.
+
+    ``used`` lists every order produced so far: ``used[0]`` is the record's ``deck`` and
+    the rest its ``reshuffles``.
+    """
+
+    __slots__ = ("recorded", "seed", "used")
+
+    def __init__(self, seed: int | str | None = None, recorded: Sequence[Sequence[int]] = ()):
+        self.seed = 0 if seed is None else seed
+        self.recorded: tuple[tuple[int, ...], ...] = tuple(tuple(o) for o in recorded)
+        self.used: list[tuple[int, ...]] = []
+
+    def shuffle(self, cards: Iterable[int]) -> list[int]:
+        """Shuffle ``cards`` (the next recorded order, or a seeded shuffle)."""
+        pool = sorted(cards)
+        k = len(self.used)
+        if k < len(self.recorded):
+            order = self.recorded[k]
+            if sorted(order) != pool:
+                from cardhall.errors import RecordError
+
+                raise RecordError(
+                    f"recorded card order #{k} does not hold the {len(pool)} cards being "
+                    f"shuffled ({len(order)} given)"
+                )
+            result = list(order)
+        else:
+            rng = random.Random(f"{self.seed}:{k}")
+            rng.shuffle(pool)
+            result = pool
+        self.used.append(tuple(result))
+        return list(result)
+
+    def clone(self) -> Chance:
+        other = Chance.__new__(Chance)
+        other.seed = self.seed
+        other.recorded = self.recorded
+        other.used = self.used.copy()
+        return other
+
+    def fork(self, seed: int | str) -> Chance:
+        """A copy whose *future* shuffles come from ``seed`` (past ones are kept)."""
+        other = Chance(seed)
+        other.used = self.used.copy()
+        other.recorded = tuple(self.used)
+        return other
+
+
+# --------------------------------------------------------------------------- events & outcome
+
+
+class Event(NamedTuple):
+    """Something that happened. ``to`` is ``None`` for public events, otherwise the set of
+    seats that may see it (:data:`SPECTATOR` stands for spectators)."""
+
+    kind: str
+    seat: int | None
+    data: Mapping[str, Any]
+    to: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (SPECTATOR if seat is None else seat) in self.to
+
+    def to_json(self, seq: int) -> dict[str, Any]:
+        return {"seq": seq, "kind": self.kind, "seat": self.seat, **self.data}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``scores`` are the game's own points (one per seat, in seat order); ``winners`` the
+    seats that won (several on a shared win, none on a draw where the game says so);
+    ``payoffs`` the zero-sum utilities adapters use (by default each score minus the mean).
+    """
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    payoffs: tuple[float, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.payoffs:
+            mean = sum(self.scores) / len(self.scores) if self.scores else 0.0
+            object.__setattr__(self, "payoffs", tuple(s - mean for s in self.scores))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "payoffs": list(self.payoffs),
+            "details": dict(self.details),
+        }
+
+
+# --------------------------------------------------------------------------- game
+
+
+class Game(ABC):
+    """Rules plus options. Subclasses set the class attributes and implement
+    :meth:`_initial_state`; see :mod:`cardhall.games.abstrac` for the smallest example.
+    """
+
+    #: Registry name, e.g. ``"abstrac"``.
+    name: ClassVar[str]
+    #: Human title.
+    title: ClassVar[str]
+    #: Allowed player counts.
+    player_counts: ClassVar[tuple[int, ...]]
+    #: Options in documentation order.
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: The card class (``RailogCard`` or ``FrenchCard``).
+    card_type: ClassVar[Any]
+    #: Action kinds and the parser of their argument (``None``: no argument).
+    action_args: ClassVar[dict[str, ArgParser | None]]
+    #: (players, options) sets the conformance suite plays. New games join by listing them.
+    conformance_configs: ClassVar[tuple[tuple[int, dict[str, Any]], ...]] = ()
+    #: Whether every card is visible to everyone (no hidden information).
+    perfect_information: ClassVar[bool] = False
+    #: Relative length of one game, to scale the number of conformance playouts
+    #: (a game of many deals sets e.g. 20 and is played 20 times less often).
+    conformance_weight: ClassVar[int] = 1
+
+    def __init__(self, players: int | None = None, **options: Any) -> None:
+        if players is None:
+            players = self.player_counts[0]
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"{self.name}: players must be a whole number, got {players!r}")
+        if players not in self.player_counts:
+            raise OptionError(
+                f"{self.name} is played by {_counts(self.player_counts)} players, not {players}"
+            )
+        specs = {s.name: s for s in self.option_specs}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            raise OptionError(
+                f"{self.name} has no option {unknown[0]!r}; options: "
+                + (", ".join(specs) or "none")
+            )
+        self.players = players
+        self.options: dict[str, Any] = {
+            name: spec.validate(options[name]) if name in options else spec.default
+            for name, spec in specs.items()
+        }
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Cross-checks between options and the player count (override; raise OptionError)."""
+
+    # -- states ------------------------------------------------------------------------
+
+    def new_state(
+        self,
+        seed: int | str | None = None,
+        deck: Sequence[Any] | None = None,
+        reshuffles: Sequence[Sequence[Any]] = (),
+    ) -> State:
+        """A new game from a seed, or from a stacked ``deck`` (cards or notations, top first).
+
+        ``reshuffles`` gives the orders of later shuffles (as recorded); shuffles beyond
+        what was given come from ``seed`` (0 when not given).
+        """
+        recorded: list[Sequence[int]] = []
+        if deck is not None:
+            recorded.append(self.parse_cards(deck))
+            recorded.extend(self.parse_cards(o) for o in reshuffles)
+        elif reshuffles:
+            raise OptionError("reshuffles need a deck")
+        return self._initial_state(Chance(seed, recorded))
+
+    @abstractmethod
+    def _initial_state(self, chance: Chance) -> State:
+        """Build the starting state, drawing every shuffle from ``chance``."""
+
+    def full_deck(self) -> tuple[Any, ...]:
+        """Every card of the game, in index order."""
+        from cardhall.cards import FRENCH_DECK, RAILOG_DECK, FrenchCard
+
+        return FRENCH_DECK if self.card_type is FrenchCard else RAILOG_DECK
+
+    def parse_cards(self, cards: Sequence[Any] | str) -> list[Any]:
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
+        out = []
+        for c in cards:
+            if isinstance(c, self.card_type):
+                out.append(c)
+            elif isinstance(c, str):
+                out.append(self.card_type.parse(c))
+            else:
+                raise NotationError(f"not a card: {c!r}")
+        return out
+
+    # -- actions -----------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> Action:
+        """Parse action notation (``'take 2'``); raises :class:`NotationError`."""
+        if not isinstance(text, str):
+            raise NotationError(f"action notation must be text, got {type(text).__name__}")
+        kind, _, rest = text.strip().partition(" ")
+        kind = kind.lower()
+        if kind not in self.action_args:
+            raise NotationError(
+                f"unknown {self.name} action {text!r}; kinds: {', '.join(self.action_args)}"
+            )
+        parser = self.action_args[kind]
+        rest = rest.strip()
+        if parser is None:
+            if rest:
+                raise NotationError(f"{kind!r} takes no argument, got {rest!r}")
+            return Action(kind)
+        return Action(kind, parser(rest))
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the integer action space (see :meth:`action_id`)."""
+        raise NotImplementedError(f"{self.name} defines no integer action ids")
+
+    def action_id(self, action: Action) -> int:
+        """The stable integer id of an action (documented per game)."""
+        raise NotImplementedError(f"{self.name} defines no integer action ids")
+
+    def action_from_id(self, action_id: int) -> Action:
+        raise NotImplementedError(f"{self.name} defines no integer action ids")
+
+    # -- description -------------------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "players": list(self.player_counts),
+            "perfect_information": self.perfect_information,
+            "options": [s.describe() for s in self.option_specs],
+        }
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}(players={self.players}{', ' if opts else ''}{opts})"
+
+
+def _counts(counts: Sequence[int]) -> str:
+    if len(counts) > 2 and list(counts) == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return " or ".join(str(c) for c in counts)
+
+
+# --------------------------------------------------------------------------- state
+
+
+class State(ABC):
+    """A game in progress. Subclasses implement the abstract methods; :meth:`apply`
+    validates before it mutates, so a rejected action never changes the state.
+
+    Conventions for implementers:
+
+    * keep state in plain attributes (lists, ints, tuples) so :meth:`clone` stays cheap;
+    * append to :attr:`events` through :meth:`_emit` / :meth:`_emit_private`;
+    * draw every shuffle from :attr:`chance`;
+    * :meth:`_apply` may assume the action is legal (search bots call it directly).
+    """
+
+    game: Game
+    chance: Chance
+    events: list[Event]
+    history: list[tuple[int, Action]]
+
+    def __init__(self, game: Game, chance: Chance) -> None:
+        self.game = game
+        self.chance = chance
+        self.events = []
+        self.history = []
+
+    # -- the protocol --------------------------------------------------------------------
+
+    @abstractmethod
+    def actors(self) -> frozenset[int]:
+        """Seats that may act now (empty when the game is over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Legal actions of ``seat`` now (empty if it may not act)."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply an action already known to be legal."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """Scores and winners once the game is over, else ``None``."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """Game-specific part of :meth:`view`, built as an allow-list."""
+
+    @abstractmethod
+    def zones(self) -> dict[str, list[Any]]:
+        """Every card, by where it is (each card exactly once across all zones)."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (cheap: no deep copies of immutable parts)."""
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A copy where the cards hidden from ``seat`` are redealt at random, consistent
+        with everything ``seat`` has seen. The result must depend only on what ``seat``
+        may know and on ``rng`` (so swapping hidden cards cannot change it).
+
+        Perfect-information games return a clone; others must override.
+        """
+        if self.game.perfect_information:
+            return self.clone()
+        raise NotImplementedError(f"{self.game.name} does not implement determinize")
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` if a game invariant (chips, card counts...) is broken.
+
+        The conformance suite calls this after every action. Card conservation is checked
+        generically from :meth:`zones`; games add their own checks by overriding.
+        """
+
+    # -- provided ------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        """Validate, then apply ``action`` (an :class:`Action` or its notation) for ``seat``.
+
+        Raises :class:`IllegalActionError` (or :class:`NotationError` for malformed text);
+        the state is then unchanged.
+        """
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        self.check_legal(seat, action)
+        self._apply(seat, action)
+        self.history.append((seat, action))
+
+    def check_legal(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalActionError` naming why ``action`` is not legal for ``seat``."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(seat, action, "not an action")
+        if self.is_over:
+            raise IllegalActionError(seat, action, "the game is over")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalActionError(seat, action, f"no such seat (0..{self.players - 1})")
+        actors = self.actors()
+        if seat not in actors:
+            waiting = ", ".join(str(s) for s in sorted(actors))
+            raise IllegalActionError(seat, action, f"not this seat's turn (waiting for {waiting})")
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
+            raise IllegalActionError(seat, action, f"not legal now; legal: {shown}")
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), as JSON-serialisable data."""
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
+        actors = self.actors()
+        data: dict[str, Any] = {
+            "game": self.game.name,
+            "players": self.players,
+            "options": dict(self.game.options),
+            "seat": seat,
+            "actors": sorted(actors),
+            "over": self.is_over,
+            "moves": len(self.history),
+        }
+        if seat is not None:
+            data["legal"] = [str(a) for a in self.legal_actions(seat)] if seat in actors else []
+        data.update(self._view(seat))
+        outcome = self.outcome()
+        data["outcome"] = outcome.to_json() if outcome is not None else None
+        return data
+
+    def events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events ``seat`` may see (``None``: a spectator), as JSON."""
+        return [e.to_json(i) for i, e in enumerate(self.events) if e.visible_to(seat)]
+
+    def _emit(self, kind: str, seat: int | None, **data: Any) -> None:
+        self.events.append(Event(kind, seat, data))
+
+    def _emit_private(
+        self,
+        kind: str,
+        seat: int,
+        private: Mapping[str, Any],
+        public: Mapping[str, Any],
+        see: Iterable[int] | None = None,
+    ) -> None:
+        """Emit ``private`` to ``see`` (default: ``seat``) and ``public`` to everyone else."""
+        insiders = frozenset((seat,) if see is None else see)
+        outsiders = frozenset(range(self.players)) - insiders | {SPECTATOR}
+        self.events.append(Event(kind, seat, private, insiders))
+        self.events.append(Event(kind, seat, public, outsiders))
+
+    def _copy_base(self, other: State) -> None:
+        """Copy the protocol's own attributes into a fresh clone (for :meth:`clone`)."""
+        other.game = self.game
+        other.chance = self.chance.clone()
+        other.events = self.events.copy()
+        other.history = self.history.copy()
+
+    def digest(self) -> str:
+        """A canonical text of everything observable, for equality checks in tests."""
+        data = {
+            "zones": {k: [str(c) for c in v] for k, v in self.zones().items()},
+            "views": [self.view(s) for s in range(self.players)] + [self.view(None)],
+            "actors": sorted(self.actors()),
+            "history": [[s, str(a)] for s, a in self.history],
+            "events": [[e.kind, e.seat, dict(e.data), sorted(e.to or ())] for e in self.events],
+        }
+        return json.dumps(data, sort_keys=True, default=str)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
+
+
+def copy_lists(lists: Sequence[list[Any]]) -> list[list[Any]]:
+    """Copy a list of lists one level deep (the common clone helper)."""
+    return [x.copy() for x in lists]

@@ -1,0 +1,60 @@
+"""Named errors. Every error the engine raises for bad input is a :class:`CardhallError`.
+
+Each one says what was wrong; the state it was raised against is unchanged.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CardhallError",
+    "IllegalActionError",
+    "NotationError",
+    "OptionError",
+    "RecordError",
+    "UnknownGameError",
+]
+
+
+class CardhallError(Exception):
+    """Base class of every error cardhall raises for bad input."""
+
+
+class NotationError(CardhallError, ValueError):
+    """Text that is not a valid card or action notation."""
+
+
+class OptionError(CardhallError, ValueError):
+    """A game option (or player count) that the game does not accept."""
+
+
+class UnknownGameError(CardhallError, KeyError):
+    """A game name that is not registered."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+class IllegalActionError(CardhallError, ValueError):
+    """An action that the rules do not allow now for that seat.
+
+    ``seat`` and ``action`` name what was tried; ``reason`` says why not.
+    """
+
+    def __init__(self, seat: int | None, action: object, reason: str) -> None:
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+        who = "spectator" if seat is None else f"seat {seat}"
+        super().__init__(f"illegal action {str(action)!r} for {who}: {reason}")
+
+
+class RecordError(CardhallError, ValueError):
+    """A game record that is malformed or does not replay.
+
+    ``index`` is the index of the first offending action when the record's actions
+    do not replay (``None`` for structural problems).
+    """
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        self.index = index
+        super().__init__(message)

@@ -1,0 +1,246 @@
+"""Abstrac (David Parlett), for two players: take cards from a row to make sets and runs.
+
+Rules as cardhall plays them (sheet 002; docs/rules/abstrac.md):
+
+1. The 24 cards (A K Q J 10 9 in four suits) are laid out face up in a row; the *top end*
+   (index 0) is taken first. Everything is public.
+2. The nondealer chooses to play ``first`` or ``second``.
+3. Players alternate taking 1, 2 or 3 cards (``take k``) from the top end until none remain.
+4. Each player scores combos x cards the opponent took, where combos are sets (three of a
+   rank 2, four 8) plus suit sequences (each maximal run in A K Q J 10 9 of length 3, 4, 5,
+   6 scores 3, 4, 6, 12); a card may count in one set and one sequence.
+5. Misère: a player with no combos scores the other's deal score, and the other scores 0
+   (both 0 if neither has a combo).
+
+Seats: seat 1 deals the first deal, so seat 0 (the nondealer) chooses first. With the
+``match`` option the dealer alternates and deals continue until a total reaches ``target``
+after a deal (the higher total wins; an exact tie plays another deal).
+
+Action ids (for adapters): ``first`` 0, ``second`` 1, ``take k`` k + 1.
+
+>>> from cardhall.cards import FrenchCard
+>>> combos(FrenchCard.parse_many("AS AH AD AC KD QD JD 9D"))   # 8 for four aces + 4 for AKQJ
+12
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from cardhall.cards import FRENCH_DECK, FrenchCard
+from cardhall.engine import Action, Chance, Game, OptionSpec, Outcome, State, arg_int
+from cardhall.registry import register
+
+__all__ = ["Abstrac", "AbstracState", "combos", "deal_scores"]
+
+FIRST = Action("first")
+SECOND = Action("second")
+TAKES = (Action("take", 1), Action("take", 2), Action("take", 3))
+_TAKE_LISTS = ([TAKES[0]], [TAKES[0], TAKES[1]], list(TAKES))
+_CHOICE_LIST = [FIRST, SECOND]
+
+SET_POINTS = (0, 0, 0, 2, 8)  # by number of cards of one rank
+RUN_POINTS = (0, 0, 0, 3, 4, 6, 12)  # by length of a maximal suit sequence
+
+
+def _run_points(mask: int) -> int:
+    """Points for the maximal runs in a 6-bit rank mask (bit r = rank r, A=0 .. 9=5)."""
+    points = 0
+    run = 0
+    for r in range(6):
+        if mask >> r & 1:
+            run += 1
+        else:
+            points += RUN_POINTS[run]
+            run = 0
+    return points + RUN_POINTS[run]
+
+
+#: Sequence points for each of the 64 rank masks of one suit.
+RUN_TABLE: tuple[int, ...] = tuple(_run_points(m) for m in range(64))
+
+
+def combos(cards: Iterable[int]) -> int:
+    """Combination points of a set of taken cards (sets plus maximal suit sequences)."""
+    suit_masks = [0, 0, 0, 0]
+    rank_counts = [0] * 6
+    for c in cards:
+        suit_masks[c // 6] |= 1 << (c % 6)
+        rank_counts[c % 6] += 1
+    return sum(RUN_TABLE[m] for m in suit_masks) + sum(SET_POINTS[n] for n in rank_counts)
+
+
+def deal_scores(combos_a: int, taken_a: int, combos_b: int, taken_b: int) -> tuple[int, int]:
+    """Deal scores of two players from their combos and card counts, misère included.
+
+    >>> deal_scores(12, 10, 25, 14)     # the sheet's example: 168 and 250
+    (168, 250)
+    >>> deal_scores(0, 12, 5, 12)       # misère: the player without combos takes 60
+    (60, 0)
+    """
+    a = combos_a * taken_b
+    b = combos_b * taken_a
+    if combos_a == 0 and combos_b > 0:
+        return b, 0
+    if combos_b == 0 and combos_a > 0:
+        return 0, a
+    return a, b
+
+
+@register
+class Abstrac(Game):
+    name = "abstrac"
+    title = "Abstrac"
+    player_counts = (2,)
+    card_type = FrenchCard
+    perfect_information = True
+    option_specs = (
+        OptionSpec("match", False, "play deals with alternating dealer until a total target"),
+        OptionSpec("target", 500, "match target (with match=true)", minimum=1),
+    )
+    action_args = {"first": None, "second": None, "take": arg_int}
+    conformance_configs = ((2, {}), (2, {"match": True, "target": 150}))
+
+    def _initial_state(self, chance: Chance) -> AbstracState:
+        return AbstracState(self, chance)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 5
+
+    def action_id(self, action: Action) -> int:
+        if action.kind == "first":
+            return 0
+        if action.kind == "second":
+            return 1
+        return int(action.arg) + 1
+
+    def action_from_id(self, action_id: int) -> Action:
+        return (FIRST, SECOND, *TAKES)[action_id]
+
+
+class AbstracState(State):
+    """An Abstrac deal (or match) in progress."""
+
+    def __init__(self, game: Abstrac, chance: Chance) -> None:
+        super().__init__(game, chance)
+        self.match = bool(game.options["match"])
+        self.target = int(game.options["target"])
+        self.totals = [0, 0]
+        self.deals: list[dict[str, Any]] = []  # finished deals (match history)
+        self.dealer = 1
+        self.over = False
+        self._new_deal()
+
+    def _new_deal(self) -> None:
+        self.row: list[int] = self.chance.shuffle(range(24))
+        self.pos = 0  # index of the top end of the remaining row
+        self.taken: list[list[int]] = [[], []]
+        self.to_move = -1  # -1 while the nondealer has not chosen
+        self.first = -1
+        self._emit("layout", None, dealer=self.dealer, row=[str(FRENCH_DECK[c]) for c in self.row])
+
+    # -- protocol --------------------------------------------------------------------------
+
+    def actors(self) -> frozenset[int]:
+        if self.over:
+            return frozenset()
+        if self.to_move < 0:
+            return frozenset((1 - self.dealer,))
+        return frozenset((self.to_move,))
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.over:
+            return []
+        if self.to_move < 0:
+            return _CHOICE_LIST.copy() if seat == 1 - self.dealer else []
+        if seat != self.to_move:
+            return []
+        return _TAKE_LISTS[min(3, 24 - self.pos) - 1].copy()
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.to_move < 0:
+            self.first = seat if action.kind == "first" else 1 - seat
+            self.to_move = self.first
+            self._emit("choose", seat, choice=action.kind, first=self.first)
+            return
+        k = action.arg
+        cards = self.row[self.pos : self.pos + k]
+        self.pos += k
+        self.taken[seat].extend(cards)
+        self.to_move = 1 - seat
+        self._emit("take", seat, cards=[str(FRENCH_DECK[c]) for c in cards])
+        if self.pos == 24:
+            self._score_deal()
+
+    def _score_deal(self) -> None:
+        c0, c1 = combos(self.taken[0]), combos(self.taken[1])
+        s0, s1 = deal_scores(c0, len(self.taken[0]), c1, len(self.taken[1]))
+        self.totals[0] += s0
+        self.totals[1] += s1
+        self.deals.append(
+            {"dealer": self.dealer, "first": self.first, "combos": [c0, c1], "scores": [s0, s1]}
+        )
+        self._emit("score", None, combos=[c0, c1], scores=[s0, s1], totals=list(self.totals))
+        if not self.match or (max(self.totals) >= self.target and self.totals[0] != self.totals[1]):
+            self.over = True
+            return
+        self.dealer = 1 - self.dealer
+        self._new_deal()
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        s0, s1 = self.totals
+        winners = (0,) if s0 > s1 else (1,) if s1 > s0 else ()
+        return Outcome(
+            scores=(s0, s1), winners=winners, details={"deals": [dict(d) for d in self.deals]}
+        )
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        # Perfect information: every seat and spectators see the same thing.
+        return {
+            "dealer": self.dealer,
+            "first": self.first if self.first >= 0 else None,
+            "row": [str(FRENCH_DECK[c]) for c in self.row[self.pos :]],
+            "taken": [[str(FRENCH_DECK[c]) for c in t] for t in self.taken],
+            "combos": [combos(t) for t in self.taken],
+            "totals": list(self.totals),
+            "deals": [dict(d) for d in self.deals],
+        }
+
+    def zones(self) -> dict[str, list[Any]]:
+        return {
+            "row": [FRENCH_DECK[c] for c in self.row[self.pos :]],
+            "taken0": [FRENCH_DECK[c] for c in self.taken[0]],
+            "taken1": [FRENCH_DECK[c] for c in self.taken[1]],
+        }
+
+    def clone(self) -> AbstracState:
+        other = AbstracState.__new__(AbstracState)
+        self._copy_base(other)
+        other.match = self.match
+        other.target = self.target
+        other.totals = self.totals.copy()
+        other.deals = self.deals.copy()
+        other.dealer = self.dealer
+        other.over = self.over
+        other.row = self.row  # never mutated within a deal
+        other.pos = self.pos
+        other.taken = [self.taken[0].copy(), self.taken[1].copy()]
+        other.to_move = self.to_move
+        other.first = self.first
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> AbstracState:
+        return self.clone()
+
+    def check_invariants(self) -> None:
+        assert len(self.taken[0]) + len(self.taken[1]) == self.pos
+        assert min(self.totals) >= 0

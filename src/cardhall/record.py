@@ -1,0 +1,260 @@
+"""Game records: what PGN is to chess, for cardhall.
+
+A record is a JSON object::
+
+    {
+      "format": "cardhall-record", "version": 1,
+      "game": "abstrac",
+      "players": 2,
+      "options": {},
+      "seats": ["alice", "perfect"],
+      "seed": 7,
+      "deck": ["AS", "KH", ...],          # the first shuffle's order, top of the deck first
+      "reshuffles": [["5/S3", ...], ...], # later shuffles' orders, in the order they happened
+      "actions": [[0, "second"], [1, "take 2"], ...],
+      "result": {"scores": [...], "winners": [...]},   # optional
+      "meta": {...}                                    # optional, free-form
+    }
+
+Only ``game``, ``deck`` and ``actions`` are required; ``players`` defaults to the number
+of ``seats`` or the game's smallest player count; ``options`` to the defaults. Replay never
+depends on Python's random algorithms: every card order is in the record.
+
+>>> from cardhall.registry import make_game
+>>> state = make_game("abstrac").new_state(seed=1)
+>>> state.apply(0, "first"); state.apply(0, "take 3")
+>>> rec = Record.from_state(state)
+>>> replay(Record.from_json(rec.to_json())).digest() == state.digest()
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardhall.engine import State
+from cardhall.errors import CardhallError, RecordError
+from cardhall.registry import make_game
+
+__all__ = ["FORMAT", "VERSION", "Record", "load_record", "replay"]
+
+FORMAT = "cardhall-record"
+VERSION = 1
+
+
+@dataclass
+class Record:
+    """A game record (see the module docstring for the JSON form)."""
+
+    game: str
+    deck: list[str]
+    actions: list[tuple[int, str]]
+    players: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: list[str] | None = None
+    seed: int | str | None = None
+    reshuffles: list[list[str]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # -- building ------------------------------------------------------------------------
+
+    @classmethod
+    def from_state(
+        cls,
+        state: State,
+        seats: Sequence[str] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Record:
+        """The record of a state: its options, card orders and actions so far."""
+        used = state.chance.used
+        cards = state.game.full_deck()
+        outcome = state.outcome()
+        return cls(
+            game=state.game.name,
+            players=state.players,
+            options=dict(state.game.options),
+            seats=list(seats) if seats is not None else None,
+            seed=state.chance.seed,
+            deck=[str(cards[c]) for c in used[0]] if used else [],
+            reshuffles=[[str(cards[c]) for c in o] for o in used[1:]],
+            actions=[(s, str(a)) for s, a in state.history],
+            result=(
+                {"scores": list(outcome.scores), "winners": list(outcome.winners)}
+                if outcome is not None
+                else None
+            ),
+            meta=dict(meta or {}),
+        )
+
+    # -- JSON ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+        }
+        if self.seats is not None:
+            data["seats"] = self.seats
+        if self.seed is not None:
+            data["seed"] = self.seed
+        data["deck"] = self.deck
+        if self.reshuffles:
+            data["reshuffles"] = self.reshuffles
+        data["actions"] = [[s, a] for s, a in self.actions]
+        if self.result is not None:
+            data["result"] = self.result
+        if self.meta:
+            data["meta"] = self.meta
+        return data
+
+    def to_json(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"record is not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Record:
+        """Validate the structure of a record (not yet its moves: see :func:`replay`)."""
+        if not isinstance(data, dict):
+            raise RecordError("record must be a JSON object")
+        if "format" in data and data["format"] != FORMAT:
+            raise RecordError(f"record format must be {FORMAT!r}, got {data['format']!r}")
+        if "version" in data and data["version"] != VERSION:
+            raise RecordError(f"unsupported record version {data['version']!r} (know {VERSION})")
+        for key in ("game", "deck", "actions"):
+            if key not in data:
+                raise RecordError(f"record has no {key!r}")
+        game = data["game"]
+        if not isinstance(game, str):
+            raise RecordError("record 'game' must be a string")
+        deck = _str_list(data["deck"], "deck")
+        reshuffles = data.get("reshuffles", [])
+        if not isinstance(reshuffles, list):
+            raise RecordError("record 'reshuffles' must be a list of card lists")
+        reshuffles = [_str_list(o, f"reshuffles[{i}]") for i, o in enumerate(reshuffles)]
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise RecordError("record 'actions' must be a list of [seat, action] pairs")
+        parsed: list[tuple[int, str]] = []
+        for i, item in enumerate(actions):
+            if (
+                not isinstance(item, list | tuple)
+                or len(item) != 2
+                or isinstance(item[0], bool)
+                or not isinstance(item[0], int)
+                or not isinstance(item[1], str)
+            ):
+                raise RecordError(
+                    f'actions[{i}] must be [seat, "action notation"], got {item!r}', index=i
+                )
+            parsed.append((item[0], item[1]))
+        options = data.get("options", {}) or {}
+        if not isinstance(options, dict):
+            raise RecordError("record 'options' must be an object")
+        seats = data.get("seats")
+        if seats is not None:
+            seats = _str_list(seats, "seats")
+        players = data.get("players")
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+            raise RecordError("record 'players' must be a whole number")
+        if players is None and seats is not None:
+            players = len(seats)
+        if players is not None and seats is not None and len(seats) != players:
+            raise RecordError(f"record has {len(seats)} seats but players is {players}")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+            raise RecordError("record 'seed' must be a whole number or a string")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("record 'result' must be an object")
+        meta = data.get("meta", {}) or {}
+        if not isinstance(meta, dict):
+            raise RecordError("record 'meta' must be an object")
+        return cls(
+            game=game,
+            deck=deck,
+            actions=parsed,
+            players=players,
+            options=options,
+            seats=seats,
+            seed=seed,
+            reshuffles=reshuffles,
+            result=result,
+            meta=meta,
+        )
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+
+def _str_list(value: Any, name: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise RecordError(f"record {name!r} must be a list of strings")
+    return list(value)
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and structurally validate a record file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
+    return Record.from_json(text)
+
+
+def replay(record: Record, check_result: bool = True) -> State:
+    """Replay a record to its final state.
+
+    Raises :class:`RecordError` naming the first problem: bad game or options, a deck
+    that is not the game's cards, the first illegal action with its index, or a recorded
+    result that differs from the replayed one.
+    """
+    try:
+        game = make_game(record.game, record.players, **record.options)
+    except CardhallError as exc:
+        raise RecordError(f"record game/options: {exc}") from None
+    try:
+        state = game.new_state(seed=record.seed, deck=record.deck, reshuffles=record.reshuffles)
+    except RecordError:
+        raise
+    except CardhallError as exc:
+        raise RecordError(f"record deck: {exc}") from None
+    for index, (seat, notation) in enumerate(record.actions):
+        try:
+            state.apply(seat, notation)
+        except RecordError as exc:
+            raise RecordError(f"action {index} ({notation!r}): {exc}", index=index) from None
+        except CardhallError as exc:
+            raise RecordError(
+                f"action {index} [{seat}, {notation!r}] is illegal: {exc}", index=index
+            ) from None
+    if check_result and record.result is not None:
+        outcome = state.outcome()
+        if outcome is None:
+            raise RecordError("record has a result but the replayed game is not over")
+        want = record.result
+        if "scores" in want and [float(x) for x in want["scores"]] != list(
+            map(float, outcome.scores)
+        ):
+            raise RecordError(
+                f"recorded scores {want['scores']} differ from replayed {list(outcome.scores)}"
+            )
+        if "winners" in want and sorted(want["winners"]) != sorted(outcome.winners):
+            raise RecordError(
+                f"recorded winners {want['winners']} differ from replayed {list(outcome.winners)}"
+            )
+    return state

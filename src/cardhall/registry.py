@@ -1,0 +1,71 @@
+"""The game registry: games join cardhall by registering here.
+
+>>> from cardhall.registry import game_names, make_game
+>>> "abstrac" in game_names()
+True
+>>> make_game("abstrac").players
+2
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from cardhall.engine import Game
+from cardhall.errors import UnknownGameError
+
+__all__ = ["game_class", "game_names", "make_game", "register"]
+
+_GAMES: dict[str, type[Game]] = {}
+
+#: Modules that register the built-in games when imported.
+BUILTIN_MODULES: tuple[str, ...] = (
+    "cardhall.games.abstrac",
+    "cardhall.games.yamiro",
+    "cardhall.games.getha",
+    "cardhall.games.somachi",
+)
+_loaded = False
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game available by its ``name``."""
+    if cls.name in _GAMES and _GAMES[cls.name] is not cls:
+        raise ValueError(f"a different game is already registered as {cls.name!r}")
+    _GAMES[cls.name] = cls
+    return cls
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in BUILTIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:  # a game not written yet
+            if exc.name != module:
+                raise
+
+
+def game_names() -> list[str]:
+    """Names of every registered game, sorted."""
+    _load_builtins()
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    _load_builtins()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise UnknownGameError(
+            f"unknown game {name!r}; registered: {', '.join(sorted(_GAMES))}"
+        ) from None
+
+
+def make_game(name: str, players: int | None = None, **options: Any) -> Game:
+    """Build a game by name with validated options (raises ``OptionError``)."""
+    return game_class(name)(players, **options)
