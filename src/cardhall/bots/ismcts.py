@@ -1,0 +1,288 @@
+"""ISMCTS: information-set Monte Carlo tree search with determinisation, for every game.
+
+One bot serves every registered game (level ``"ismcts"`` for ``"*"``). It is the
+single-observer variant (SO-ISMCTS, Cowling, Powley and Whitehouse 2012):
+
+1. each iteration draws a *world*, ``state.determinize(seat, rng)``: a copy where every card
+   hidden from the searching seat is redealt consistently with what that seat has seen (the
+   game supplies it, and the future deck order is redealt too);
+2. it walks one tree shared by all worlds, choosing among the children that are legal in
+   this world by UCB1 with *availability* counts (a child's exploration term counts the
+   iterations in which it could have been chosen, not the parent's visits);
+3. it adds one node, plays the world out with uniformly random legal actions through the
+   trusted ``_apply`` (no validation: the actions come from ``legal_actions``);
+4. it backs the result up, each node credited from the point of view of the seat that
+   chose the action leading to it.
+
+The move played is the most visited root child. Where several seats may act at once the
+search gives the turn to the lowest seat, as every cardhall adapter does; the root belongs
+to the seat the bot was asked to move for.
+
+Honesty: the bot touches the real state only through ``determinize(seat, ...)``,
+``legal_actions(seat)`` and ``actors()``; everything else comes from the sampled worlds.
+With the same seed its choice on a state and on any redeal of the cards hidden from it is
+the same (``tests/test_bots_ismcts.py`` checks this for every game).
+
+Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
+ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
+joint win, ``1/n`` each when nobody wins), ``"score"`` (payoffs scaled into [0, 1] by the
+largest payoff seen so far) or ``"mixed"`` (default: mostly win, payoffs break ties).
+
+>>> from cardhall.registry import make_game
+>>> game = make_game("abstrac")
+>>> bot = ISMCTSBot(game, seed=3, iterations=50)
+>>> state = game.new_state(seed=3)
+>>> str(bot.choose(state, 0)) in ("first", "second")
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardhall.bots import Bot, register_bot
+from cardhall.engine import Action, Game, Outcome, State
+from cardhall.errors import IllegalActionError, OptionError
+
+__all__ = ["DEFAULT_ITERATIONS", "ISMCTSBot", "SearchResult"]
+
+#: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
+DEFAULT_ITERATIONS = 1000
+REWARDS = ("win", "score", "mixed")
+#: Weight of the payoff term in the ``"mixed"`` reward.
+MIXED_SCORE_WEIGHT = 0.2
+
+
+class _Node:
+    """One node of the shared tree: statistics of the action that led here."""
+
+    __slots__ = ("avail", "children", "n", "w")
+
+    def __init__(self) -> None:
+        self.n = 0  # visits
+        self.w = 0.0  # summed reward of the seat that chose the action leading here
+        self.avail = 1  # iterations in which that action was legal at the parent
+        self.children: dict[tuple[int, Action], _Node] = {}
+
+
+@dataclass
+class SearchResult:
+    """What one search found: the chosen action and the root statistics."""
+
+    action: Action
+    iterations: int
+    seconds: float
+    #: (action, visits, mean reward) per root child, most visited first.
+    stats: list[tuple[Action, int, float]] = field(default_factory=list)
+
+    @property
+    def per_second(self) -> float:
+        return self.iterations / self.seconds if self.seconds > 0 else float("inf")
+
+
+class ISMCTSBot(Bot):
+    """Single-observer ISMCTS over the engine protocol (see the module docstring).
+
+    Parameters (all optional, also accepted by ``make_bot(game, "ismcts", ...)``):
+    ``iterations`` per move, ``time_limit`` seconds per move, ``c`` the UCB exploration
+    constant, ``reward`` one of ``"win"``, ``"score"``, ``"mixed"``.
+    """
+
+    level = "ismcts"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | str = 0,
+        *,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        c: float = 0.7,
+        reward: str = "mixed",
+    ) -> None:
+        super().__init__(game, seed)
+        if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
+            raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
+        if time_limit is not None and float(time_limit) <= 0:
+            raise OptionError(f"ismcts time_limit must be > 0 seconds, got {time_limit!r}")
+        if reward not in REWARDS:
+            raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
+        if float(c) < 0:
+            raise OptionError(f"ismcts c must be >= 0, got {c!r}")
+        if iterations is None and time_limit is None:
+            iterations = DEFAULT_ITERATIONS
+        self.iterations = int(iterations) if iterations is not None else None
+        self.time_limit = float(time_limit) if time_limit is not None else None
+        self.c = float(c)
+        self.reward = reward
+        self._scale = 1.0  # largest |payoff| seen (for the score reward)
+        self.last: SearchResult | None = None
+
+    # -- public ----------------------------------------------------------------------------
+
+    def choose(self, state: State, seat: int) -> Action:
+        return self.search(state, seat).action
+
+    def search(self, state: State, seat: int) -> SearchResult:
+        """Search from ``seat``'s information set in ``state``; return the statistics."""
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise IllegalActionError(seat, "ismcts", "this seat has no legal action now")
+        start = time.perf_counter()
+        if len(legal) == 1:
+            self.last = SearchResult(legal[0], 0, 0.0, [(legal[0], 0, 0.0)])
+            return self.last
+        root = _Node()
+        deadline = start + self.time_limit if self.time_limit is not None else math.inf
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        rewards = self._reward_function(state.players)
+        iterate = self._iterate
+        done = 0
+        while done < limit:
+            iterate(state, seat, root, rewards)
+            done += 1
+            if deadline != math.inf and time.perf_counter() >= deadline:
+                break
+        seconds = time.perf_counter() - start
+        legal_set = set(legal)
+        stats = sorted(
+            (
+                (action, node.n, node.w / node.n if node.n else 0.0)
+                for (s, action), node in root.children.items()
+                if s == seat and action in legal_set
+            ),
+            key=lambda t: (-t[1], -t[2]),
+        )
+        # Most visits, then best mean; stable over the legal order for exact ties.
+        best = stats[0][0] if stats else legal[0]
+        self.last = SearchResult(best, done, seconds, stats)
+        return self.last
+
+    # -- one iteration -----------------------------------------------------------------------
+
+    def _iterate(
+        self,
+        root_state: State,
+        seat: int,
+        root: _Node,
+        rewards: Callable[[Outcome], list[float]],
+    ) -> None:
+        rng = self.rng
+        world = root_state.determinize(seat, rng)
+        apply = world._apply
+        history = world.history
+        node = root
+        path: list[tuple[int, _Node]] = []
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        first = True
+        # Selection and expansion.
+        while not world.is_over:
+            if first:
+                actor = seat
+                first = False
+            else:
+                actor = min(world.actors())
+            legal = world.legal_actions(actor)
+            children = node.children
+            unexpanded = []
+            best: _Node | None = None
+            best_key: tuple[int, Action] | None = None
+            best_value = -math.inf
+            for action in legal:
+                key = (actor, action)
+                child = children.get(key)
+                if child is None:
+                    unexpanded.append(key)
+                    continue
+                child.avail += 1
+                if unexpanded:
+                    continue
+                value = child.w / child.n + c * sqrt(log(child.avail) / child.n)
+                if value > best_value:
+                    best_value = value
+                    best = child
+                    best_key = key
+            if unexpanded:
+                key = (
+                    unexpanded[rng.randrange(len(unexpanded))]
+                    if len(unexpanded) > 1
+                    else unexpanded[0]
+                )
+                child = _Node()
+                children[key] = child
+                apply(actor, key[1])
+                history.append(key)
+                path.append((actor, child))
+                break
+            assert best is not None and best_key is not None
+            apply(actor, best_key[1])
+            history.append(best_key)
+            path.append((actor, best))
+            node = best
+        # Random playout.
+        randrange = rng.randrange
+        while not world.is_over:
+            actor = min(world.actors())
+            legal = world.legal_actions(actor)
+            action = legal[randrange(len(legal))] if len(legal) > 1 else legal[0]
+            apply(actor, action)
+            history.append((actor, action))
+        outcome = world.outcome()
+        assert outcome is not None
+        values = rewards(outcome)
+        for actor, child in path:
+            child.n += 1
+            child.w += values[actor]
+
+    # -- rewards -----------------------------------------------------------------------------
+
+    def _reward_function(self, players: int) -> Callable[[Outcome], list[float]]:
+        mode = self.reward
+
+        def win(outcome: Outcome) -> list[float]:
+            winners = outcome.winners
+            if not winners:
+                return [1.0 / players] * players
+            share = 1.0 / len(winners)
+            values = [0.0] * players
+            for s in winners:
+                values[s] = share
+            return values
+
+        def score(outcome: Outcome) -> list[float]:
+            payoffs = outcome.payoffs
+            top = max(abs(p) for p in payoffs)
+            if top > self._scale:
+                self._scale = top
+            scale = 2.0 * self._scale
+            return [0.5 + p / scale for p in payoffs]
+
+        if mode == "win":
+            return win
+        if mode == "score":
+            return score
+
+        def mixed(outcome: Outcome) -> list[float]:
+            w = win(outcome)
+            s = score(outcome)
+            k = MIXED_SCORE_WEIGHT
+            return [(1.0 - k) * a + k * b for a, b in zip(w, s, strict=True)]
+
+        return mixed
+
+
+@register_bot("*", "ismcts")
+def _make(game: Game, seed: int | str = 0, **params: Any) -> ISMCTSBot:
+    unknown = sorted(set(params) - {"iterations", "time_limit", "c", "reward"})
+    if unknown:
+        raise OptionError(
+            f"ismcts bot takes no parameter {unknown[0]!r}; "
+            "parameters: iterations, time_limit, c, reward"
+        )
+    return ISMCTSBot(game, seed, **params)
