@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "CardhallError",
+    "ChipError",
     "IllegalActionError",
     "NotationError",
     "OptionError",
@@ -58,3 +59,11 @@ class RecordError(CardhallError, ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         self.index = index
         super().__init__(message)
+
+
+class ChipError(CardhallError, ValueError):
+    """A chip operation that cannot be done: paying more than a stack holds, paying for a
+    seat that has folded or is not dealt in, awarding a pot to a seat not eligible for it.
+
+    The chips are unchanged when it is raised (see :mod:`cardhall.money`).
+    """

@@ -1,0 +1,449 @@
+"""Chips for the betting games: stacks, contributions, all-in, side pots and payouts.
+
+One :class:`Money` object holds every chip at a table: the seats' **stacks**, what each
+seat has put in during the current deal (its **total**, ante and bring-in included), what
+it has put in during the current betting round (its **put**), and the **carry-over** of
+pots that nobody won. Getha and Somachi both keep their chips here.
+
+Every operation *validates first and mutates second* (as pokerkit does): a bad request
+raises :class:`~cardhall.errors.ChipError` naming what was wrong, and the object is then
+exactly as it was. Chips are integers and are never created or destroyed:
+``sum(stacks) + sum(totals) + carry`` stays equal to :attr:`Money.chips` at every moment
+(:meth:`Money.check` asserts it).
+
+API at a glance:
+
+* ``Money(stacks, carry=0)`` — a table; ``start_deal(seats)`` deals seats in (default:
+  every seat with chips). Seats not dealt in cannot pay and are never eligible.
+* ``pay(seat, n)`` — pay exactly ``n`` (must be covered); ``pay_up_to(seat, n)`` — pay
+  ``n`` or the whole stack if short (all-in), returns what was paid; ``all_in(seat)``.
+* ``fold(seat)`` — the seat gives up; its chips stay in the pot.
+* ``new_round()`` resets :attr:`Money.put` (and so :attr:`Money.cur`, the highest put).
+* ``pots()`` — the pots as :class:`Pot` ``(amount, eligible)``, built by levels
+  (``mode="side_pots"``) or as one pot (``mode="whole_pot"``); see :func:`build_pots`.
+* ``settle(winners)`` / ``settle_by(decide)`` — award every pot: a pot with one eligible
+  seat goes back to it, a pot with no winner joins the carry-over, a shared pot is split
+  evenly with odd chips given one at a time clockwise from ``odd_from`` (see
+  :func:`split`). Returns a :class:`Settlement` and ends the deal.
+* ``split_carry(seats, odd_from)`` — hand the carry-over out (the end of a game).
+
+Side pots by levels (RULINGS 1.6): the levels ``L1 < L2 < ...`` are the distinct totals of
+the unfolded seats. Pot ``i`` takes ``min(total, Li) - min(total, Li-1)`` from every
+seat, folded or not; its eligible seats are the unfolded seats whose total reaches ``Li``.
+The carry-over joins the first pot; a folded seat's chips above the top level join the
+top pot; empty pots are dropped.
+
+>>> m = Money([10, 10, 10])
+>>> m.start_deal()
+>>> m.pay(0, 2); m.pay_up_to(1, 10); m.pay(2, 6); m.fold(2)
+10
+>>> [(p.amount, p.eligible) for p in m.pots()]
+[(6, (0, 1)), (12, (1,))]
+>>> s = m.settle([(0,), (1,)], odd_from=0)
+>>> m.stacks, m.carry
+([14, 12, 4], 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardhall.errors import ChipError
+
+__all__ = [
+    "MODES",
+    "Money",
+    "Pot",
+    "PotResult",
+    "Settlement",
+    "build_pots",
+    "split",
+]
+
+#: The all-in modes: standard side pots, or one pot everyone unfolded may win.
+MODES = ("side_pots", "whole_pot")
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A pot: ``amount`` chips that only the ``eligible`` seats (ascending) may win."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+    @property
+    def contested(self) -> bool:
+        """Whether more than one seat may win it (otherwise it goes back to its seat)."""
+        return len(self.eligible) > 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"amount": self.amount, "eligible": list(self.eligible)}
+
+
+@dataclass(frozen=True)
+class PotResult:
+    """How one pot was settled: its winners and what each received (``carried`` if none)."""
+
+    pot: Pot
+    winners: tuple[int, ...]
+    shares: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def carried(self) -> bool:
+        return not self.winners
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "amount": self.pot.amount,
+            "eligible": list(self.pot.eligible),
+            "winners": list(self.winners),
+            "shares": {str(k): v for k, v in sorted(self.shares.items())},
+        }
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The result of :meth:`Money.settle`: one :class:`PotResult` per pot, what each seat
+    received in all, and the carry-over after the deal."""
+
+    results: tuple[PotResult, ...]
+    received: tuple[int, ...]
+    carry: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pots": [r.to_json() for r in self.results],
+            "received": list(self.received),
+            "carry": self.carry,
+        }
+
+
+def split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dict[int, int]:
+    """Split ``amount`` evenly among ``winners``; the odd chips go one at a time to the
+    winners in clockwise order starting from seat ``odd_from`` (of ``seats`` seats).
+
+    >>> split(10, [0, 2, 3], odd_from=3, seats=4)
+    {3: 4, 0: 3, 2: 3}
+    >>> split(7, [1], odd_from=0, seats=2)
+    {1: 7}
+    """
+    if amount < 0:
+        raise ChipError(f"cannot split a negative amount ({amount})")
+    if not winners:
+        raise ChipError("cannot split a pot among no winners")
+    if len(set(winners)) != len(winners):
+        raise ChipError(f"winners listed twice: {sorted(winners)}")
+    if not all(0 <= w < seats for w in winners):
+        raise ChipError(f"no such seat among winners {sorted(winners)} (0..{seats - 1})")
+    order = sorted(winners, key=lambda w: (w - odd_from) % seats)
+    share, odd = divmod(amount, len(order))
+    return {w: share + (1 if i < odd else 0) for i, w in enumerate(order)}
+
+
+def build_pots(
+    totals: Sequence[int],
+    unfolded: Sequence[bool],
+    carry: int = 0,
+    mode: str = "side_pots",
+) -> list[Pot]:
+    """The pots made by ``totals`` (what each seat put in this deal) when the seats with
+    ``unfolded[p]`` true are still in, plus the ``carry`` from earlier deals.
+
+    >>> [(p.amount, p.eligible) for p in build_pots([5, 2, 9, 9], [True, True, True, False])]
+    [(8, (0, 1, 2)), (9, (0, 2)), (8, (2,))]
+    >>> [(p.amount, p.eligible) for p in build_pots([5, 2, 9], [True, True, True], 3, "whole_pot")]
+    [(19, (0, 1, 2))]
+    """
+    if mode not in MODES:
+        raise ChipError(f"unknown all-in mode {mode!r}; modes: {', '.join(MODES)}")
+    if len(totals) != len(unfolded):
+        raise ChipError("totals and unfolded flags differ in length")
+    if any(t < 0 for t in totals) or carry < 0:
+        raise ChipError("negative contributions")
+    live = [p for p, u in enumerate(unfolded) if u]
+    if not live:
+        if sum(totals) + carry:
+            raise ChipError("chips in the pot but no unfolded seat to win them")
+        return []
+    if mode == "whole_pot":
+        amount = sum(totals) + carry
+        return [Pot(amount, tuple(live))] if amount else []
+    levels = sorted({totals[p] for p in live})
+    pots: list[Pot] = []
+    prev = 0
+    for i, level in enumerate(levels):
+        amount = sum(min(t, level) - min(t, prev) for t in totals)
+        if i == 0:
+            amount += carry
+        if i == len(levels) - 1:
+            amount += sum(t - level for p, t in enumerate(totals) if t > level and not unfolded[p])
+        if amount:
+            pots.append(Pot(amount, tuple(p for p in live if totals[p] >= level)))
+        prev = level
+    return pots
+
+
+class Money:
+    """Every chip at a table (see the module docstring for the API).
+
+    ``stacks[p]`` is seat p's stack, ``totals[p]`` what it put in this deal, ``put[p]``
+    what it put in this betting round, ``carry`` the chips of unwon pots. All are plain
+    lists and ints, so :meth:`clone` is cheap.
+    """
+
+    __slots__ = ("carry", "chips", "dealt", "folded", "mode", "put", "stacks", "totals")
+
+    def __init__(self, stacks: Sequence[int], carry: int = 0, mode: str = "side_pots") -> None:
+        if not stacks:
+            raise ChipError("a table needs at least one seat")
+        if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in stacks):
+            raise ChipError(f"stacks must be whole numbers >= 0, got {list(stacks)}")
+        if isinstance(carry, bool) or not isinstance(carry, int) or carry < 0:
+            raise ChipError(f"carry-over must be a whole number >= 0, got {carry!r}")
+        if mode not in MODES:
+            raise ChipError(f"unknown all-in mode {mode!r}; modes: {', '.join(MODES)}")
+        n = len(stacks)
+        self.stacks: list[int] = list(stacks)
+        self.totals: list[int] = [0] * n
+        self.put: list[int] = [0] * n
+        self.dealt: list[bool] = [False] * n
+        self.folded: list[bool] = [False] * n
+        self.carry = carry
+        self.mode = mode
+        #: Every chip at the table; constant for the life of the object.
+        self.chips = sum(stacks) + carry
+
+    # -- queries ---------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return len(self.stacks)
+
+    @property
+    def cur(self) -> int:
+        """The highest amount any seat has put in during this betting round."""
+        return max(self.put)
+
+    @property
+    def in_play(self) -> int:
+        """Chips in the pots of this deal, carry-over included."""
+        return sum(self.totals) + self.carry
+
+    def is_live(self, seat: int) -> bool:
+        """Dealt in and not folded (all-in seats are live)."""
+        return self.dealt[seat] and not self.folded[seat]
+
+    def is_all_in(self, seat: int) -> bool:
+        """Live with nothing left to bet."""
+        return self.dealt[seat] and not self.folded[seat] and self.stacks[seat] == 0
+
+    def live_seats(self) -> list[int]:
+        return [p for p in range(len(self.stacks)) if self.dealt[p] and not self.folded[p]]
+
+    def owe(self, seat: int) -> int:
+        """What ``seat`` must add to match the highest put of this round."""
+        return max(self.put) - self.put[seat]
+
+    def pots(self) -> list[Pot]:
+        """The pots as they stand (see :func:`build_pots`)."""
+        return build_pots(
+            self.totals,
+            [d and not f for d, f in zip(self.dealt, self.folded, strict=True)],
+            self.carry,
+            self.mode,
+        )
+
+    # -- the deal ----------------------------------------------------------------------
+
+    def start_deal(self, seats: Iterable[int] | None = None) -> None:
+        """Deal in ``seats`` (default: every seat with chips) for a new deal."""
+        chosen = [p for p, s in enumerate(self.stacks) if s > 0] if seats is None else sorted(seats)
+        if any(self.totals):
+            raise ChipError("the previous deal still has chips in the pot; settle it first")
+        for p in chosen:
+            self._check_seat(p)
+            if self.stacks[p] <= 0:
+                raise ChipError(f"seat {p} has no chips and cannot be dealt in")
+        if len(set(chosen)) != len(chosen):
+            raise ChipError(f"seat dealt in twice: {chosen}")
+        n = len(self.stacks)
+        self.dealt = [False] * n
+        for p in chosen:
+            self.dealt[p] = True
+        self.folded = [False] * n
+        self.put = [0] * n
+
+    def new_round(self) -> None:
+        """Start a betting round: every seat's round contribution goes back to 0."""
+        self.put = [0] * len(self.stacks)
+
+    def pay(self, seat: int, amount: int) -> None:
+        """``seat`` pays exactly ``amount`` (which its stack must cover)."""
+        self._check_payer(seat, amount)
+        if amount > self.stacks[seat]:
+            raise ChipError(
+                f"seat {seat} cannot pay {amount}: its stack is {self.stacks[seat]}"
+                " (use pay_up_to or all_in to go all-in)"
+            )
+        self._move(seat, amount)
+
+    def pay_up_to(self, seat: int, amount: int) -> int:
+        """``seat`` pays ``amount``, or its whole stack if that is smaller (all-in).
+        Returns what was paid."""
+        self._check_payer(seat, amount)
+        paid = min(amount, self.stacks[seat])
+        self._move(seat, paid)
+        return paid
+
+    def all_in(self, seat: int) -> int:
+        """``seat`` pays its whole stack; returns what was paid."""
+        self._check_payer(seat, 0)
+        paid = self.stacks[seat]
+        self._move(seat, paid)
+        return paid
+
+    def fold(self, seat: int) -> None:
+        """``seat`` folds: it keeps nothing in the pots and can win none of them."""
+        self._check_seat(seat)
+        if not self.dealt[seat]:
+            raise ChipError(f"seat {seat} is not dealt in and cannot fold")
+        if self.folded[seat]:
+            raise ChipError(f"seat {seat} has already folded")
+        if sum(1 for p in range(len(self.stacks)) if self.is_live(p)) <= 1:
+            raise ChipError(f"seat {seat} is the last seat in and cannot fold")
+        self.folded[seat] = True
+
+    # -- settling ----------------------------------------------------------------------
+
+    def settle(self, winners: Sequence[Sequence[int]], odd_from: int) -> Settlement:
+        """Award the pots of :meth:`pots`: ``winners[i]`` are the seats that share pot ``i``
+        (empty: nobody won it, and it joins the carry-over). A pot with one eligible seat
+        must name that seat. Ends the deal (totals, puts and folds are cleared)."""
+        pots = self.pots()
+        if len(winners) != len(pots):
+            raise ChipError(f"{len(pots)} pots but winners given for {len(winners)}")
+        self._check_seat(odd_from)
+        results: list[PotResult] = []
+        for i, (pot, won) in enumerate(zip(pots, winners, strict=True)):
+            won_t = tuple(won)
+            if len(set(won_t)) != len(won_t):
+                raise ChipError(f"pot {i}: a winner is listed twice: {list(won_t)}")
+            stray = [w for w in won_t if w not in pot.eligible]
+            if stray:
+                raise ChipError(
+                    f"pot {i}: seat {stray[0]} is not eligible (eligible: {list(pot.eligible)})"
+                )
+            if not pot.contested and won_t != pot.eligible:
+                raise ChipError(
+                    f"pot {i} has the single eligible seat {pot.eligible[0]} and goes back to it"
+                )
+            shares = split(pot.amount, won_t, odd_from, len(self.stacks)) if won_t else {}
+            results.append(PotResult(pot, won_t, shares))
+        # all checks passed: mutate
+        received = [0] * len(self.stacks)
+        carried = 0
+        for r in results:
+            if r.carried:
+                carried += r.pot.amount
+            for seat, chips in r.shares.items():
+                received[seat] += chips
+        for p, chips in enumerate(received):
+            self.stacks[p] += chips
+        self.carry = carried
+        self._end_deal()
+        return Settlement(tuple(results), tuple(received), carried)
+
+    def settle_by(
+        self, decide: Callable[[tuple[int, ...]], Sequence[int]], odd_from: int
+    ) -> Settlement:
+        """Award each contested pot to ``decide(eligible)`` (the winners among those seats
+        only); a pot with one eligible seat goes back to it without asking."""
+        winners = [tuple(decide(p.eligible)) if p.contested else p.eligible for p in self.pots()]
+        return self.settle(winners, odd_from)
+
+    def split_carry(self, seats: Sequence[int], odd_from: int) -> dict[int, int]:
+        """Share the carry-over among ``seats`` (odd chips clockwise from ``odd_from``)."""
+        if any(self.totals):
+            raise ChipError("a deal is still in progress; settle it first")
+        for p in seats:
+            self._check_seat(p)
+        self._check_seat(odd_from)
+        if not self.carry:
+            return {}
+        shares = split(self.carry, seats, odd_from, len(self.stacks))
+        for p, chips in shares.items():
+            self.stacks[p] += chips
+        self.carry = 0
+        return shares
+
+    # -- copies and checks -----------------------------------------------------------
+
+    def clone(self) -> Money:
+        other = Money.__new__(Money)
+        other.stacks = self.stacks.copy()
+        other.totals = self.totals.copy()
+        other.put = self.put.copy()
+        other.dealt = self.dealt.copy()
+        other.folded = self.folded.copy()
+        other.carry = self.carry
+        other.mode = self.mode
+        other.chips = self.chips
+        return other
+
+    def check(self) -> None:
+        """Assert the chip invariants (conservation, no negative amounts, pots add up)."""
+        assert all(s >= 0 for s in self.stacks), f"negative stack: {self.stacks}"
+        assert all(t >= 0 for t in self.totals), f"negative contribution: {self.totals}"
+        assert self.carry >= 0, "negative carry-over"
+        assert sum(self.stacks) + sum(self.totals) + self.carry == self.chips, (
+            f"chips not conserved: {sum(self.stacks)} + {sum(self.totals)} + {self.carry}"
+            f" != {self.chips}"
+        )
+        assert all(0 <= p <= t for p, t in zip(self.put, self.totals, strict=True))
+        assert all(self.dealt[p] or self.totals[p] == 0 for p in range(len(self.stacks)))
+        if any(self.is_live(p) for p in range(len(self.stacks))):
+            assert sum(p.amount for p in self.pots()) == self.in_play, "pots do not add up"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stacks": list(self.stacks),
+            "totals": list(self.totals),
+            "put": list(self.put),
+            "carry": self.carry,
+            "pots": [p.to_json() for p in self.pots()] if self.live_seats() else [],
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"Money(stacks={self.stacks}, totals={self.totals}, carry={self.carry},"
+            f" mode={self.mode!r})"
+        )
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.stacks):
+            raise ChipError(f"no such seat {seat!r} (0..{len(self.stacks) - 1})")
+
+    def _check_payer(self, seat: int, amount: int) -> None:
+        self._check_seat(seat)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise ChipError(f"an amount must be a whole number >= 0, got {amount!r}")
+        if not self.dealt[seat]:
+            raise ChipError(f"seat {seat} is not dealt in and cannot pay")
+        if self.folded[seat]:
+            raise ChipError(f"seat {seat} has folded and cannot pay")
+
+    def _move(self, seat: int, amount: int) -> None:
+        self.stacks[seat] -= amount
+        self.totals[seat] += amount
+        self.put[seat] += amount
+
+    def _end_deal(self) -> None:
+        n = len(self.stacks)
+        self.totals = [0] * n
+        self.put = [0] * n
+        self.dealt = [False] * n
+        self.folded = [False] * n
