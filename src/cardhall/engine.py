@@ -40,7 +40,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from cardhall.errors import IllegalActionError, NotationError, OptionError
+from cardhall.cards import FrenchCard, RailogCard
+from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
 
 __all__ = [
     "SPECTATOR",
@@ -224,20 +225,20 @@ class Chance:
         self.recorded: tuple[tuple[int, ...], ...] = tuple(tuple(o) for o in recorded)
         self.used: list[tuple[int, ...]] = []
 
-    def shuffle(self, cards: Iterable[int]) -> list[int]:
-        """Shuffle ``cards`` (the next recorded order, or a seeded shuffle)."""
+    def shuffle(self, cards: Iterable[Any]) -> list[Any]:
+        """Shuffle ``cards`` (the next recorded order, or a seeded shuffle). The result holds
+        the objects given (pass card objects to get card objects back)."""
         pool = sorted(cards)
         k = len(self.used)
         if k < len(self.recorded):
             order = self.recorded[k]
             if sorted(order) != pool:
-                from cardhall.errors import RecordError
-
                 raise RecordError(
                     f"recorded card order #{k} does not hold the {len(pool)} cards being "
                     f"shuffled ({len(order)} given)"
                 )
-            result = list(order)
+            by_value = {int(c): c for c in pool}  # keep the caller's card objects
+            result = [by_value[int(c)] for c in order]
         else:
             rng = random.Random(f"{self.seed}:{k}")
             rng.shuffle(pool)
@@ -276,7 +277,20 @@ class Event(NamedTuple):
         return self.to is None or (SPECTATOR if seat is None else seat) in self.to
 
     def to_json(self, seq: int) -> dict[str, Any]:
-        return {"seq": seq, "kind": self.kind, "seat": self.seat, **self.data}
+        data = {k: jsonable(v) for k, v in self.data.items()}
+        return {"seq": seq, "kind": self.kind, "seat": self.seat, **data}
+
+
+def jsonable(value: Any) -> Any:
+    """JSON form of event data: cards become their notation (events may hold card objects,
+    which are ints, so that the hot path never formats text)."""
+    if isinstance(value, RailogCard | FrenchCard):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    return value
 
 
 @dataclass(frozen=True)
@@ -552,7 +566,15 @@ class State(ABC):
         """
         if isinstance(action, str):
             action = self.game.parse_action(action)
-        self.check_legal(seat, action)
+        # Fast path: legal_actions() is empty for a seat that may not act or after the end,
+        # so membership alone decides; the slow path names the reason.
+        if (
+            type(seat) is not int
+            or not 0 <= seat < self.game.players
+            or action not in self.legal_actions(seat)
+        ):
+            self.check_legal(seat, action)
+            raise IllegalActionError(seat, action, "not legal now")  # pragma: no cover
         self._apply(seat, action)
         self.history.append((seat, action))
 
@@ -629,7 +651,7 @@ class State(ABC):
             "views": [self.view(s) for s in range(self.players)] + [self.view(None)],
             "actors": sorted(self.actors()),
             "history": [[s, str(a)] for s, a in self.history],
-            "events": [[e.kind, e.seat, dict(e.data), sorted(e.to or ())] for e in self.events],
+            "events": [[e.to_json(i), sorted(e.to or ())] for i, e in enumerate(self.events)],
         }
         return json.dumps(data, sort_keys=True, default=str)
 

@@ -162,7 +162,9 @@ class Record:
                     f'actions[{i}] must be [seat, "action notation"], got {item!r}', index=i
                 )
             parsed.append((item[0], item[1]))
-        options = data.get("options", {}) or {}
+        options = data.get("options")
+        if options is None:
+            options = {}
         if not isinstance(options, dict):
             raise RecordError("record 'options' must be an object")
         seats = data.get("seats")
@@ -181,7 +183,9 @@ class Record:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("record 'result' must be an object")
-        meta = data.get("meta", {}) or {}
+        meta = data.get("meta")
+        if meta is None:
+            meta = {}
         if not isinstance(meta, dict):
             raise RecordError("record 'meta' must be an object")
         return cls(

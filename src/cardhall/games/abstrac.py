@@ -135,12 +135,12 @@ class AbstracState(State):
         self._new_deal()
 
     def _new_deal(self) -> None:
-        self.row: list[int] = self.chance.shuffle(range(24))
+        self.row: list[int] = self.chance.shuffle(FRENCH_DECK)
         self.pos = 0  # index of the top end of the remaining row
         self.taken: list[list[int]] = [[], []]
         self.to_move = -1  # -1 while the nondealer has not chosen
         self.first = -1
-        self._emit("layout", None, dealer=self.dealer, row=[str(FRENCH_DECK[c]) for c in self.row])
+        self._emit("layout", None, dealer=self.dealer, row=tuple(self.row))
 
     # -- protocol --------------------------------------------------------------------------
 
@@ -171,7 +171,7 @@ class AbstracState(State):
         self.pos += k
         self.taken[seat].extend(cards)
         self.to_move = 1 - seat
-        self._emit("take", seat, cards=[str(FRENCH_DECK[c]) for c in cards])
+        self._emit("take", seat, cards=cards)
         if self.pos == 24:
             self._score_deal()
 

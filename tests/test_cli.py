@@ -1,0 +1,109 @@
+"""The ``cardhall`` command's common commands: games, replay, play."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cardhall.cli import app
+from cardhall.conformance import random_playout
+from cardhall.record import Record, load_record
+from cardhall.registry import game_names, make_game
+
+runner = CliRunner()
+
+
+def write_record(path: Path, seed: int = 2) -> Record:
+    state = make_game("abstrac").new_state(seed=seed)
+    random_playout(state, random.Random(seed))
+    record = Record.from_state(state)
+    record.save(path)
+    return record
+
+
+def test_games_json_lists_every_game_with_players_and_options() -> None:
+    result = runner.invoke(app, ["games", "--json"])
+    assert result.exit_code == 0, result.output
+    games = json.loads(result.output)
+    assert [g["name"] for g in games] == game_names()
+    abstrac = next(g for g in games if g["name"] == "abstrac")
+    assert abstrac["players"] == [2]
+    assert {"name": "target", "default": 500}.items() <= next(
+        o for o in abstrac["options"] if o["name"] == "target"
+    ).items()
+
+
+def test_games_table() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert "abstrac" in result.output and "target" in result.output
+
+
+def test_replay_json_prints_over_and_outcome(tmp_path: Path) -> None:
+    record = write_record(tmp_path / "r.json")
+    result = runner.invoke(app, ["replay", str(tmp_path / "r.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["over"] is True
+    assert record.result is not None
+    assert data["outcome"]["scores"] == record.result["scores"]
+    assert data["outcome"]["winners"] == record.result["winners"]
+    assert data["state"]["row"] == []
+
+
+def test_replay_of_an_unfinished_game(tmp_path: Path) -> None:
+    record = write_record(tmp_path / "r.json")
+    record.actions = record.actions[:3]
+    record.result = None
+    record.save(tmp_path / "part.json")
+    result = runner.invoke(app, ["replay", str(tmp_path / "part.json"), "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert data["over"] is False and data["outcome"] is None and data["moves"] == 3
+
+
+def test_replay_names_the_first_illegal_action(tmp_path: Path) -> None:
+    record = write_record(tmp_path / "r.json")
+    record.actions[4] = (record.actions[4][0], "take 9")
+    record.result = None
+    record.save(tmp_path / "bad.json")
+    result = runner.invoke(app, ["replay", str(tmp_path / "bad.json"), "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout.splitlines()[0])
+    assert data["index"] == 4
+    assert "take 9" in data["error"]
+
+
+def test_replay_of_a_malformed_file(tmp_path: Path) -> None:
+    (tmp_path / "x.json").write_text('{"game": "abstrac"}')
+    result = runner.invoke(app, ["replay", str(tmp_path / "x.json")])
+    assert result.exit_code == 1
+    assert "no 'deck'" in result.output
+
+
+def test_play_rejects_bad_options() -> None:
+    result = runner.invoke(app, ["play", "abstrac", "-o", "target=-5"])
+    assert result.exit_code == 1
+    assert "'target' must be >= 1" in result.output
+    result = runner.invoke(app, ["play", "abstrac", "--partner"])
+    assert result.exit_code == 1 and "Yamiro" in result.output
+    result = runner.invoke(app, ["play", "nogame"])
+    assert result.exit_code == 1 and "unknown game" in result.output
+
+
+def test_play_a_whole_game_from_the_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    # the human (seat 0) always answers "1": the first legal action
+    result = runner.invoke(
+        app,
+        ["play", "abstrac", "--bot", "random", "--seed", "11", "--save", str(save)],
+        input="1\n" * 40,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Game over." in result.output
+    record = load_record(save)
+    assert record.result is not None
+    assert record.actions[0] == (0, "first")

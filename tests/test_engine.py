@@ -1,0 +1,302 @@
+"""The engine protocol: options, chance, actions, validation, views and events.
+
+A tiny hidden-information game defined here exercises what Abstrac (perfect
+information) cannot: private events and per-seat views.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from cardhall.cards import RAILOG_DECK, RailogCard
+from cardhall.engine import (
+    SPECTATOR,
+    Action,
+    Chance,
+    Game,
+    OptionSpec,
+    Outcome,
+    State,
+    arg_card,
+    arg_cards,
+    arg_int,
+)
+from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
+from cardhall.registry import make_game
+
+
+class HighCard(Game):
+    """Each seat is dealt one card privately; seat 0 then says ``show``; high card wins."""
+
+    name = "highcard-test"
+    title = "High card"
+    player_counts = (2, 3)
+    card_type = RailogCard
+    option_specs = (
+        OptionSpec("bonus", 0, "points added to the winner", minimum=0, maximum=5),
+        OptionSpec("mode", "high", "who wins", choices=("high", "low")),
+        OptionSpec("loud", False, "announce the cards"),
+    )
+    action_args = {"show": None, "bet": arg_int, "pick": arg_card(RailogCard)}
+
+    def _initial_state(self, chance: Chance) -> HighCardState:
+        return HighCardState(self, chance)
+
+
+class HighCardState(State):
+    def __init__(self, game: HighCard, chance: Chance) -> None:
+        super().__init__(game, chance)
+        self.deck = chance.shuffle(range(96))
+        self.hands = [self.deck.pop(0) for _ in range(game.players)]
+        self.shown = False
+        for s, c in enumerate(self.hands):
+            self._emit_private("deal", s, {"card": str(RAILOG_DECK[c])}, {})
+
+    def actors(self) -> frozenset[int]:
+        return frozenset() if self.shown else frozenset({0})
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return [Action("show")] if not self.shown and seat == 0 else []
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self.shown = True
+        self._emit("show", seat, cards=[str(RAILOG_DECK[c]) for c in self.hands])
+
+    @property
+    def is_over(self) -> bool:
+        return self.shown
+
+    def outcome(self) -> Outcome | None:
+        if not self.shown:
+            return None
+        ranks = [RAILOG_DECK[c].rank for c in self.hands]
+        best = max(ranks) if self.game.options["mode"] == "high" else min(ranks)
+        return Outcome(
+            tuple(float(r) for r in ranks), tuple(i for i, r in enumerate(ranks) if r == best)
+        )
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        hands = [
+            str(RAILOG_DECK[c]) if self.shown or s == seat else None
+            for s, c in enumerate(self.hands)
+        ]
+        return {"hands": hands, "deck_size": len(self.deck)}
+
+    def zones(self) -> dict[str, list[Any]]:
+        return {
+            "deck": [RAILOG_DECK[c] for c in self.deck],
+            "hands": [RAILOG_DECK[c] for c in self.hands],
+        }
+
+    def clone(self) -> HighCardState:
+        other = HighCardState.__new__(HighCardState)
+        self._copy_base(other)
+        other.deck = self.deck.copy()
+        other.hands = self.hands.copy()
+        other.shown = self.shown
+        return other
+
+
+# ----------------------------------------------------------------------------- options
+
+
+def test_options_fill_defaults_and_validate() -> None:
+    game = HighCard(3, bonus=2, mode="low")
+    assert game.players == 3
+    assert game.options == {"bonus": 2, "mode": "low", "loud": False}
+    assert HighCard(bonus="4", loud="true").options["bonus"] == 4
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "message"),
+    [
+        (4, {}, "played by 2 or 3 players, not 4"),
+        (2, {"colour": 1}, "no option 'colour'"),
+        (2, {"bonus": 9}, "'bonus' must be <= 5"),
+        (2, {"bonus": -1}, "'bonus' must be >= 0"),
+        (2, {"bonus": "many"}, "'bonus' must be a whole number"),
+        (2, {"bonus": True}, "'bonus' must be a whole number"),
+        (2, {"mode": "middle"}, "'mode' must be one of"),
+        (2, {"loud": "perhaps"}, "'loud' must be true or false"),
+        (2, {"mode": None}, "may not be null"),
+    ],
+)
+def test_bad_options_raise_naming_the_option(
+    players: int, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(OptionError, match=message):
+        HighCard(players, **options)
+
+
+def test_describe_lists_options_with_allowed_values() -> None:
+    described = HighCard().describe()
+    assert described["players"] == [2, 3]
+    by_name = {o["name"]: o for o in described["options"]}
+    assert by_name["mode"]["allowed"] == ["high", "low"]
+    assert by_name["bonus"]["allowed"] == {"min": 0, "max": 5}
+    assert by_name["loud"]["allowed"] == [False, True]
+    json.dumps(described)
+
+
+# ----------------------------------------------------------------------------- chance
+
+
+def test_seeded_shuffles_are_reproducible_and_recorded() -> None:
+    a, b = HighCard().new_state(seed=5), HighCard().new_state(seed=5)
+    assert a.chance.used == b.chance.used
+    assert HighCard().new_state(seed=6).chance.used != a.chance.used
+    assert sorted(a.chance.used[0]) == list(range(96))
+
+
+def test_seeded_shuffle_depends_only_on_the_multiset() -> None:
+    one, two = Chance(3), Chance(3)
+    assert one.shuffle([5, 1, 9, 2]) == two.shuffle([9, 2, 5, 1])
+
+
+def test_stacked_deck_is_dealt_as_given() -> None:
+    deck = [str(c) for c in reversed(RAILOG_DECK)]
+    state = HighCard().new_state(deck=deck)
+    assert state.view(0)["hands"][0] == "arlas/S8"
+    assert state.view(1)["hands"][1] == "deiskatun/S8"
+
+
+def test_stacked_deck_must_hold_exactly_the_cards() -> None:
+    deck = [str(c) for c in RAILOG_DECK]
+    deck[5] = deck[6]
+    with pytest.raises(RecordError, match="does not hold the 96 cards"):
+        HighCard().new_state(deck=deck)
+    with pytest.raises(NotationError):
+        HighCard().new_state(deck=["5/S3", "nonsense"])
+
+
+def test_fork_keeps_the_past_and_reseeds_the_future() -> None:
+    chance = Chance(1)
+    first = chance.shuffle(range(10))
+    forked = chance.fork("other")
+    assert forked.used == chance.used == [tuple(first)]
+    # the original's next shuffle is fixed by its seed ...
+    again = Chance(1)
+    again.shuffle(range(10))
+    real_next = chance.clone().shuffle(range(10))
+    assert real_next == again.shuffle(range(10))
+    # ... and the fork's comes from its own seed instead
+    fork_next = forked.shuffle(range(10))
+    assert sorted(fork_next) == list(range(10))
+    assert fork_next != real_next
+    assert chance.fork("other").shuffle(range(10)) == fork_next  # forks are reproducible
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+def test_action_notation_round_trips() -> None:
+    game = HighCard()
+    for action in [Action("show"), Action("bet", 12), Action("pick", RailogCard.parse("alak/S3"))]:
+        assert game.parse_action(str(action)) == action
+    assert str(Action("discard", ())) == "discard"
+    parse = arg_cards(RailogCard)
+    assert parse("1/S1 2/S2") == (RAILOG_DECK[0], RAILOG_DECK[13])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("fly", "unknown highcard-test action"),
+        ("show now", "takes no argument"),
+        ("bet lots", "expected a whole number"),
+        ("pick 9/S9", "not a Railog card"),
+        ("pick 1/S1 2/S1", "expected one card"),
+    ],
+)
+def test_malformed_actions_raise_notation_errors(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        HighCard().parse_action(text)
+
+
+# ----------------------------------------------------------------------------- apply
+
+
+def test_illegal_actions_raise_and_leave_the_state_unchanged() -> None:
+    state = HighCard().new_state(seed=1)
+    before = state.digest()
+    cases = [
+        (1, "show", "not this seat's turn"),
+        (0, "bet 3", "not legal now"),
+        (2, "show", "no such seat"),
+        (-1, "show", "no such seat"),
+    ]
+    for seat, text, message in cases:
+        with pytest.raises(IllegalActionError, match=message):
+            state.apply(seat, text)
+        assert state.digest() == before
+    state.apply(0, "show")
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.apply(0, "show")
+
+
+def test_apply_records_history_and_outcome() -> None:
+    state = HighCard(mode="low").new_state(deck=[str(c) for c in RAILOG_DECK])
+    assert state.outcome() is None
+    state.apply(0, Action("show"))
+    assert state.history == [(0, Action("show"))]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.scores == (1.0, 2.0)
+    assert outcome.winners == (0,)
+    assert outcome.payoffs == (-0.5, 0.5)
+
+
+# ----------------------------------------------------------------------------- views & events
+
+
+def test_views_show_only_what_a_seat_may_see() -> None:
+    state = HighCard(3).new_state(seed=2)
+    for seat in range(3):
+        hands = state.view(seat)["hands"]
+        assert [h is not None for h in hands] == [s == seat for s in range(3)]
+    assert state.view(None)["hands"] == [None, None, None]
+    assert state.view(0)["legal"] == ["show"]
+    assert state.view(1)["legal"] == []
+    assert "legal" not in state.view(None)
+    with pytest.raises(IllegalActionError, match="no such seat"):
+        state.view(3)
+
+
+def test_private_events_reach_only_their_owner() -> None:
+    state = HighCard(3).new_state(seed=2)
+    for seat in range(3):
+        deals = [e for e in state.events_for(seat) if e["kind"] == "deal"]
+        mine = [e for e in deals if e["seat"] == seat]
+        others = [e for e in deals if e["seat"] != seat]
+        assert len(mine) == 1 and "card" in mine[0]
+        assert len(others) == 2 and all("card" not in e for e in others)
+    spectator = state.events_for(None)
+    assert all("card" not in e for e in spectator)
+    assert all(e.to is None or SPECTATOR in e.to or len(e.to) == 1 for e in state.events)
+
+
+def test_clone_is_independent() -> None:
+    state = HighCard().new_state(seed=9)
+    twin = state.clone()
+    twin.apply(0, "show")
+    assert not state.is_over and twin.is_over
+    assert len(state.events) < len(twin.events)
+
+
+def test_registry_rejects_unknown_games() -> None:
+    from cardhall.errors import UnknownGameError
+
+    with pytest.raises(UnknownGameError, match="unknown game 'chess'"):
+        make_game("chess")
+
+
+def test_determinize_defaults() -> None:
+    state = HighCard().new_state(seed=9)
+    with pytest.raises(NotImplementedError):
+        state.determinize(0, random.Random(0))
+    abstrac = make_game("abstrac").new_state(seed=1)
+    assert abstrac.determinize(0, random.Random(0)).digest() == abstrac.digest()

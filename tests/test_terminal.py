@@ -1,0 +1,58 @@
+"""Generic terminal play: scripted humans against bots, records saved."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from cardhall.record import load_record, replay
+from cardhall.registry import make_game
+from cardhall.terminal import TerminalGame
+
+
+def run(answers: list[str], tmp_path: Path, **kw: object) -> tuple[TerminalGame, str, list[str]]:
+    out = io.StringIO()
+    it = iter(answers)
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(it)
+
+    tg = TerminalGame(
+        make_game("abstrac"),
+        bot_level="random",
+        seed=5,
+        console=Console(file=out, width=120),
+        ask=ask,
+        save=tmp_path / "rec.json",
+        **kw,  # type: ignore[arg-type]
+    )
+    tg.play()
+    return tg, out.getvalue(), prompts
+
+
+def test_bad_answers_are_explained_and_asked_again(tmp_path: Path) -> None:
+    tg, text, prompts = run(["9", "take 2", "fly", "second", "q"], tmp_path)
+    assert "choose 1..2" in text
+    assert "illegal action 'take 2'" in text
+    assert "unknown abstrac action 'fly'" in text
+    assert len(prompts) == 5
+    assert tg.state.history[0][1].kind == "second"
+
+
+def test_quitting_saves_a_record_that_replays(tmp_path: Path) -> None:
+    tg, text, _ = run(["first", "take 3", "q"], tmp_path)
+    record = load_record(tmp_path / "rec.json")
+    assert record.actions[:2] == [(0, "first"), (0, "take 3")]
+    assert replay(record).digest() == tg.state.digest()
+    assert "record saved" in text
+
+
+def test_a_full_game_reaches_the_end(tmp_path: Path) -> None:
+    tg, text, _ = run(["1"] * 30, tmp_path)
+    assert tg.state.is_over
+    assert "Game over." in text
+    assert load_record(tmp_path / "rec.json").result is not None
