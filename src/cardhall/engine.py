@@ -451,6 +451,25 @@ class Game(ABC):
     def action_from_id(self, action_id: int) -> Action:
         raise NotImplementedError(f"{self.name} defines no integer action ids")
 
+    # -- hints for research adapters (optional; see cardhall.interop) -----------------
+
+    #: Whether the payoffs of every finished game sum to zero (the default payoffs do).
+    zero_sum: ClassVar[bool] = True
+
+    def max_game_length(self) -> int | None:
+        """An upper bound on the actions (all seats) of one game, or ``None`` if the game
+        does not state one; adapters then estimate it from seeded random playouts."""
+        return None
+
+    def payoff_bounds(self) -> tuple[float, float] | None:
+        """Lowest and highest payoff a seat can get, or ``None`` (adapters estimate)."""
+        return None
+
+    def observation_shape(self) -> tuple[int, ...] | None:
+        """Shape of :meth:`State.observation_tensor` if the game defines its own tensor;
+        ``None`` (the default) makes adapters encode :meth:`State.view` generically."""
+        return None
+
     # -- description -------------------------------------------------------------------
 
     def describe(self) -> dict[str, Any]:
@@ -551,6 +570,12 @@ class State(ABC):
         The conformance suite calls this after every action. Card conservation is checked
         generically from :meth:`zones`; games add their own checks by overriding.
         """
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        """The game's own observation tensor for ``seat`` (flat, of the size given by
+        :meth:`Game.observation_shape`), built only from what ``seat`` may see.
+        Only called when that shape is not ``None``."""
+        raise NotImplementedError(f"{self.game.name} defines no observation tensor")
 
     # -- provided ------------------------------------------------------------------------
 
