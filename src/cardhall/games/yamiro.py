@@ -1,0 +1,731 @@
+"""Yamiro: a war of eight engagements, for two players, two partnerships, or one.
+
+Rules as cardhall plays them (sheet 004; the full text is in docs/rules/yamiro.md). The
+*form* is the player count: ``make_game("yamiro", 2)`` (standard, the default),
+``make_game("yamiro", 4)`` (partner Yamiro) and ``make_game("yamiro", 1)`` (solitaire).
+
+1. Four cards are dealt to each player, one at a time. With two players seat 1 deals,
+   so seat 0 (the non-dealer) is dealt first and attacks the first hand; with four, seat
+   0 deals and seat 1 is dealt first; in solitaire the top four cards go to seat 0.
+2. Eight hands are played (four with partners). The players take turns, starting with the
+   hand's starter (two players: seat 0 in hands 1, 3, 5, 7 and seat 1 in the others;
+   partners: seats 1, 2, 3, 0). On his turn a player must play one card face up and then
+   draws one from the pile, so hands stay at four cards. A hand is four rounds: every
+   player plays four cards.
+3. A side wins a hand by the earliest *arlas* not cancelled by the other side's
+   *deiskatun* (each deiskatun cancels one arlas: the earliest not yet cancelled); with no
+   arlas standing, by value: the sum of its number cards, doubled if it played an alak,
+   doubled again if it also played an arl. Equal values tie.
+4. The winning side captures the cards the losing side played this hand and discards its
+   own; a tie discards both. After the last hand, captures count numbers at face value and
+   every face card 8; the higher total wins (partners share their team's total).
+5. Solitaire: the deck plays the other side. Each hand it turns up one card, then the
+   player plays, the deck turns up the next card and the player draws, four times (the
+   player draws after his fourth card too). The score is the player's capture total
+   minus the deck's.
+
+Options (see :attr:`Yamiro.option_specs`): ``must_have_winner`` (tied hands go on with
+extra full rounds), ``deiskatun_anytime`` (whether a deiskatun played before an arlas
+still cancels it), ``reshuffle_discards`` (an empty pile is rebuilt from the discards),
+``solitaire_draw_before_last`` (the sheet's literal solitaire sequence).
+
+Action ids (for adapters): ``play CARD`` is the card's index 0..95 (``RailogCard``
+order, ``(suit - 1) * 12 + rank - 1``); there are no other actions.
+
+>>> evaluate(RailogCard.parse_many("8/S1 alak/S1 8/S2 arl/S2"), [0, 0, 0, 0]).values
+(64, 0)
+>>> explain(evaluate(RailogCard.parse_many("arlas/S1 deiskatun/S2 5/S1 arlas/S3"),
+...                  [0, 1, 0, 1]))
+'arlas at play 4 wins: the arlas at play 1 was cancelled'
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
+from cardhall.engine import (
+    SPECTATOR,
+    Action,
+    Chance,
+    Event,
+    Game,
+    OptionSpec,
+    Outcome,
+    State,
+    arg_card,
+)
+from cardhall.errors import IllegalActionError
+from cardhall.registry import register
+
+__all__ = [
+    "COUNT_VALUE",
+    "DECK_SEAT",
+    "HandResult",
+    "Yamiro",
+    "YamiroState",
+    "capture_value",
+    "evaluate",
+    "explain",
+    "hand_value",
+]
+
+#: Cards per hand of a player, and regular rounds in a hand.
+HAND_SIZE = 4
+ROUNDS = 4
+#: The pseudo-seat of the deck, the opposing side in solitaire.
+DECK_SEAT = -1
+
+# Per card index: rank 1..12, face value in a hand (numbers only), capture count value.
+_RANK: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
+_NUMBER: tuple[int, ...] = tuple(r if r <= 8 else 0 for r in _RANK)
+#: Capture count value of each card index: numbers at face value, faces 8.
+COUNT_VALUE: tuple[int, ...] = tuple(r if r <= 8 else 8 for r in _RANK)
+_TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
+PLAYS: tuple[Action, ...] = tuple(Action("play", c) for c in RAILOG_DECK)
+
+_FORMS = {1: "solitaire", 2: "two-player", 4: "partner"}
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+class HandResult(NamedTuple):
+    """How a hand ends (or stands, if evaluated while still in progress).
+
+    ``winner`` is side 0, side 1 or ``None`` (a tie). ``arlas`` is the 0-based play index
+    of the winning arlas (``-1`` when the hand was decided by value or tied);
+    ``cancelled`` the play indexes of the cancelled arlas; ``totals`` each side's number
+    total, ``multipliers`` 1, 2 or 4, ``values`` total × multiplier.
+    """
+
+    winner: int | None
+    arlas: int
+    cancelled: tuple[int, ...]
+    totals: tuple[int, int]
+    multipliers: tuple[int, int]
+    values: tuple[int, int]
+
+
+def evaluate(
+    cards: Sequence[int], sides: Sequence[int], deiskatun_anytime: bool = True
+) -> HandResult:
+    """Evaluate a hand: ``cards`` in order of play and the side (0 or 1) of each.
+
+    Each deiskatun cancels the earliest uncancelled arlas of the other side. With
+    ``deiskatun_anytime`` (the default) a deiskatun also cancels an arlas played after
+    it; without, only one already played (a deiskatun with none to cancel is wasted).
+
+    >>> r = evaluate(RailogCard.parse_many("arlas/S1 deiskatun/S2 arlas/S2 arlas/S3"),
+    ...              [0, 1, 1, 0])
+    >>> r.winner, r.arlas, r.cancelled
+    (1, 2, (0,))
+    """
+    totals = [0, 0]
+    alak = [False, False]
+    arl = [False, False]
+    live: list[list[int]] = [[], []]  # uncancelled arlas play indexes, per side
+    credit = [0, 0]  # deiskatun of a side still waiting for an arlas to cancel
+    cancelled: list[int] = []
+    for i, card in enumerate(cards):
+        side = sides[i]
+        rank = _RANK[card]
+        if rank <= 8:
+            totals[side] += rank
+        elif rank == ALAK:
+            alak[side] = True
+        elif rank == ARL:
+            arl[side] = True
+        elif rank == DEISKATUN:
+            target = live[1 - side]
+            if target:
+                cancelled.append(target.pop(0))
+            elif deiskatun_anytime:
+                credit[side] += 1
+        else:  # ARLAS
+            if credit[1 - side]:
+                credit[1 - side] -= 1
+                cancelled.append(i)
+            else:
+                live[side].append(i)
+    mult = (
+        4 if alak[0] and arl[0] else 2 if alak[0] else 1,
+        4 if alak[1] and arl[1] else 2 if alak[1] else 1,
+    )
+    values = (totals[0] * mult[0], totals[1] * mult[1])
+    first0 = live[0][0] if live[0] else 1 << 30
+    first1 = live[1][0] if live[1] else 1 << 30
+    if first0 < first1:
+        winner: int | None = 0
+        arlas = first0
+    elif first1 < first0:
+        winner, arlas = 1, first1
+    else:
+        arlas = -1
+        winner = 0 if values[0] > values[1] else 1 if values[1] > values[0] else None
+    return HandResult(winner, arlas, tuple(sorted(cancelled)), (totals[0], totals[1]), mult, values)
+
+
+def hand_value(cards: Sequence[int]) -> int:
+    """The value of one side's cards: number total × 1, 2 (an alak) or 4 (alak and arl).
+
+    >>> hand_value(RailogCard.parse_many("8/S1 8/S2 alak/S3 arl/S4"))
+    64
+    >>> hand_value(RailogCard.parse_many("8/S1 8/S2 arl/S3 arl/S4"))   # arl alone: nothing
+    16
+    """
+    return evaluate(cards, [0] * len(cards)).values[0]
+
+
+def capture_value(cards: Sequence[int]) -> int:
+    """Count value of captured cards: numbers at face value, every face card 8.
+
+    >>> capture_value(RailogCard.parse_many("1/S1 8/S2 alak/S3 arlas/S4"))
+    25
+    """
+    return sum(COUNT_VALUE[c] for c in cards)
+
+
+def explain(result: HandResult, seats_of_side: Sequence[str] = ("side 0", "side 1")) -> str:
+    """A short sentence saying why a hand ended as it did (plays numbered from 1).
+
+    >>> explain(evaluate(RailogCard.parse_many("5/S1 3/S2 2/S1 alak/S2"), [0, 1, 0, 1]))
+    'value 7 beats 6 (3 x2)'
+    """
+    if result.arlas >= 0:
+        text = f"arlas at play {result.arlas + 1} wins: "
+        before = [i + 1 for i in result.cancelled if i < result.arlas]
+        if not before:
+            return text + "not cancelled"
+        which = ", ".join(str(i) for i in before)
+        plural = "s" if len(before) > 1 else ""
+        verb = "were" if len(before) > 1 else "was"
+        return text + f"the arlas at play{plural} {which} {verb} cancelled"
+
+    def show(side: int) -> str:
+        t, m = result.totals[side], result.multipliers[side]
+        return f"{t * m} ({t} x{m})" if m > 1 else str(t)
+
+    if result.winner is None:
+        return f"tie: value {show(0)} against {show(1)}"
+    w = result.winner
+    return f"value {show(w)} beats {show(1 - w)}"
+
+
+# --------------------------------------------------------------------------- the game
+
+
+@register
+class Yamiro(Game):
+    """Yamiro in its three forms: 2 players (standard), 4 (partners), 1 (solitaire)."""
+
+    name = "yamiro"
+    title = "Yamiro"
+    player_counts = (2, 4, 1)
+    card_type = RailogCard
+    option_specs = (
+        OptionSpec(
+            "must_have_winner",
+            False,
+            "There Must Be A Winner: a tied hand goes on with extra full rounds until untied",
+        ),
+        OptionSpec(
+            "deiskatun_anytime",
+            True,
+            "a deiskatun also cancels an opposing arlas played after it (false: only before)",
+        ),
+        OptionSpec(
+            "reshuffle_discards",
+            True,
+            "when the pile runs out, the discards are shuffled into a new pile "
+            "(false: no more draws)",
+        ),
+        OptionSpec(
+            "solitaire_draw_before_last",
+            False,
+            "solitaire: the sheet's literal sequence, drawing before the 4th card "
+            "(choose it from 5) and not after",
+        ),
+    )
+    action_args = {"play": arg_card(RailogCard)}
+    conformance_configs = (
+        (2, {}),
+        (2, {"must_have_winner": True}),
+        (2, {"must_have_winner": True, "reshuffle_discards": False, "deiskatun_anytime": False}),
+        (4, {}),
+        (4, {"must_have_winner": True, "deiskatun_anytime": False}),
+        (1, {}),
+        (1, {"solitaire_draw_before_last": True, "must_have_winner": True}),
+    )
+    conformance_weight = 4
+
+    @property
+    def form(self) -> str:
+        """``'two-player'``, ``'partner'`` or ``'solitaire'``."""
+        return _FORMS[self.players]
+
+    def _initial_state(self, chance: Chance) -> YamiroState:
+        return YamiroState(self, chance)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 96
+
+    def action_id(self, action: Action) -> int:
+        return int(action.arg)
+
+    def action_from_id(self, action_id: int) -> Action:
+        return PLAYS[action_id]
+
+
+class YamiroState(State):
+    """A game of Yamiro in progress.
+
+    Cards are plain ints (``RailogCard`` indexes). Sides: side 0 is seat 0 (and seat 2
+    with partners); side 1 is seat 1 (and seat 3), or the deck in solitaire. The side of a
+    seat is ``seat & 1`` (the deck's pseudo-seat is -1).
+    """
+
+    def __init__(self, game: Yamiro, chance: Chance) -> None:
+        super().__init__(game, chance)
+        opts = game.options
+        n = game.players
+        self.n = n
+        self.solitaire = n == 1
+        self.must_have_winner = bool(opts["must_have_winner"])
+        self.anytime = bool(opts["deiskatun_anytime"])
+        self.reshuffle = bool(opts["reshuffle_discards"])
+        self.draw_before_last = bool(opts["solitaire_draw_before_last"])
+        self.hands_total = 4 if n == 4 else 8
+        self.dealer = 1 if n == 2 else 0
+        self.pile: list[int] = self.chance.shuffle(range(96))  # never mutated: shared
+        self.pos = 0  # index of the top of the pile
+        self.discard: list[int] = []
+        self.captures: list[list[int]] = [[], []]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.played: list[int] = []  # cards played in the current hand, in order
+        self.who: list[int] = []  # seat of each (DECK_SEAT for the deck)
+        self.hand_no = 0  # 0-based index of the hand in progress
+        self.starter = 0
+        self.turn = 0  # plays by players so far in this hand
+        self.to_move = 0  # seat to play, or -1 when the game is over
+        self.results: list[dict[str, Any]] = []
+        self.reshuffled: tuple[int, ...] | None = None  # cards of the last reshuffle
+        self.over = False
+        # Deal one at a time, starting left of the dealer (seat 0 in solitaire).
+        first = 0 if n == 1 else (self.dealer + 1) % n
+        for k in range(HAND_SIZE * n):
+            insort(self.hands[(first + k) % n], self.pile[k])
+        self.pos = HAND_SIZE * n
+        for seat in range(n):
+            self._emit_private(
+                "deal",
+                seat,
+                {"cards": [_TEXT[c] for c in self.hands[seat]]},
+                {"count": HAND_SIZE},
+            )
+        self._start_hand()
+
+    # -- flow --------------------------------------------------------------------------
+
+    def _draw(self) -> int:
+        """Take the top card of the pile (rebuilding it from the discards when allowed);
+        ``-1`` if there is none."""
+        if self.pos >= len(self.pile):
+            if not (self.reshuffle and self.discard):
+                return -1
+            self.pile = self.chance.shuffle(self.discard)
+            self.reshuffled = tuple(sorted(self.pile))
+            self.discard = []
+            self.pos = 0
+            self._emit("reshuffle", None, count=len(self.pile))
+        card = self.pile[self.pos]
+        self.pos += 1
+        return card
+
+    def _start_hand(self) -> None:
+        h = self.hand_no
+        self.turn = 0
+        if self.solitaire:
+            self.starter = DECK_SEAT
+        elif self.n == 2:
+            self.starter = (self.dealer + 1 + h) % 2
+        else:
+            self.starter = (h + 1) % 4
+        self._emit("hand", self.starter, hand=h + 1)
+        if self.solitaire:
+            self.to_move = 0
+            if self._turn_up():
+                self._ready()
+        else:
+            self.to_move = self.starter
+            self._ready()
+
+    def _turn_up(self) -> bool:
+        """Solitaire: the deck plays its next card; False (and a tie) if it has none."""
+        card = self._draw()
+        if card < 0:
+            self._resolve(stopped=True)
+            return False
+        self.played.append(card)
+        self.who.append(DECK_SEAT)
+        self._emit("turn", DECK_SEAT, card=_TEXT[card])
+        return True
+
+    def _ready(self) -> None:
+        """The seat to move must be able to play: an empty hand draws first; if there is
+        still nothing to play, the hand stops as a tie."""
+        seat = self.to_move
+        if self.hands[seat]:
+            return
+        self._draw_into(seat)
+        if not self.hands[seat]:
+            self._resolve(stopped=True)
+
+    def _resolve(self, stopped: bool = False) -> None:
+        """Score the hand in progress, move its cards, and start the next hand or end."""
+        played, who = self.played, self.who
+        sides = [s & 1 for s in who]
+        result = evaluate(played, sides, self.anytime)
+        winner = None if stopped else result.winner
+        if winner is None:
+            self.discard.extend(played)
+            captured: list[int] = []
+        else:
+            captured = [c for c, s in zip(played, sides, strict=True) if s != winner]
+            self.captures[winner].extend(captured)
+            self.discard.extend(c for c, s in zip(played, sides, strict=True) if s == winner)
+        record = {
+            "hand": self.hand_no + 1,
+            "starter": self.starter,
+            "winner": winner,
+            "arlas": -1 if stopped else result.arlas,
+            "values": list(result.values),
+            "cards": len(played),
+            "captured": [_TEXT[c] for c in captured],
+            "points": capture_value(captured),
+            "text": ("stopped: a side had no card to play; tie" if stopped else explain(result)),
+        }
+        self.results.append(record)
+        self._emit("result", None, **record)
+        self.played = []
+        self.who = []
+        self.hand_no += 1
+        if self.hand_no >= self.hands_total:
+            self.over = True
+            self.to_move = -1
+            totals = self.capture_totals()
+            self._emit("end", None, captures=totals)
+            return
+        self._start_hand()
+
+    # -- protocol ----------------------------------------------------------------------
+
+    def actors(self) -> frozenset[int]:
+        return _ACTORS[self.to_move]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat != self.to_move:
+            return []
+        return [PLAYS[c] for c in self.hands[seat]]
+
+    def check_legal(self, seat: int, action: Action) -> None:
+        # Fast path for the common case; anything else gets the base class's checks and
+        # messages (which give the same answer, more slowly).
+        if (
+            seat == self.to_move
+            and type(seat) is int
+            and isinstance(action, Action)
+            and action.kind == "play"
+            and type(action.arg) is RailogCard
+            and action.arg in self.hands[seat]
+        ):
+            return
+        super().check_legal(seat, action)
+        if type(action.arg) is not RailogCard:
+            raise IllegalActionError(seat, action, "the argument must be a RailogCard")
+
+    def _apply(self, seat: int, action: Action) -> None:
+        card = int(action.arg)
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.played.append(card)
+        self.who.append(seat)
+        self.turn += 1
+        turn = self.turn
+        if self.solitaire:
+            self._apply_solitaire(card, turn)
+            return
+        drawn = self._draw()
+        if drawn >= 0:
+            insort(hand, drawn)
+        self._emit_play(seat, card, drawn)
+        n = self.n
+        if turn % n == 0 and turn >= ROUNDS * n:
+            # a round is complete and the regular four are done: evaluate
+            if not self.must_have_winner:
+                self._resolve()
+                return
+            if evaluate(self.played, [s & 1 for s in self.who], self.anytime).winner is not None:
+                self._resolve()
+                return
+            self._emit("tiebreak", None, round=turn // n + 1)
+        self.to_move = (self.starter + turn) % n
+        self._ready()
+
+    def _apply_solitaire(self, card: int, turn: int) -> None:
+        # Order of a hand: O1, P1, O2, draw, P2, O3, draw, P3, O4, draw, P4, draw; with
+        # solitaire_draw_before_last the last draw comes before P4 instead of after it.
+        self._emit("play", 0, card=_TEXT[card])
+        if turn < ROUNDS:
+            if not self._turn_up():
+                return
+            self._draw_into(0)
+            if turn == ROUNDS - 1 and self.draw_before_last:
+                self._draw_into(0)
+            self._ready()
+            return
+        if not (turn == ROUNDS and self.draw_before_last):
+            self._draw_into(0)
+        if (
+            not self.must_have_winner
+            or evaluate(self.played, [s & 1 for s in self.who], self.anytime).winner is not None
+        ):
+            self._resolve()
+            return
+        self._emit("tiebreak", None, round=turn + 1)
+        if self._turn_up():
+            self._ready()
+
+    def _draw_into(self, seat: int) -> None:
+        card = self._draw()
+        if card >= 0:
+            insort(self.hands[seat], card)
+            self._emit_private("draw", seat, {"card": _TEXT[card]}, {"card": None})
+
+    def _emit_play(self, seat: int, card: int, drawn: int) -> None:
+        text = _TEXT[card]
+        self.events.append(
+            Event(
+                "play",
+                seat,
+                {"card": text, "drew": _TEXT[drawn] if drawn >= 0 else None},
+                _INSIDERS[seat],
+            )
+        )
+        self.events.append(
+            Event("play", seat, {"card": text, "drew": drawn >= 0}, _OUTSIDERS[self.n][seat])
+        )
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def capture_totals(self) -> list[int]:
+        """Capture count of each side: numbers at face value, faces 8."""
+        return [capture_value(self.captures[0]), capture_value(self.captures[1])]
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        t0, t1 = self.capture_totals()
+        details: dict[str, Any] = {
+            "form": _FORMS[self.n],
+            "captures": [t0, t1],
+            "hands": [dict(r) for r in self.results],
+        }
+        if self.solitaire:
+            margin = t0 - t1
+            details["player"] = t0
+            details["deck"] = t1
+            return Outcome(
+                scores=(margin,),
+                winners=(0,) if margin > 0 else (),
+                payoffs=(float(margin),),
+                details=details,
+            )
+        side_win = 0 if t0 > t1 else 1 if t1 > t0 else None
+        scores = tuple(float(t0 if s & 1 == 0 else t1) for s in range(self.n))
+        winners = () if side_win is None else tuple(s for s in range(self.n) if s & 1 == side_win)
+        return Outcome(scores=scores, winners=winners, details=details)
+
+    # -- views -------------------------------------------------------------------------
+
+    def side_of(self, seat: int) -> int:
+        """Side 0 or 1 of a seat (``DECK_SEAT`` is side 1)."""
+        return seat & 1
+
+    def standing(self) -> HandResult:
+        """The current hand evaluated as if it ended now."""
+        return evaluate(self.played, [s & 1 for s in self.who], self.anytime)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        played, who = self.played, self.who
+        result = self.standing()
+        sides = []
+        for side in (0, 1):
+            idx = [i for i, s in enumerate(who) if s & 1 == side]
+            sides.append(
+                {
+                    "seats": (
+                        ["deck"]
+                        if self.solitaire and side == 1
+                        else [s for s in range(self.n) if s & 1 == side]
+                    ),
+                    "cards": [_TEXT[played[i]] for i in idx],
+                    "total": result.totals[side],
+                    "multiplier": result.multipliers[side],
+                    "value": result.values[side],
+                    "arlas": [i + 1 for i in idx if _RANK[played[i]] == ARLAS],
+                    "deiskatun": sum(1 for i in idx if _RANK[played[i]] == DEISKATUN),
+                    "captures": [_TEXT[c] for c in self.captures[side]],
+                    "capture_total": capture_value(self.captures[side]),
+                }
+            )
+        data: dict[str, Any] = {
+            "form": _FORMS[self.n],
+            "dealer": None if self.solitaire else self.dealer,
+            "hand_number": min(self.hand_no + 1, self.hands_total),
+            "hands_total": self.hands_total,
+            "starter": None if self.starter == DECK_SEAT else self.starter,
+            "to_move": None if self.over else self.to_move,
+            "hand_sizes": [len(h) for h in self.hands],
+            "played": [
+                {
+                    "play": i + 1,
+                    "seat": None if s == DECK_SEAT else s,
+                    "side": s & 1,
+                    "card": _TEXT[c],
+                }
+                for i, (c, s) in enumerate(zip(played, who, strict=True))
+            ],
+            "sides": sides,
+            "standing": {
+                "winner": result.winner,
+                "arlas": result.arlas + 1 if result.arlas >= 0 else None,
+                "text": explain(result) if played else "",
+            },
+            "pile": len(self.pile) - self.pos,
+            "discards": [_TEXT[c] for c in self.discard],
+            "results": [dict(r) for r in self.results],
+        }
+        if seat is not None:
+            data["hand"] = [_TEXT[c] for c in self.hands[seat]]
+            data["side"] = seat & 1
+        return data
+
+    def zones(self) -> dict[str, list[Any]]:
+        deck = RAILOG_DECK
+        zones: dict[str, list[Any]] = {
+            "pile": [deck[c] for c in self.pile[self.pos :]],
+            "discard": [deck[c] for c in self.discard],
+            "played": [deck[c] for c in self.played],
+            "captures0": [deck[c] for c in self.captures[0]],
+            "captures1": [deck[c] for c in self.captures[1]],
+        }
+        for seat, hand in enumerate(self.hands):
+            zones[f"hand{seat}"] = [deck[c] for c in hand]
+        return zones
+
+    # -- copies ------------------------------------------------------------------------
+
+    def clone(self) -> YamiroState:
+        other = YamiroState.__new__(YamiroState)
+        other.game = self.game
+        other.chance = self.chance.clone()
+        other.events = self.events.copy()
+        other.history = self.history.copy()
+        other.n = self.n
+        other.solitaire = self.solitaire
+        other.must_have_winner = self.must_have_winner
+        other.anytime = self.anytime
+        other.reshuffle = self.reshuffle
+        other.draw_before_last = self.draw_before_last
+        other.hands_total = self.hands_total
+        other.dealer = self.dealer
+        other.pile = self.pile  # never mutated
+        other.pos = self.pos
+        other.discard = self.discard.copy()
+        other.captures = [self.captures[0].copy(), self.captures[1].copy()]
+        other.hands = [h.copy() for h in self.hands]
+        other.played = self.played.copy()
+        other.who = self.who.copy()
+        other.hand_no = self.hand_no
+        other.starter = self.starter
+        other.turn = self.turn
+        other.to_move = self.to_move
+        other.results = self.results.copy()  # its dicts are never mutated
+        other.reshuffled = self.reshuffled
+        other.over = self.over
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> YamiroState:
+        """Redeal the other players' hands and the pile's order at random.
+
+        What ``seat`` knows: its own hand, every played card (current hand, captures,
+        discards), the sizes of the other hands and of the pile, and, after a reshuffle,
+        that the pile holds only cards of that reshuffle. The hidden cards are gathered,
+        sorted and redealt with ``rng`` under those constraints; the future shuffles are
+        forked from ``rng`` too. Events hidden from ``seat`` keep their place but lose their data.
+        """
+        other = self.clone()
+        other.events = [
+            e if e.visible_to(seat) else Event(e.kind, e.seat, {}, e.to) for e in self.events
+        ]
+        others = [s for s in range(self.n) if s != seat]
+        pile_len = len(self.pile) - self.pos
+        hidden = sorted([*self.pile[self.pos :], *(c for s in others for c in self.hands[s])])
+        rng.shuffle(hidden)
+        if self.reshuffled is not None and pile_len:
+            # The pile can only hold cards of the last reshuffle.
+            allowed = set(self.reshuffled)
+            eligible = [c for c in hidden if c in allowed]
+            pile = eligible[:pile_len]
+            chosen = set(pile)
+            rest = [c for c in hidden if c not in chosen]
+        else:
+            pile, rest = hidden[:pile_len], hidden[pile_len:]
+        other.pile = pile
+        other.pos = 0
+        k = 0
+        for s in others:
+            size = len(self.hands[s])
+            other.hands[s] = sorted(rest[k : k + size])
+            k += size
+        other.chance = self.chance.fork(rng.random())
+        return other
+
+    def check_invariants(self) -> None:
+        n = self.n
+        assert len(self.played) == len(self.who)
+        assert self.pos <= len(self.pile)
+        for hand in self.hands:
+            assert hand == sorted(hand)
+            assert len(hand) <= HAND_SIZE + (1 if self.draw_before_last else 0)
+        if not self.over:
+            assert self.to_move in range(n)
+            assert self.hands[self.to_move], "the seat to move holds a card"
+        if not self.must_have_winner:
+            # Base rules: every hand uses 4 cards per side and the pile never runs out.
+            assert self.reshuffled is None
+            per_hand = 8 if n != 4 else 16
+            done = self.hand_no * per_hand
+            assert len(self.discard) + len(self.captures[0]) + len(self.captures[1]) == done
+            assert all(len(h) == HAND_SIZE for h in self.hands) or (
+                self.draw_before_last and len(self.hands[0]) == HAND_SIZE + 1
+            )
+            for side in (0, 1):
+                assert capture_value(self.captures[side]) <= 8 * (per_hand // 2) * self.hand_no
+            if self.over:
+                assert len(self.pile) - self.pos == 96 - HAND_SIZE * n - 64
+
+
+_ACTORS: dict[int, frozenset[int]] = {s: frozenset((s,)) for s in range(4)}
+_ACTORS[-1] = frozenset()
+_INSIDERS: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(4))
+_OUTSIDERS: dict[int, tuple[frozenset[int], ...]] = {
+    n: tuple(frozenset(range(n)) - {s} | {SPECTATOR} for s in range(n)) for n in (1, 2, 4)
+}
