@@ -27,7 +27,7 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12)))
 
 
 def describe(values: Sequence[float]) -> dict[str, float]:
