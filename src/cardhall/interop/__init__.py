@@ -1,0 +1,404 @@
+"""Research interfaces: every cardhall game in PettingZoo and OpenSpiel, through one adapter.
+
+This module holds what both adapters share, written once over the engine protocol (no
+game-specific code, no numpy): who has the turn, the fixed-size observation encoding of a
+view, the exact information-state string, and a per-configuration *profile* (bounds on game
+length and payoffs, estimated by seeded random playouts where a game does not state them).
+
+* :mod:`cardhall.interop.pettingzoo` — ``env(game, **options)`` / ``raw_env`` (AEC API);
+* :mod:`cardhall.interop.openspiel` — registers ``cardhall_<game>`` with ``pyspiel``.
+
+**Turn order.** Several seats may owe a decision at once (simultaneous choices, out-of-turn
+windows). Both adapters give the turn to the **lowest seat number** in ``state.actors()``;
+once it has acted the engine recomputes the actors and the next lowest seat gets the turn.
+
+**Observations.** :meth:`State.view` is the allow-list of what a seat may see, so the
+observation tensor is built from the view alone (or from the game's own
+:meth:`State.observation_tensor` when :meth:`Game.observation_shape` is not ``None``). The
+generic encoding flattens the view into features (numbers, flags, categorical strings, one
+card, or an ordered list of cards as presence plus position planes over the whole deck);
+the *layout* (which features exist) is learned once per configuration from seeded random
+playouts, so the size is fixed per game configuration. A feature never seen while probing
+is left out of the tensor (the strings below are always exact).
+
+>>> from cardhall.registry import make_game
+>>> game = make_game("abstrac")
+>>> state = game.new_state(seed=3)
+>>> acting_seat(state)
+0
+>>> enc = encoder_for(game)
+>>> len(enc.encode(state, 0)) == enc.size
+True
+>>> information_state_string(state, 0) == information_state_string(state.clone(), 0)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cardhall.engine import Game, State
+
+__all__ = [
+    "GameProfile",
+    "ViewEncoder",
+    "acting_seat",
+    "config_key",
+    "encoder_for",
+    "information_state_string",
+    "observation_string",
+    "private_string",
+    "profile",
+    "public_string",
+]
+
+#: View keys the tensor leaves out: constant per configuration (game, options, players),
+#: encoded separately (seat, actors), or given as the action mask (legal).
+_SKIP_KEYS = frozenset({"game", "options", "players", "seat", "actors", "legal", "outcome"})
+#: Keys that differ between a seat's view and a spectator's without being private cards.
+_META_KEYS = frozenset({"seat", "legal"})
+#: A categorical path with more distinct values than this in the probe is left out.
+_MAX_CATEGORIES = 64
+#: Strings longer than this, or with a space, are prose for people and are not encoded.
+_MAX_CATEGORY_LENGTH = 24
+
+
+def acting_seat(state: State) -> int | None:
+    """The seat adapters give the turn to: the lowest seat in ``state.actors()``."""
+    actors = state.actors()
+    return min(actors) if actors else None
+
+
+def config_key(game: Game) -> str:
+    """A canonical text naming a game configuration (name, players, options)."""
+    return json.dumps([game.name, game.players, game.options], sort_keys=True, default=str)
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def observation_string(state: State, seat: int) -> str:
+    """What ``seat`` sees now: its view as canonical JSON."""
+    return _dumps(state.view(seat))
+
+
+def public_string(state: State) -> str:
+    """What everyone sees now: the spectator's view as canonical JSON."""
+    return _dumps(state.view(None))
+
+
+def private_string(state: State, seat: int) -> str:
+    """The parts of ``seat``'s view a spectator does not see ("" if none: perfect
+    information, or nothing private yet)."""
+    mine = state.view(seat)
+    public = state.view(None)
+    diff = {
+        k: v for k, v in mine.items() if k not in _META_KEYS and (k not in public or public[k] != v)
+    }
+    return _dumps(diff) if diff else ""
+
+
+def information_state_string(state: State, seat: int) -> str:
+    """Everything ``seat`` knows: its current view, every event it has seen and its own
+    actions, as one text. Two states give the same string for a seat exactly when that
+    seat cannot tell them apart (perfect recall), which is what IS-MCTS keys on.
+
+    Built with ``repr`` (exact and deterministic for the plain data views and events
+    hold), which is several times cheaper than JSON: search calls it at every node.
+    """
+    parts = [f"p{seat} {state.view(seat)!r}"]
+    for e in state.events:
+        if e.to is None or seat in e.to:
+            parts.append(f"{e.kind} {e.seat} {e.data!r}")
+    parts.append(repr([str(a) for s, a in state.history if s == seat]))
+    return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------- profile
+
+
+@dataclass(frozen=True)
+class GameProfile:
+    """Bounds adapters need for one game configuration.
+
+    Values the game states (:meth:`Game.max_game_length`, :meth:`Game.payoff_bounds`) are
+    used as they are; the others are estimated from seeded random playouts with a margin
+    (``estimated`` names them).
+    """
+
+    max_game_length: int
+    max_chance_cards: int
+    min_payoff: float
+    max_payoff: float
+    zero_sum: bool
+    estimated: tuple[str, ...]
+
+
+#: Random playouts per configuration used to estimate bounds and learn the tensor layout.
+PROBE_GAMES = 12
+_PROFILES: dict[str, tuple[GameProfile, ViewEncoder]] = {}
+
+
+def _probe_states(game: Game, games: int) -> Iterator[tuple[int, State]]:
+    """Seeded random playouts (lowest acting seat first), yielding (game index, state)
+    after the start and after every action."""
+    for g in range(games):
+        rng = random.Random(f"cardhall-interop-probe:{g}")
+        state = game.new_state(seed=f"probe:{g}")
+        yield g, state
+        while not state.is_over:
+            seat = min(state.actors())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            yield g, state
+
+
+def _build(game: Game) -> tuple[GameProfile, ViewEncoder]:
+    encoder = ViewEncoder(game)
+    lengths = [0] * PROBE_GAMES
+    chance_cards = [0] * PROBE_GAMES
+    payoffs: list[float] = []
+    zero_sum = True
+    view_budget = 40_000  # views to learn the layout from; final views are always learned
+    for g, state in _probe_states(game, PROBE_GAMES):
+        lengths[g] = len(state.history)
+        chance_cards[g] = sum(len(o) for o in state.chance.used)
+        if view_budget > 0 or state.is_over:
+            for seat in range(game.players):
+                encoder.learn(state.view(seat))
+            view_budget -= game.players
+        if state.is_over:
+            outcome = state.outcome()
+            assert outcome is not None
+            payoffs.extend(outcome.payoffs)
+            if abs(sum(outcome.payoffs)) > 1e-9:
+                zero_sum = False
+    encoder.freeze()
+    estimated = []
+    length = game.max_game_length()
+    if length is None:
+        length = 3 * max(lengths) + 20
+        estimated.append("max_game_length")
+    bounds = game.payoff_bounds()
+    if bounds is None:
+        spread = max(1.0, max(abs(p) for p in payoffs))
+        bounds = (-4.0 * spread, 4.0 * spread)
+        estimated.append("payoff_bounds")
+    prof = GameProfile(
+        max_game_length=int(length),
+        max_chance_cards=max(1, 3 * max(chance_cards)),
+        min_payoff=float(bounds[0]),
+        max_payoff=float(bounds[1]),
+        zero_sum=zero_sum and game.zero_sum,
+        estimated=tuple(estimated),
+    )
+    return prof, encoder
+
+
+def _cached(game: Game) -> tuple[GameProfile, ViewEncoder]:
+    key = config_key(game)
+    if key not in _PROFILES:
+        _PROFILES[key] = _build(game)
+    return _PROFILES[key]
+
+
+def profile(game: Game) -> GameProfile:
+    """The (cached) :class:`GameProfile` of a game configuration."""
+    return _cached(game)[0]
+
+
+def encoder_for(game: Game) -> ViewEncoder:
+    """The (cached) observation encoder of a game configuration."""
+    return _cached(game)[1]
+
+
+# --------------------------------------------------------------------------- encoder
+
+
+class _Node:
+    """One path of the view in the learned layout; a path may hold values of several
+    kinds over a game (a number, then ``None``; a list of cards, then an empty list)."""
+
+    __slots__ = ("card", "cards", "cats", "items", "keys", "length", "none", "num")
+
+    def __init__(self) -> None:
+        self.num = -1  # slot of a number or flag
+        self.none = -1  # slot of the "is null" flag
+        self.card = -1  # first slot of a one-card one-hot
+        self.cards = -1  # first slot of a card list's presence + position planes
+        self.length = -1  # slot of a list's length
+        self.cats: dict[str, int] = {}  # categorical value -> slot
+        self.keys: dict[str, _Node] = {}  # dict entries
+        self.items: dict[int, _Node] = {}  # list elements (lists that are not card lists)
+
+
+class ViewEncoder:
+    """Encodes a seat's view into a flat list of floats of a fixed size.
+
+    Layout, in order: the seat (one-hot), the seats that may act (mask), then one block per
+    feature of the view learned by :meth:`learn` (in sorted path order):
+
+    * a number or flag: one value (``None`` sets a separate "is null" flag);
+    * a short string that is not a card: one-hot over the values seen while learning
+      (prose, i.e. text with spaces, is left out: it restates other fields);
+    * one card: one-hot over the deck;
+    * a list of cards: a presence plane over the deck and a position plane
+      (``(index + 1) / deck size``), so order is kept;
+    * every list also gives its length; other lists are encoded element by element.
+
+    A game that defines :meth:`Game.observation_shape` bypasses all this and its own
+    :meth:`State.observation_tensor` is used.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.players = game.players
+        deck = game.full_deck()
+        self.deck_size = len(deck)
+        self._cards: dict[str, int] = {str(c): int(c) for c in deck}
+        self._own_shape = game.observation_shape()
+        self._root = _Node()
+        self._frozen = False
+        self.size = 0
+
+    # -- learning the layout -------------------------------------------------------------
+
+    def learn(self, view: dict[str, Any]) -> None:
+        """Add the features of ``view`` to the layout (before :meth:`freeze`)."""
+        assert not self._frozen, "the layout is frozen"
+        root = self._root
+        for k, v in view.items():
+            if k not in _SKIP_KEYS:
+                self._learn(v, root.keys.setdefault(k, _Node()))
+
+    def _learn(self, value: Any, node: _Node) -> None:
+        cards = self._cards
+        if isinstance(value, dict):
+            for k, v in value.items():
+                self._learn(v, node.keys.setdefault(str(k), _Node()))
+        elif isinstance(value, list | tuple):
+            node.length = 0
+            if value and all(isinstance(v, str) and v in cards for v in value):
+                node.cards = 0
+            else:
+                for i, v in enumerate(value):
+                    self._learn(v, node.items.setdefault(i, _Node()))
+        elif isinstance(value, str):
+            if value in cards:
+                node.card = 0
+            elif len(value) <= _MAX_CATEGORY_LENGTH and " " not in value:
+                node.cats.setdefault(value, 0)
+            # longer text with spaces is prose for people, derived from other fields
+        elif value is None:
+            node.none = 0
+        elif isinstance(value, bool | int | float):
+            node.num = 0
+
+    def freeze(self) -> None:
+        """Fix the layout: give every feature its offset."""
+        self.size = self._assign(self._root, 2 * self.players)
+        if self._own_shape is not None:
+            self.size = _prod(self._own_shape)
+        self._frozen = True
+
+    def _assign(self, node: _Node, offset: int) -> int:
+        deck = self.deck_size
+        if node.num == 0:
+            node.num, offset = offset, offset + 1
+        if node.none == 0:
+            node.none, offset = offset, offset + 1
+        if node.length == 0:
+            node.length, offset = offset, offset + 1
+        if node.card == 0:
+            node.card, offset = offset, offset + deck
+        if node.cards == 0:
+            node.cards, offset = offset, offset + 2 * deck
+        if len(node.cats) <= _MAX_CATEGORIES:
+            for value in sorted(node.cats):
+                node.cats[value], offset = offset, offset + 1
+        else:
+            node.cats = {}
+        node.keys = dict(sorted(node.keys.items()))
+        for child in node.keys.values():
+            offset = self._assign(child, offset)
+        node.items = dict(sorted(node.items.items()))
+        for child in node.items.values():
+            offset = self._assign(child, offset)
+        return offset
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._own_shape if self._own_shape is not None else (self.size,)
+
+    # -- encoding ------------------------------------------------------------------------
+
+    def encode(self, state: State, seat: int) -> list[float]:
+        """The observation tensor of ``seat`` (flat, :attr:`size` floats)."""
+        if self._own_shape is not None:
+            own = list(state.observation_tensor(seat))
+            assert len(own) == self.size, f"{self.game.name}: observation_tensor size"
+            return own
+        return self.encode_view(state.view(seat), seat, state.actors())
+
+    def encode_view(self, view: dict[str, Any], seat: int, actors: frozenset[int]) -> list[float]:
+        """Encode an already-built view (``seat`` and ``actors`` as in the view)."""
+        out = [0.0] * self.size
+        out[seat] = 1.0
+        for s in actors:
+            out[self.players + s] = 1.0
+        keys = self._root.keys
+        for k, v in view.items():
+            node = keys.get(k)
+            if node is not None:
+                self._encode(v, node, out)
+        return out
+
+    def _encode(self, value: Any, node: _Node, out: list[float]) -> None:
+        if isinstance(value, dict):
+            keys = node.keys
+            for k, v in value.items():
+                child = keys.get(str(k))
+                if child is not None:
+                    self._encode(v, child, out)
+        elif isinstance(value, list | tuple):
+            if node.length >= 0:
+                out[node.length] = float(len(value))
+            cards = self._cards
+            if node.cards >= 0 and value and all(isinstance(v, str) and v in cards for v in value):
+                base = node.cards
+                deck = self.deck_size
+                for pos, name in enumerate(value):
+                    c = base + cards[name]
+                    out[c] = 1.0
+                    out[c + deck] = (pos + 1) / deck
+            elif node.items:
+                items = node.items
+                for i, v in enumerate(value):
+                    child = items.get(i)
+                    if child is not None:
+                        self._encode(v, child, out)
+        elif isinstance(value, str):
+            if node.card >= 0:
+                card = self._cards.get(value)
+                if card is not None:
+                    out[node.card + card] = 1.0
+                    return
+            slot = node.cats.get(value)
+            if slot is not None:
+                out[slot] = 1.0
+        elif value is None:
+            if node.none >= 0:
+                out[node.none] = 1.0
+        elif node.num >= 0 and isinstance(value, bool | int | float):
+            out[node.num] = float(value)
+
+
+def _prod(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n

@@ -1,0 +1,533 @@
+"""OpenSpiel adapter: every registered cardhall game as a Python ``pyspiel`` game.
+
+Importing this module registers ``cardhall_<game>`` for every game in
+:func:`cardhall.registry.game_names` (call :func:`register_all` again after registering a
+game of your own). Parameters are ``players`` plus the game's options:
+
+>>> import pyspiel
+>>> from cardhall.interop import openspiel  # registers the games
+>>> game = pyspiel.load_game("cardhall_abstrac", {"match": True, "target": 150})
+>>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+(2, 5, 24)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 24)
+
+**Game type.** Sequential; perfect or imperfect information as the game declares; zero-sum
+unless the game says otherwise; terminal rewards (the engine's payoffs); information state
+and observation as strings and tensors (see :mod:`cardhall.interop`).
+
+**Chance: explicit, one chance node per card.** The engine draws every shuffle from the
+state's :class:`~cardhall.engine.Chance`. Here a :class:`ExplicitChance` stands in for it:
+when the engine asks for a shuffle whose order is not known yet, the adapter turns that
+moment into chance nodes, one per position of the new order, each offering the cards still
+to be placed with equal probability (so the order is a uniform random permutation, exactly
+what the engine would have drawn). When the order is complete the engine's step is redone
+with that order recorded. This keeps OpenSpiel's own contract: the history (chance actions
+included) determines the state, so serialisation by history, ``random_sim_test``, the
+API tests and algorithms that enumerate or sample chance (MCCFR, IS-MCTS) work unchanged.
+``SAMPLED_STOCHASTIC`` was rejected: OpenSpiel cannot serialise such states by history,
+and a chance draw hidden inside a player's move makes that move non-deterministic for
+search. The price is one chance action per shuffled card (cheap: no engine work).
+
+The engine step that needed a shuffle is redone either by replaying the game's actions on
+a fresh state with the recorded orders (states that are the real game) or from a copy made
+before the step (worlds made by :meth:`CardhallState.resample_from_infostate`, whose past
+orders are not the real ones).
+
+**Turn order.** The current player is the lowest seat in ``state.actors()``.
+
+**IS-MCTS.** :meth:`CardhallState.resample_from_infostate` builds a world from the engine's
+``determinize(seat, rng)``; OpenSpiel's Python ``ismcts.ISMCTSBot`` uses it directly. The
+C++ MCTS/IS-MCTS bots cannot drive Python games (an OpenSpiel limitation).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel
+
+from cardhall.engine import Action, Chance, Game, State
+from cardhall.errors import IllegalActionError, OptionError
+from cardhall.interop import (
+    acting_seat,
+    config_key,
+    encoder_for,
+    information_state_string,
+    observation_string,
+    private_string,
+    profile,
+    public_string,
+)
+from cardhall.registry import game_class, game_names
+
+__all__ = [
+    "CardhallGame",
+    "CardhallObserver",
+    "CardhallState",
+    "ExplicitChance",
+    "game_type",
+    "register_all",
+    "short_name",
+]
+
+PREFIX = "cardhall_"
+_ENGINE_GAMES: dict[str, Game] = {}
+_FIRST_POOL: dict[str, _Cards] = {}  # the first shuffle of each configuration (always the same)
+
+
+def short_name(game: str) -> str:
+    """The OpenSpiel name of a cardhall game: ``cardhall_<game>``."""
+    return PREFIX + game
+
+
+# --------------------------------------------------------------------------- chance
+
+
+class _Cards(tuple[int, ...]):
+    """An immutable card sequence that ``copy.deepcopy`` (OpenSpiel's clone) shares."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Cards:
+        return self
+
+
+_NO_CARDS = _Cards()
+
+
+class _NeedShuffle(BaseException):
+    """Raised inside the engine when it asks for a shuffle whose order is not known yet
+    (a BaseException so that no game code can swallow it)."""
+
+    def __init__(self, pool: list[int]) -> None:
+        super().__init__(f"a shuffle of {len(pool)} cards is needed")
+        self.pool = pool
+
+
+class ExplicitChance(Chance):
+    """A :class:`Chance` that only replays recorded orders; asking for a new one raises
+    (the adapter then turns the shuffle into chance nodes)."""
+
+    __slots__ = ()
+
+    def shuffle(self, cards: Iterable[Any]) -> list[Any]:
+        if len(self.used) >= len(self.recorded):
+            raise _NeedShuffle(sorted(int(c) for c in cards))
+        return super().shuffle(cards)
+
+    def clone(self) -> ExplicitChance:
+        other = ExplicitChance.__new__(ExplicitChance)
+        other.seed = self.seed
+        other.recorded = self.recorded
+        other.used = self.used.copy()
+        return other
+
+    def fork(self, seed: int | str) -> ExplicitChance:
+        other = ExplicitChance(seed)
+        other.used = self.used.copy()
+        other.recorded = tuple(self.used)
+        return other
+
+    @staticmethod
+    def adopt(chance: Chance) -> ExplicitChance:
+        """The explicit version of any chance: past orders kept, future ones explicit."""
+        other = ExplicitChance(chance.seed)
+        other.used = chance.used.copy()
+        used = tuple(tuple(int(c) for c in o) for o in chance.used)
+        other.recorded = used + chance.recorded[len(used) :]
+        return other
+
+
+# --------------------------------------------------------------------------- parameters
+
+
+def _param_default(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def _parameter_specification(cls: type[Game]) -> dict[str, Any]:
+    spec: dict[str, Any] = {"players": cls.player_counts[0]}
+    for opt in cls.option_specs:
+        spec[opt.name] = _param_default(opt.default)
+    return spec
+
+
+def game_type(cls: type[Game]) -> pyspiel.GameType:
+    """The OpenSpiel ``GameType`` of a cardhall game class."""
+    info = pyspiel.GameType.Information
+    return pyspiel.GameType(
+        short_name=short_name(cls.name),
+        long_name=f"cardhall {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=info.PERFECT_INFORMATION
+        if cls.perfect_information
+        else info.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM
+        if cls.zero_sum
+        else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(cls.player_counts),
+        min_num_players=min(cls.player_counts),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameter_specification(cls),
+    )
+
+
+# --------------------------------------------------------------------------- game
+
+
+class CardhallGame(pyspiel.Game):
+    """A cardhall game configuration as a ``pyspiel.Game`` (one subclass per game)."""
+
+    ENGINE: ClassVar[type[Game]]
+    GAME_TYPE: ClassVar[pyspiel.GameType]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        cls = type(self).ENGINE
+        spec = _parameter_specification(cls)
+        unknown = sorted(set(params) - set(spec))
+        if unknown:
+            raise OptionError(f"{short_name(cls.name)} has no parameter {unknown[0]!r}")
+        players = int(params.get("players", spec["players"]))
+        options: dict[str, Any] = {}
+        for opt in cls.option_specs:
+            value = params.get(opt.name, spec[opt.name])
+            options[opt.name] = None if value == "" and opt.default is None else value
+        engine = cls(players, **options)
+        key = config_key(engine)
+        engine = _ENGINE_GAMES.setdefault(key, engine)
+        prof = profile(engine)
+        if cls.zero_sum and not prof.zero_sum:
+            raise OptionError(
+                f"{cls.name} declares zero-sum payoffs but {engine!r} gave a non-zero sum; "
+                "set zero_sum = False on the game class"
+            )
+        self.engine = engine
+        self.key = key
+        self.encoder = encoder_for(engine)
+        self.profile = prof
+        self.deck = engine.full_deck()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=engine.num_distinct_actions,
+            max_chance_outcomes=len(self.deck),
+            num_players=players,
+            min_utility=prof.min_payoff,
+            max_utility=prof.max_payoff,
+            utility_sum=0.0 if cls.zero_sum else None,
+            max_game_length=prof.max_game_length,
+        )
+        super().__init__(type(self).GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> CardhallState:
+        """Returns a state corresponding to the start of a game."""
+        return CardhallState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """Upper bound on the chance actions of one game (one per shuffled card)."""
+        return self.profile.max_chance_cards
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> CardhallObserver | None:
+        """An observer for the requested observation type (``None`` if unsupported)."""
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        if iig_obs_type is None:
+            return CardhallObserver(self, "observation")
+        private = iig_obs_type.private_info
+        kinds = pyspiel.PrivateInfoType
+        if private == kinds.SINGLE_PLAYER and iig_obs_type.public_info:
+            return CardhallObserver(
+                self, "information_state" if iig_obs_type.perfect_recall else "observation"
+            )
+        if private == kinds.SINGLE_PLAYER:
+            return CardhallObserver(self, "private")
+        if private == kinds.NONE and iig_obs_type.public_info:
+            return CardhallObserver(self, "public")
+        return None
+
+
+def _engine_of(key: str) -> Game:
+    return _ENGINE_GAMES[key]
+
+
+# --------------------------------------------------------------------------- state
+
+
+class CardhallState(pyspiel.State):
+    """A cardhall game in progress, seen through OpenSpiel's API.
+
+    Attributes are plain data (OpenSpiel deep-copies and pickles them one by one): the
+    engine state ``engine`` (``None`` until the first shuffle is complete), and the chance
+    bookkeeping.
+    """
+
+    def __init__(self, game: CardhallGame) -> None:
+        """Constructor; should only be called by Game.new_initial_state."""
+        super().__init__(game)
+        self._key = game.key
+        self.engine: State | None = None
+        self._setup: tuple[_Cards, ...] = ()  # orders drawn before the engine state exists
+        self._pool: _Cards | None = None  # cards still to place in the pending shuffle
+        self._drawn: _Cards = _NO_CARDS  # the pending shuffle's order so far
+        self._orders: tuple[tuple[int, ...], ...] = ()  # orders known when the shuffle began
+        self._pending: tuple[int, int] | None = None  # (seat, action id) awaiting the shuffle
+        self._replayable = True  # False for resampled worlds (past orders are not real)
+        self._resamples = 0
+        self._start()
+
+    # -- chance machinery ------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if not self._setup and self._key in _FIRST_POOL:  # skip rebuilding the same setup
+            self._pool = _FIRST_POOL[self._key]
+            return
+        try:
+            self.engine = _engine_of(self._key)._initial_state(ExplicitChance(0, self._setup))
+        except _NeedShuffle as need:
+            self._pool = _Cards(need.pool)
+            if not self._setup:
+                _FIRST_POOL[self._key] = self._pool
+
+    def _rebuild(self, orders: Sequence[Sequence[int]], history: list[tuple[int, Action]]) -> State:
+        st = _engine_of(self._key)._initial_state(ExplicitChance(0, orders))
+        for seat, action in history:
+            st._apply(seat, action)
+            st.history.append((seat, action))
+        return st
+
+    def _apply_engine(self, seat: int, action_id: int) -> None:
+        st = self.engine
+        assert st is not None
+        action = st.game.action_from_id(action_id)
+        if type(st.chance) is not ExplicitChance:
+            st.chance = ExplicitChance.adopt(st.chance)
+        backup = None if self._replayable else st.clone()
+        try:
+            st.apply(seat, action)
+        except _NeedShuffle as need:
+            orders = st.chance.recorded
+            self.engine = backup if backup is not None else self._rebuild(orders, st.history)
+            self._orders = orders
+            self._pool = _Cards(need.pool)
+            self._drawn = _NO_CARDS
+            self._pending = (seat, action_id)
+
+    def _finish_shuffle(self) -> None:
+        order = tuple(self._drawn)
+        self._drawn = _NO_CARDS
+        self._pool = None
+        if self.engine is None:
+            self._setup = (*self._setup, _Cards(order))
+            self._start()
+            return
+        assert self._pending is not None
+        seat, action_id = self._pending
+        self._pending = None
+        chance = self.engine.chance
+        assert isinstance(chance, ExplicitChance)
+        chance.recorded = (*self._orders, order)
+        self._apply_engine(seat, action_id)
+
+    # -- OpenSpiel (PySpiel) API functions are below. ---------------------------------------
+
+    def current_player(self) -> int:
+        """Returns id of the next player to move, or TERMINAL if game is over."""
+        if self._pool is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        st = self.engine
+        assert st is not None
+        if st.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        seat = acting_seat(st)
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """Returns a list of legal actions, sorted in ascending order."""
+        st = self.engine
+        assert st is not None
+        action_id = st.game.action_id
+        return sorted(action_id(a) for a in st.legal_actions(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Returns the possible chance outcomes and their probabilities."""
+        assert self._pool is not None, "not a chance node"
+        n = len(self._pool)
+        return [(c, k / n) for c, k in sorted(Counter(self._pool).items())]
+
+    def _apply_action(self, action: int) -> None:
+        """Applies the specified action to the state."""
+        action = int(action)
+        pool = self._pool
+        if pool is not None:
+            if action not in pool:
+                raise IllegalActionError(None, action, "not a card left to deal")
+            i = pool.index(action)
+            self._pool = _Cards(pool[:i] + pool[i + 1 :])
+            self._drawn = _Cards((*self._drawn, action))
+            if not self._pool:
+                self._finish_shuffle()
+            return
+        st = self.engine
+        assert st is not None
+        seat = acting_seat(st)
+        if seat is None:
+            raise IllegalActionError(None, action, "the game is over")
+        self._apply_engine(seat, action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """Action -> string."""
+        game = _engine_of(self._key)
+        if player == pyspiel.PlayerId.CHANCE:
+            deck = game.full_deck()
+            return f"deal {deck[action]}" if 0 <= action < len(deck) else f"deal {action}"
+        try:
+            return str(game.action_from_id(action))
+        except (IndexError, ValueError, KeyError, NotImplementedError):
+            return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        """Returns True if the game is over."""
+        return self._pool is None and self.engine is not None and self.engine.is_over
+
+    def returns(self) -> list[float]:
+        """Total reward for each player over the course of the game so far."""
+        st = self.engine
+        if self._pool is None and st is not None:
+            outcome = st.outcome()
+            if outcome is not None:
+                return [float(p) for p in outcome.payoffs]
+        return [0.0] * _engine_of(self._key).players
+
+    def rewards(self) -> list[float]:
+        """Reward of the last transition (the payoffs when the game ends, else zero)."""
+        return self.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardhallState:
+        """A state the player cannot tell from this one, sampled with the engine's
+        ``determinize`` (used by OpenSpiel's Python IS-MCTS)."""
+        st = self.engine
+        if st is None or self._pool is not None:
+            raise IllegalActionError(player_id, "resample", "not at a decision node")
+        self._resamples += 1
+        rng = random.Random(f"{float(probability_sampler())}:{self._resamples}")
+        world = st.determinize(player_id, rng)
+        new = self.get_game().new_initial_state()
+        new.engine = world
+        new._setup = ()
+        new._pool = None
+        new._drawn = _NO_CARDS
+        new._orders = ()
+        new._pending = None
+        new._replayable = False
+        return new
+
+    def __str__(self) -> str:
+        """String for debug purposes. No particular semantics are required."""
+        st = self.engine
+        if st is None:
+            return f"shuffling: {len(self._drawn)} placed, {len(self._pool or ())} to place"
+        zones = "; ".join(f"{k}: {[int(c) for c in v]}" for k, v in st.zones().items())
+        moves = " ".join(str(a) for _, a in st.history)
+        text = f"{zones}\nmoves: {moves}\nactors: {sorted(st.actors())}"
+        if self._pool is not None:
+            text += f"\nshuffling for {self._pending}: {self._drawn}"
+        return text
+
+
+# --------------------------------------------------------------------------- observer
+
+
+class CardhallObserver:
+    """Observer conforming to the PyObserver interface (see open_spiel observation.py).
+
+    ``kind`` is ``"observation"`` (the seat's current view), ``"information_state"``
+    (everything the seat knows: view, events seen, own actions), ``"private"`` (what the
+    seat sees beyond a spectator) or ``"public"`` (what a spectator sees). The first two
+    have a tensor: the encoding of the seat's view (the same for both; see
+    :class:`cardhall.interop.ViewEncoder`).
+    """
+
+    def __init__(self, game: CardhallGame, kind: str) -> None:
+        self.kind = kind
+        self.encoder = game.encoder
+        self.tensor: np.ndarray | None
+        if kind in ("observation", "information_state"):
+            self.tensor = np.zeros(self.encoder.size, np.float32)
+            self.dict = {kind: self.tensor.reshape(self.encoder.shape)}
+        else:
+            self.tensor = None
+            self.dict = {}
+
+    def set_from(self, state: CardhallState, player: int) -> None:
+        """Updates `tensor` and `dict` to reflect `state` from PoV of `player`."""
+        if self.tensor is None:
+            return
+        st = state.engine
+        if st is None:  # still shuffling: nothing is known yet but who you are
+            self.tensor.fill(0.0)
+            self.tensor[player] = 1.0
+            return
+        self.tensor[:] = self.encoder.encode(st, player)
+
+    def string_from(self, state: CardhallState, player: int) -> str:
+        """Observation of `state` from the PoV of `player`, as a string."""
+        st = state.engine
+        if st is None:
+            if self.kind == "private":
+                return ""
+            return f"p{player} shuffling {len(state._drawn)}"
+        if self.kind == "information_state":
+            text = information_state_string(st, player)
+        elif self.kind == "observation":
+            text = observation_string(st, player)
+        elif self.kind == "private":
+            return private_string(st, player)
+        else:
+            text = public_string(st)
+        if state._pool is not None:
+            text += f" shuffling {len(state._drawn)}"
+        return text
+
+
+# --------------------------------------------------------------------------- registration
+
+
+_CLASSES: dict[str, type[CardhallGame]] = {}
+
+
+def register_all() -> list[str]:
+    """Register ``cardhall_<game>`` for every registered cardhall game not yet known to
+    pyspiel; returns the OpenSpiel names of all cardhall games."""
+    known = set(pyspiel.registered_names())
+    for name in game_names():
+        sname = short_name(name)
+        if sname in _CLASSES:
+            continue
+        cls = game_class(name)
+        gtype = game_type(cls)
+        spiel_cls = type(
+            f"Cardhall{cls.__name__}Game",
+            (CardhallGame,),
+            {"ENGINE": cls, "GAME_TYPE": gtype, "__module__": __name__},
+        )
+        globals()[spiel_cls.__name__] = spiel_cls  # picklable by qualified name
+        _CLASSES[sname] = spiel_cls
+        if sname not in known:
+            pyspiel.register_game(gtype, spiel_cls)
+    return sorted(_CLASSES)
+
+
+register_all()

@@ -1,0 +1,260 @@
+"""PettingZoo adapter: every registered cardhall game as an AEC environment.
+
+>>> from cardhall.interop.pettingzoo import env
+>>> e = env("abstrac")
+>>> e.reset(seed=42)
+>>> e.agent_selection
+'player_0'
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["action_mask"].tolist()            # first, second, take 1, take 2, take 3
+[1, 1, 0, 0, 0]
+>>> e.step(1)                               # "second"
+>>> e.agent_selection
+'player_1'
+
+Conventions (those of PettingZoo's classic card environments):
+
+* agents ``player_0`` .. ``player_{n-1}`` are the seats; ``Discrete`` actions are the game's
+  stable action ids (:meth:`Game.action_id`);
+* observations are ``{"observation": Box(float32), "action_mask": Box(int8)}``: the
+  observation encodes the agent's own view (:class:`cardhall.interop.ViewEncoder`), the mask
+  its legal actions (all zero when it is not the agent's turn); space objects are built
+  once, so each call returns the same object;
+* ``reset(seed=...)`` reseeds the env's own generator (``self.np_random``); each game's
+  engine seed is drawn from it, so every shuffle, including mid-game reshuffles, follows
+  from the env's generator and nothing else;
+* the turn goes to the lowest seat in ``state.actors()`` (simultaneous choices and
+  out-of-turn windows are asked one seat at a time, lowest seat first);
+* rewards are the engine's payoffs, given when the game ends (so each agent's rewards sum
+  to its payoff);
+* render modes ``"ansi"`` (returns the text) and ``"human"`` (prints it): the view of the
+  seat on turn, through the game's terminal renderer when it has one;
+* ``env()`` wraps ``raw_env`` in the classic stack: an illegal move ends the game with
+  ``illegal_reward`` (default -1) for the mover, out-of-bounds actions are asserted, and
+  the API order is enforced. The unwrapped ``raw_env`` instead raises
+  :class:`~cardhall.errors.IllegalActionError` and leaves the game unchanged.
+
+Every game is registered with PettingZoo's registry as ``cardhall/<Title>-v0`` (e.g.
+``pettingzoo.make("aec", "cardhall/Abstrac-v0", players=2)``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from cardhall.engine import Game, State
+from cardhall.errors import IllegalActionError
+from cardhall.interop import acting_seat, encoder_for
+from cardhall.registry import game_class, game_names, make_game
+
+__all__ = ["env", "env_id", "raw_env", "register_all"]
+
+VERSION = 0
+
+
+class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
+    """The unwrapped AEC environment of one cardhall game configuration.
+
+    ``game`` is a registered game name or a :class:`~cardhall.engine.Game`; ``players`` and
+    the other keyword arguments are the game's options.
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"],
+        "name": "cardhall_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        game: str | Game = "abstrac",
+        players: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if isinstance(game, Game):
+            if players is not None or options:
+                raise ValueError("pass options to make_game, not with a Game object")
+            self.game = game
+        else:
+            self.game = make_game(game, players, **options)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"cardhall_{self.game.name}_v{VERSION}"}
+        self.encoder = encoder_for(self.game)
+        n = self.game.num_distinct_actions
+        self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        -np.inf, np.inf, shape=self.encoder.shape, dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.np_random, self.np_random_seed = seeding.np_random(None)
+        self.state: State | None = None
+
+    # -- spaces ----------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- AEC API ---------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        engine_seed = int(self.np_random.integers(0, 2**62))
+        self.state = self.game.new_state(seed=engine_seed)
+        self.agents = self.possible_agents.copy()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        assert self.state is not None
+        seat = acting_seat(self.state)
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        st = self._require_state()
+        seat = self._seat[agent]
+        obs = np.asarray(self.encoder.encode(st, seat), dtype=np.float32).reshape(
+            self.encoder.shape
+        )
+        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        if not st.is_over and agent == self.agent_selection:
+            action_id = self.game.action_id
+            for action in st.legal_actions(seat):
+                mask[action_id(action)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self._require_state()
+        seat = self._seat[agent]
+        n = self.game.num_distinct_actions
+        if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(seat, action, "an action must be an integer id")
+        action_id = int(action)
+        if not 0 <= action_id < n:
+            raise IllegalActionError(seat, action, f"no such action id (0..{n - 1})")
+        st.apply(seat, self.game.action_from_id(action_id))  # raises before any change
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if st.is_over:
+            outcome = st.outcome()
+            assert outcome is not None
+            for a in self.agents:
+                self.rewards[a] = float(outcome.payoffs[self._seat[a]])
+                self.terminations[a] = True
+        else:
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _require_state(self) -> State:
+        if self.state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.state
+
+    # -- rendering -------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self._text()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def _text(self) -> str:
+        st = self._require_state()
+        seat = acting_seat(st)
+        view = st.view(seat)
+        title = f"{self.game.title}: " + (
+            "game over" if seat is None else f"{self.possible_agents[seat]} to act"
+        )
+        from cardhall.terminal import renderer_for
+
+        renderer = renderer_for(self.game)
+        body = None
+        if renderer is not None and hasattr(renderer, "render"):
+            from rich.console import Console
+
+            from cardhall.cards import SuitNames
+
+            buffer = io.StringIO()
+            console = Console(file=buffer, width=100, color_system=None, force_terminal=False)
+            try:
+                console.print(renderer.render(view, SuitNames.default()))
+                body = buffer.getvalue().rstrip()
+            except Exception:  # a renderer bug must not break an RL run; fall back to JSON
+                body = None
+        if body is None:
+            shown = {k: v for k, v in view.items() if k not in ("options", "game")}
+            body = json.dumps(shown, indent=1, default=str)
+        return f"{title}\n{body}"
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: str | Game = "abstrac", illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
+    """``raw_env`` in PettingZoo's classic wrapper stack (see the module docstring)."""
+    e: AECEnv = raw_env(game, **kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+def env_id(game: str) -> str:
+    """The PettingZoo registry id of a game, e.g. ``cardhall/Abstrac-v0``."""
+    title = game_class(game).title.replace(" ", "")
+    return f"cardhall/{title}-v{VERSION}"
+
+
+def register_all() -> list[str]:
+    """Register every cardhall game with ``pettingzoo.make`` (idempotent)."""
+    import pettingzoo
+
+    ids = []
+    for name in game_names():
+        eid = env_id(name)
+        if eid not in pettingzoo.aec_registry:
+            pettingzoo.register("aec", eid, entry_point=f"{__name__}:env", kwargs={"game": name})
+        ids.append(eid)
+    return ids
+
+
+register_all()
