@@ -296,7 +296,8 @@ def create_app(
             else:
                 msg = sync_message(info, cached, seat)
                 await conn.send(msg)
-                conn.version, conn.lobby_rev = msg["version"], info["lobby_rev"]
+                conn.version = msg["version"] if cached is not None else -1
+                conn.lobby_rev = info["lobby_rev"]
         hub.add(conn)
         hub.notice(table_id)  # catch anything committed meanwhile
         try:
@@ -345,7 +346,8 @@ def create_app(
                     info, cached = await call(service.load, table_id)
                     async with conn.lock:
                         m = sync_message(info, cached, conn.seat)
-                        conn.version, conn.lobby_rev = m["version"], info["lobby_rev"]
+                        conn.version = m["version"] if cached is not None else -1
+                        conn.lobby_rev = info["lobby_rev"]
                         await conn.send(m)
                 elif kind == "ping":
                     await ws.send_text('{"type":"pong"}')

@@ -189,9 +189,10 @@ class Hub:
         self, conn: Connection, info: dict[str, Any], cached: Cached | None
     ) -> None:
         async with conn.lock:
-            if conn.lobby_rev < 0 or (cached is None and conn.version < 0):
+            if conn.lobby_rev < 0:
                 msg = sync_message(info, cached, conn.seat)
-                conn.version, conn.lobby_rev = msg["version"], info["lobby_rev"]
+                conn.version = msg["version"] if cached is not None else -1
+                conn.lobby_rev = info["lobby_rev"]
                 await conn.send(msg)
                 return
             if info["lobby_rev"] > conn.lobby_rev:
