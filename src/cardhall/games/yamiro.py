@@ -58,7 +58,6 @@ from cardhall.engine import (
     State,
     arg_card,
 )
-from cardhall.errors import IllegalActionError
 from cardhall.registry import register
 
 __all__ = [
@@ -295,6 +294,7 @@ class YamiroState(State):
         n = game.players
         self.n = n
         self.solitaire = n == 1
+        self._outsiders = _OUTSIDERS[n]
         self.must_have_winner = bool(opts["must_have_winner"])
         self.anytime = bool(opts["deiskatun_anytime"])
         self.reshuffle = bool(opts["reshuffle_discards"])
@@ -372,7 +372,7 @@ class YamiroState(State):
             return False
         self.played.append(card)
         self.who.append(DECK_SEAT)
-        self._emit("turn", DECK_SEAT, card=_TEXT[card])
+        self.events.append(Event("turn", DECK_SEAT, {"card": _TEXT[card]}))
         return True
 
     def _ready(self) -> None:
@@ -432,22 +432,6 @@ class YamiroState(State):
             return []
         return [PLAYS[c] for c in self.hands[seat]]
 
-    def check_legal(self, seat: int, action: Action) -> None:
-        # Fast path for the common case; anything else gets the base class's checks and
-        # messages (which give the same answer, more slowly).
-        if (
-            seat == self.to_move
-            and type(seat) is int
-            and isinstance(action, Action)
-            and action.kind == "play"
-            and type(action.arg) is RailogCard
-            and action.arg in self.hands[seat]
-        ):
-            return
-        super().check_legal(seat, action)
-        if type(action.arg) is not RailogCard:
-            raise IllegalActionError(seat, action, "the argument must be a RailogCard")
-
     def _apply(self, seat: int, action: Action) -> None:
         card = int(action.arg)
         hand = self.hands[seat]
@@ -459,10 +443,24 @@ class YamiroState(State):
         if self.solitaire:
             self._apply_solitaire(card, turn)
             return
-        drawn = self._draw()
+        pile = self.pile
+        if self.pos < len(pile):  # the common case, inlined
+            drawn = pile[self.pos]
+            self.pos += 1
+        else:
+            drawn = self._draw()
+        text = _TEXT[card]
+        events = self.events
         if drawn >= 0:
             insort(hand, drawn)
-        self._emit_play(seat, card, drawn)
+            events.append(
+                Event("play", seat, {"card": text, "drew": _TEXT[drawn]}, _INSIDERS[seat])
+            )
+        else:
+            events.append(Event("play", seat, {"card": text, "drew": None}, _INSIDERS[seat]))
+        events.append(
+            Event("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat])
+        )
         n = self.n
         if turn % n == 0 and turn >= ROUNDS * n:
             # a round is complete and the regular four are done: evaluate
@@ -473,13 +471,14 @@ class YamiroState(State):
                 self._resolve()
                 return
             self._emit("tiebreak", None, round=turn // n + 1)
-        self.to_move = (self.starter + turn) % n
-        self._ready()
+        nxt = self.to_move = (self.starter + turn) % n
+        if not self.hands[nxt]:
+            self._ready()
 
     def _apply_solitaire(self, card: int, turn: int) -> None:
         # Order of a hand: O1, P1, O2, draw, P2, O3, draw, P3, O4, draw, P4, draw; with
         # solitaire_draw_before_last the last draw comes before P4 instead of after it.
-        self._emit("play", 0, card=_TEXT[card])
+        self.events.append(Event("play", 0, {"card": _TEXT[card]}))
         if turn < ROUNDS:
             if not self._turn_up():
                 return
@@ -504,21 +503,8 @@ class YamiroState(State):
         card = self._draw()
         if card >= 0:
             insort(self.hands[seat], card)
-            self._emit_private("draw", seat, {"card": _TEXT[card]}, {"card": None})
-
-    def _emit_play(self, seat: int, card: int, drawn: int) -> None:
-        text = _TEXT[card]
-        self.events.append(
-            Event(
-                "play",
-                seat,
-                {"card": text, "drew": _TEXT[drawn] if drawn >= 0 else None},
-                _INSIDERS[seat],
-            )
-        )
-        self.events.append(
-            Event("play", seat, {"card": text, "drew": drawn >= 0}, _OUTSIDERS[self.n][seat])
-        )
+            self.events.append(Event("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat]))
+            self.events.append(Event("draw", seat, {"card": None}, self._outsiders[seat]))
 
     @property
     def is_over(self) -> bool:
@@ -640,6 +626,7 @@ class YamiroState(State):
         other.history = self.history.copy()
         other.n = self.n
         other.solitaire = self.solitaire
+        other._outsiders = self._outsiders
         other.must_have_winner = self.must_have_winner
         other.anytime = self.anytime
         other.reshuffle = self.reshuffle
@@ -695,7 +682,7 @@ class YamiroState(State):
             size = len(self.hands[s])
             other.hands[s] = sorted(rest[k : k + size])
             k += size
-        other.chance = self.chance.fork(rng.random())
+        other.chance = self.chance.fork(rng.getrandbits(64))
         return other
 
     def check_invariants(self) -> None:
