@@ -473,7 +473,9 @@ class TableService:
                     raise WebError("host", "the host cannot leave before the start", 409)
                 values: dict[str, Any] = {"kind": "open", "name": "", "token_hash": None}
             else:
-                level = bot_levels(row["game"])[-1]
+                # the table's own bot level if it has bots, else the strongest
+                others = [s["bot_level"] for s in self._seats(conn, table_id) if s["bot_level"]]
+                level = others[0] if others else bot_levels(row["game"])[-1]
                 values = {"kind": "bot", "bot_level": level, "token_hash": None}
             conn.execute(
                 update(seats)

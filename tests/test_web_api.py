@@ -1,0 +1,394 @@
+"""The web app through Starlette's TestClient: lobby REST, play over WebSockets, bots
+through the pipeline, per-seat projection, reconnect gaps, timers, records, migrations."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from cardhall.bots import bot_levels
+from cardhall.record import Record, replay
+from cardhall.registry import game_class, game_names
+from cardhall.web.app import create_app
+from cardhall.web.store import downgrade, make_engine, migrate, tables
+from test_web_helpers import PeekGame, peek  # noqa: F401  (fixture)
+
+CORE = ("game", "players", "options", "seat", "actors", "over", "moves", "legal", "outcome")
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'web.db'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    app = create_app(db_url, bot_delay=0.0, poll_interval=0.1, timer_interval=0.05)
+    with TestClient(app) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(c: TestClient, game: str = "abstrac", **body: Any) -> dict[str, Any]:
+    r = c.post("/api/tables", json={"game": game, **body})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def play_ws(c: TestClient, table: str, token: str, limit: int = 5000) -> list[dict[str, Any]]:
+    """Connect a seat and play its first legal action whenever it must act, to the end.
+
+    Like the browser client, it waits for the acknowledgement of one action (and for the
+    view of at least that version) before it sends the next.
+    """
+    msgs: list[dict[str, Any]] = []
+    with c.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": table, "token": token})
+        n, pending, acked, version = 0, False, -1, -1
+        view: dict[str, Any] | None = None
+        while True:
+            m = ws.receive_json()
+            msgs.append(m)
+            assert m["type"] != "error", m
+            if m["type"] == "ack":
+                pending, acked = False, m["version"]
+            elif m["type"] in ("sync", "update"):
+                version = m["version"]
+                view = m.get("view") or view
+            if view is None or ("view" not in m and m["type"] != "ack"):
+                continue
+            if view["over"]:
+                return msgs
+            if view["legal"] and not pending and version >= acked:
+                n += 1
+                assert n < limit, "game did not end"
+                pending = True
+                ws.send_json({"type": "action", "action": view["legal"][0], "id": f"a{n}"})
+
+
+def seat_stream(msgs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every event a seat received (sync + updates, in order) and its last view."""
+    events: list[dict[str, Any]] = []
+    view: dict[str, Any] = {}
+    for m in msgs:
+        if m["type"] == "sync" and m["view"] is not None:
+            events = list(m["events"])
+            view = m["view"]
+        elif m["type"] == "update":
+            events.extend(m["events"])
+            view = m.get("view", view)
+    return events, view
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+def test_games_endpoint_lists_every_registered_game(client: TestClient) -> None:
+    listed = client.get("/api/games").json()
+    assert [g["name"] for g in listed] == game_names()
+    for g in listed:
+        assert g["players"] == list(game_class(g["name"]).player_counts)
+        assert g["bots"] == bot_levels(g["name"]) and "random" in g["bots"]
+    rules = client.get("/api/games/abstrac/rules")
+    assert rules.status_code == 200 and "Abstrac" in rules.text
+    assert client.get("/api/games/nope/rules").status_code == 404
+
+
+def test_lobby_flow_and_refusals(client: TestClient) -> None:
+    t = new_table(client, "abstrac", name="Alice")
+    tid, host = t["table_id"], t["token"]
+    assert client.post("/api/tables", json={"game": "nope"}).status_code == 422
+    assert client.post("/api/tables", json={"game": "abstrac", "players": 3}).status_code == 422
+    assert (
+        client.post("/api/tables", json={"game": "abstrac", "options": {"x": 1}}).status_code == 422
+    )
+    # private tables are not listed, and their description holds no secret
+    assert all(x["id"] != tid for x in client.get("/api/tables").json())
+    info = client.get(f"/api/tables/{tid}").text
+    assert host not in info and t["invite"] not in info and "seed" not in info
+    # joining needs the invite code
+    r = client.post(f"/api/tables/{tid}/join", json={"invite": "wrong", "name": "Eve"})
+    assert r.status_code == 403 and r.json()["code"] == "bad_invite"
+    assert client.post(f"/api/tables/{tid}/join", json={"name": "Eve"}).status_code == 403
+    # starting needs every seat filled; only the host may start
+    assert client.post(f"/api/tables/{tid}/start", headers=auth(host)).status_code == 409
+    bob = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"], "name": "Bob"})
+    assert bob.status_code == 200 and bob.json()["seat"] == 1
+    full = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"], "name": "Cy"})
+    assert full.status_code == 409
+    bob_token = bob.json()["token"]
+    assert client.post(f"/api/tables/{tid}/start", headers=auth(bob_token)).status_code == 403
+    assert (
+        client.post(f"/api/tables/{tid}/bots", headers=auth(bob_token), json={}).status_code == 403
+    )
+    # the host replaces Bob by a bot
+    assert client.delete(f"/api/tables/{tid}/seats/1", headers=auth(host)).status_code == 200
+    assert (
+        client.post(f"/api/tables/{tid}/bots", headers=auth(host), json={"level": "x"}).status_code
+        == 422
+    )
+    r = client.post(f"/api/tables/{tid}/bots", headers=auth(host), json={"level": "random"})
+    assert r.json() == {"seat": 1, "level": "random"}
+    seats = client.get(f"/api/tables/{tid}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["human", "bot"] and seats[0]["name"] == "Alice"
+    # Bob's old token is dead
+    assert client.get(f"/api/tables/{tid}/view", headers=auth(bob_token)).status_code == 401
+    assert client.get(f"/api/tables/{tid}/record").status_code == 409
+    assert client.post(f"/api/tables/{tid}/start", headers=auth(host)).status_code == 200
+    assert client.post(f"/api/tables/{tid}/start", headers=auth(host)).status_code == 409
+    assert client.get("/api/tables/ffffffffffffffff").status_code == 404
+
+
+def test_public_table_is_listed_and_joinable_without_code(client: TestClient) -> None:
+    t = new_table(client, "abstrac", public=True)
+    listed = [x for x in client.get("/api/tables").json() if x["id"] == t["table_id"]]
+    assert listed and listed[0]["turn_seconds"] == 60  # public tables get a timer
+    r = client.post(f"/api/tables/{t['table_id']}/join", json={"name": "Zed"})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+
+
+# --------------------------------------------------------------------------- play
+
+
+def test_abstrac_two_humans_over_rest_and_ws_then_record_and_rematch(client: TestClient) -> None:
+    t = new_table(client, "abstrac", name="Alice")
+    tid = t["table_id"]
+    bob = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"], "name": "Bob"}).json()
+    client.post(f"/api/tables/{tid}/start", headers=auth(t["token"]))
+    tokens = [t["token"], bob["token"]]
+    # play over REST, always through the same pipeline
+    moves = 0
+    while True:
+        views = [client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json() for tok in tokens]
+        if views[0]["view"]["over"]:
+            break
+        for seat, v in enumerate(views):
+            if v["view"]["legal"]:
+                r = client.post(
+                    f"/api/tables/{tid}/actions",
+                    headers=auth(tokens[seat]),
+                    json={"action": v["view"]["legal"][-1], "id": f"m{moves}"},
+                )
+                assert r.status_code == 200, r.text
+                moves += 1
+    rec = client.get(f"/api/tables/{tid}/record").json()
+    assert rec["seats"] == ["Alice", "Bob"] and "seed" not in rec
+    state = replay(Record.from_dict(rec))
+    assert state.is_over and len(rec["actions"]) == moves
+    assert views[1]["view"] == state.view(1)
+    # rematch: both get a new seat token at one new table, which starts when both claimed
+    r1 = client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[0])).json()
+    assert client.get(f"/api/tables/{r1['table_id']}").json()["status"] == "lobby"
+    r2 = client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[1])).json()
+    assert r1["table_id"] == r2["table_id"] and (r1["seat"], r2["seat"]) == (0, 1)
+    info = client.get(f"/api/tables/{r1['table_id']}").json()
+    assert info["status"] == "playing" and client.get(f"/api/tables/{tid}").json()["next_table"]
+    assert (
+        client.get(f"/api/tables/{r1['table_id']}/view", headers=auth(tokens[0])).status_code == 401
+    )
+
+
+GAME_CASES = sorted(set(game_names()) | {"peek"})
+
+
+@pytest.mark.parametrize("name", GAME_CASES)
+def test_every_game_plays_to_the_end_with_bots(
+    client: TestClient,
+    name: str,
+    peek: type[PeekGame],  # noqa: F811
+) -> None:
+    cls = game_class(name)
+    players = min(p for p in cls.player_counts if p >= 2)
+    options = {"max_deals": 3} if name == "getha" else {}
+    options = {k: v for k, v in options.items() if k in {o.name for o in cls.option_specs}}
+    t = new_table(client, name, players=players, options=options, bots=["random"] * (players - 1))
+    client.post(f"/api/tables/{t['table_id']}/start", headers=auth(t["token"]))
+    msgs = play_ws(client, t["table_id"], t["token"])
+    rec = client.get(f"/api/tables/{t['table_id']}/record").json()
+    state = replay(Record.from_dict(rec))
+    events, view = seat_stream(msgs)
+    # the seat received exactly the engine's allow-list for it: no more, no less
+    assert view == state.view(0)
+    assert events == state.events_for(0)
+    sources = {m["version"] for m in msgs if m["type"] == "ack"}
+    assert sources and len(rec["actions"]) == state.view(0)["moves"]
+
+
+def test_hidden_cards_never_reach_other_seats(client: TestClient, peek: type[PeekGame]) -> None:  # noqa: F811
+    t = new_table(client, "peek", players=3, bots=["random"])
+    tid = t["table_id"]
+    bob = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"]}).json()
+    client.post(f"/api/tables/{tid}/start", headers=auth(t["token"]))
+    frames: dict[int, list[tuple[int, str]]] = {0: [], 2: []}
+    with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w2:
+        socks = {0: w0, 2: w2}
+        tokens = {0: t["token"], 2: bob["token"]}
+        for s, w in socks.items():
+            w.send_json({"type": "hello", "table": tid, "token": tokens[s]})
+        over = {0: False, 2: False}
+        n = 0
+        while not all(over.values()):
+            for s, w in socks.items():
+                if over[s]:
+                    continue
+                raw = w.receive_text()
+                m = json.loads(raw)
+                frames[s].append((m.get("version", -1), raw))
+                v = m.get("view")
+                if v:
+                    over[s] = v["over"]
+                    if v["legal"]:
+                        n += 1
+                        w.send_json({"type": "action", "action": v["legal"][0], "id": str(n)})
+    rec = Record.from_dict(client.get(f"/api/tables/{tid}/record").json())
+    # replay to each version and check that no frame shows a card another seat holds
+    full = replay(rec)
+    game = PeekGame(3)
+    state = game.new_state(deck=rec.deck)
+    hands_at = [state.zones()]
+    for seat, action in rec.actions:
+        state.apply(seat, action)
+        hands_at.append(state.zones())
+    checked = 0
+    for s, seen in frames.items():
+        version = 0
+        for v, raw in seen:
+            version = v if v >= 0 else version
+            words = set(raw.replace('"', " ").replace(",", " ").split())
+            for other in range(3):
+                if other == s:
+                    continue
+                held = {str(c) for c in hands_at[version][f"hand{other}"]}
+                assert not held & words, (s, other, version)
+                checked += 1
+            assert not {str(c) for c in hands_at[version]["deck"]} & words
+    assert checked > 10 and full.is_over
+
+
+def test_reconnect_gets_the_gap_or_a_full_sync(client: TestClient) -> None:
+    t = new_table(client, "abstrac", bots=["random"])
+    tid, tok = t["table_id"], t["token"]
+    client.post(f"/api/tables/{tid}/start", headers=auth(tok))
+    now = 0
+    while now < 6:  # play through REST; the bot answers each move
+        v = client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json()
+        if (
+            v["view"]["legal"]
+            and v["version"] == client.get(f"/api/tables/{tid}").json()["version"]
+        ):
+            client.post(
+                f"/api/tables/{tid}/actions",
+                headers=auth(tok),
+                json={"action": v["view"]["legal"][0]},
+            )
+        now = v["version"]
+        time.sleep(0.01)
+    while True:  # let the bot finish: then nothing moves until we act
+        v = client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json()
+        if v["view"]["legal"]:
+            break
+        time.sleep(0.01)
+    now = v["version"]
+    assert now >= 6
+    # a short gap: the missed updates, in order, then the current view
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": tid, "token": tok, "last_version": now - 3})
+        first = ws.receive_json()
+        assert first["type"] == "table"
+        got = [ws.receive_json() for _ in range(3)]
+        assert [g["version"] for g in got] == [now - 2, now - 1, now]
+        assert "view" in got[-1] and "view" not in got[0]
+    # nonsense last_version: a full sync
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": tid, "token": tok, "last_version": 10**6})
+        m = ws.receive_json()
+        assert m["type"] == "sync" and m["version"] == now
+
+
+def test_leaving_mid_game_hands_the_seat_to_a_bot(client: TestClient) -> None:
+    t = new_table(client, "abstrac", bots=["random"])
+    tid = t["table_id"]
+    client.post(f"/api/tables/{tid}/start", headers=auth(t["token"]))
+    assert client.post(f"/api/tables/{tid}/leave", headers=auth(t["token"])).status_code == 200
+    deadline = time.monotonic() + 20
+    while client.get(f"/api/tables/{tid}").json()["status"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    info = client.get(f"/api/tables/{tid}").json()
+    assert [s["kind"] for s in info["seats"]] == ["bot", "bot"]
+    assert replay(Record.from_dict(client.get(f"/api/tables/{tid}/record").json())).is_over
+
+
+def test_turn_timer_applies_the_default_action(client: TestClient, db_url: str) -> None:
+    t = new_table(client, "abstrac", bots=["random"], turn_seconds=30)
+    tid, tok = t["table_id"], t["token"]
+    client.post(f"/api/tables/{tid}/start", headers=auth(tok))
+    info = client.get(f"/api/tables/{tid}").json()
+    assert info["deadline_at"] > time.time() + 20
+    engine = make_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(update(tables).where(tables.c.id == tid).values(deadline_at=time.time() - 1))
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/tables/{tid}").json()["version"] == 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    rec = client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json()
+    assert rec["events"][1]["kind"] == "choose" and rec["events"][1]["seat"] == 0
+    engine.dispose()
+
+
+# --------------------------------------------------------------------------- store
+
+
+def test_migrations_up_down_up_and_match_the_models(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import inspect
+
+    from cardhall.web.store import METADATA
+
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    migrate(url)
+    engine = make_engine(url, reader=True)
+    assert {"tables", "seats", "actions", "shuffles", "snapshots"} <= set(
+        inspect(engine).get_table_names()
+    )
+    downgrade(url)
+    assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+    migrate(url)
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), METADATA)
+    assert diff == []
+    engine.dispose()
+
+
+def test_snapshot_plus_tail_equals_full_replay(db_url: str) -> None:
+    from cardhall.web.pipeline import TableService
+
+    migrate(db_url)
+    service = TableService(make_engine(db_url), snapshot_every=4)
+    t = service.create_table("abstrac", bots=["random"])
+    service.start(t["table_id"], t["token"])
+    for _ in range(9):
+        (seat,) = service.load(t["table_id"])[1].state.actors()  # type: ignore[union-attr]
+        legal = service.load(t["table_id"])[1].state.legal_actions(seat)  # type: ignore[union-attr]
+        service.act(t["table_id"], seat, str(legal[0]))
+    live = service.load(t["table_id"])[1]
+    service._cache.clear()
+    rebuilt = service.load(t["table_id"])[1]
+    assert live is not None and rebuilt is not None
+    assert rebuilt.state.digest() == live.state.digest() and rebuilt.marks == live.marks
+    fresh = TableService(make_engine(db_url), snapshot_every=0)
+    fresh_state = fresh.load(t["table_id"])[1]
+    assert fresh_state is not None and fresh_state.state.digest() == live.state.digest()

@@ -1,0 +1,279 @@
+"""Shared helpers of the web tests: a hidden-information test game, free ports, a
+server subprocess and a blocking WebSocket client. The tests at the bottom check the test
+game itself against the conformance suite, so leak tests built on it are sound."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from cardhall import registry
+from cardhall.cards import RAILOG_DECK, RailogCard
+from cardhall.conformance import deep_playout, fast_playouts
+from cardhall.engine import Action, Chance, Game, Outcome, State, arg_card
+
+
+class PeekGame(Game):
+    """Test game: 3 hidden cards each, play them one by one; score = count values."""
+
+    name = "peek"
+    title = "Peek (test game)"
+    player_counts = (2, 3, 4)
+    card_type = RailogCard
+    action_args = {"play": arg_card(RailogCard)}
+
+    def _initial_state(self, chance: Chance) -> PeekState:
+        return PeekState(self, chance)
+
+
+class PeekState(State):
+    def __init__(self, game: PeekGame, chance: Chance) -> None:
+        super().__init__(game, chance)
+        deck = chance.shuffle(range(96))
+        n = game.players
+        self.hands = [sorted(deck[3 * s : 3 * s + 3]) for s in range(n)]
+        self.deck = deck[3 * n :]
+        self.played: list[int] = []
+        self.turn = 0
+        for s in range(n):
+            self._emit_private(
+                "deal",
+                s,
+                {"cards": [str(RAILOG_DECK[c]) for c in self.hands[s]]},
+                {"count": 3},
+            )
+
+    def actors(self) -> frozenset[int]:
+        return frozenset() if self.is_over else frozenset((self.turn,))
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.is_over or seat != self.turn:
+            return []
+        return [Action("play", RAILOG_DECK[c]) for c in self.hands[seat]]
+
+    def _apply(self, seat: int, action: Action) -> None:
+        card = int(action.arg)
+        self.hands[seat].remove(card)
+        self.played.append(card)
+        self._emit("play", seat, card=str(RAILOG_DECK[card]))
+        self.turn = (seat + 1) % self.players
+
+    @property
+    def is_over(self) -> bool:
+        return not any(self.hands)
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_over:
+            return None
+        scores = [0.0] * self.players
+        for i, c in enumerate(self.played):
+            scores[i % self.players] += RAILOG_DECK[c].count_value
+        best = max(scores)
+        return Outcome(tuple(scores), tuple(s for s in range(self.players) if scores[s] == best))
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "hand": [str(RAILOG_DECK[c]) for c in self.hands[seat]] if seat is not None else [],
+            "hand_sizes": [len(h) for h in self.hands],
+            "played": [str(RAILOG_DECK[c]) for c in self.played],
+            "deck_size": len(self.deck),
+        }
+
+    def zones(self) -> dict[str, list[Any]]:
+        z: dict[str, list[Any]] = {"deck": [RAILOG_DECK[c] for c in self.deck]}
+        for s, h in enumerate(self.hands):
+            z[f"hand{s}"] = [RAILOG_DECK[c] for c in h]
+        z["played"] = [RAILOG_DECK[c] for c in self.played]
+        return z
+
+    def clone(self) -> PeekState:
+        other = PeekState.__new__(PeekState)
+        self._copy_base(other)
+        other.hands = [h.copy() for h in self.hands]
+        other.deck = self.deck.copy()
+        other.played = self.played.copy()
+        other.turn = self.turn
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> PeekState:
+        other = self.clone()
+        hidden = sorted(c for s, h in enumerate(self.hands) if s != seat for c in h)
+        hidden += sorted(self.deck)
+        hidden.sort()
+        rng.shuffle(hidden)
+        for s in range(self.players):
+            if s != seat:
+                k = len(self.hands[s])
+                other.hands[s] = sorted(hidden[:k])
+                hidden = hidden[k:]
+        other.deck = hidden
+        other.chance = self.chance.fork(rng.random())
+        return other
+
+
+@pytest.fixture
+def peek(monkeypatch: pytest.MonkeyPatch) -> type[PeekGame]:
+    """Register the test game for one test (never at import: other suites list games)."""
+    registry._load_builtins()
+    monkeypatch.setitem(registry._GAMES, "peek", PeekGame)
+    return PeekGame
+
+
+# --------------------------------------------------------------------------- processes
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+SERVE = (
+    "import sys\nfrom cardhall.cli import main\nsys.argv = ['cardhall', *sys.argv[1:]]\nmain()\n"
+)
+
+
+class Server:
+    """``cardhall serve`` in a subprocess on a free loopback port."""
+
+    def __init__(self, database_url: str, bot_delay: float = 0.0, log: Path | None = None):
+        self.database_url = database_url
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        self.bot_delay = bot_delay
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 30.0) -> Server:
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                SERVE,
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                self.database_url,
+                "--bot-delay",
+                str(self.bot_delay),
+                "--log-level",
+                "warning",
+            ],
+            stdout=out,
+            stderr=out,
+            env=env,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.url + "/api/games", timeout=2).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def api(self, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = httpx.request(method, self.url + path, headers=headers, timeout=10, **kw)
+        r.raise_for_status()
+        return r.json()
+
+
+@contextlib.contextmanager
+def running(database_url: str, **kw: Any) -> Iterator[Server]:
+    server = Server(database_url, **kw).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class Client:
+    """A blocking WebSocket client for one seat."""
+
+    def __init__(self, ws_url: str, table: str, token: str, last_version: int | None = None):
+        self.ws: ClientConnection = connect(ws_url, open_timeout=10, max_size=2**22)
+        hello: dict[str, Any] = {"type": "hello", "table": table, "token": token}
+        if last_version is not None:
+            hello["last_version"] = last_version
+        self.ws.send(json.dumps(hello))
+        self.frames: list[str] = []
+        self.version = -1
+        self.view: dict[str, Any] | None = None
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        raw = self.ws.recv(timeout=timeout)
+        assert isinstance(raw, str)
+        self.frames.append(raw)
+        msg: dict[str, Any] = json.loads(raw)
+        if msg["type"] in ("sync", "update"):
+            self.version = msg["version"]
+            if msg.get("view") is not None:
+                self.view = msg["view"]
+        return msg
+
+    def wait(self, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("condition not reached")
+            msg = self.recv(left)
+            if pred(msg):
+                return msg
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(msg))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+
+# --------------------------------------------------------------------------- self-tests
+
+
+def test_peek_game_passes_the_conformance_suite(peek: type[PeekGame]) -> None:
+    game = PeekGame(3)
+    assert fast_playouts(game, 50, seed=1) > 0
+    state = deep_playout(game, seed=2)
+    assert state.is_over
+
+
+def test_peek_views_hide_other_hands() -> None:
+    state = PeekGame(2).new_state(seed=3)
+    other = {str(c) for c in state.zones()["hand1"]}
+    assert other and not other & set(json.dumps(state.view(0)).split('"'))
+    assert not other & set(json.dumps(state.events_for(0)).split('"'))
