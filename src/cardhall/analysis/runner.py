@@ -221,13 +221,14 @@ def _run_ray(
         else:
             kwargs["num_cpus"] = jobs
         # Workers must import this very cardhall (the source tree, when not installed).
-        src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": src}}
+        if not _installed():
+            src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+            kwargs["runtime_env"] = {"env_vars": {"PYTHONPATH": src}}
         ray.init(**kwargs)
         started_here = True
     try:
         remote = ray.remote(_play_batch)
-        workers = jobs if not address else max(jobs, int(ray.cluster_resources().get("CPU", 1)))
+        workers = max(jobs, int(ray.cluster_resources().get("CPU", 1)))
         pending = [remote.remote(batch) for batch in _batches(tasks, workers)]
         results: list[dict[str, Any]] = []
         while pending:
@@ -241,3 +242,15 @@ def _run_ray(
     finally:
         if started_here:
             ray.shutdown()
+
+
+def _installed() -> bool:
+    """Whether cardhall is installed (editable installs included), so that Ray's worker
+    processes import it without help."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        distribution("cardhall")
+    except PackageNotFoundError:
+        return False
+    return True

@@ -1,6 +1,8 @@
 """Tournaments between bots: round-robin or gauntlet, over seeded deals, seats rotated.
 
-Each pairing of two entrants A and B plays ``deals`` deals. Every deal is played once per
+Entrants are bot specs (``level`` or ``level:key=value,...``), optionally named
+``name=spec`` (so that a bot can meet a copy of itself: a check of the seating's
+fairness). Each pairing of two entrants A and B plays ``deals`` deals. Every deal is played once per
 *seating*: A and B split the seats into two contiguous blocks (A gets ``n // 2`` seats,
 B the rest) rotated round the table, and then again with the roles swapped, so each
 entrant sits in every seat equally often and both play the very same cards (a duplicate
@@ -102,7 +104,10 @@ class Tournament:
         }
         if with_games:
             data["results"] = [
-                {k: g[k] for k in ("index", "seed", "seats", "scores", "winners", "moves")}
+                {
+                    k: g[k]
+                    for k in ("index", "seed", "entrants", "seats", "scores", "winners", "moves")
+                }
                 for g in self.games
             ]
         return data
@@ -144,7 +149,12 @@ def tournament(
 
     if mode not in MODES:
         raise OptionError(f"mode must be one of {list(MODES)}, got {mode!r}")
-    names = [str(BotSpec.parse(e)) for e in entrants]
+    names: list[str] = []
+    specs: list[str] = []
+    for entry in entrants:
+        label, spec = _split_alias(entry)
+        specs.append(spec)
+        names.append(label)
     if len(names) < 2:
         raise OptionError("a tournament needs at least two entrants")
     if len(set(names)) != len(names):
@@ -163,13 +173,29 @@ def tournament(
     for i, j in pairings:
         for k in range(deals):
             for pattern in patterns:
-                seats = tuple(names[i] if role == 0 else names[j] for role in pattern)
+                seats = tuple(specs[i] if role == 0 else specs[j] for role in pattern)
                 tasks.append(GameTask(len(tasks), game, g.players, opts, seats, f"{seed}/{k}"))
                 meta.append((i, j, pattern))
     results = run_tasks(tasks, jobs=jobs, backend=backend, address=address, progress=progress)
+    for result, (i, j, pattern) in zip(results, meta, strict=True):
+        result["entrants"] = [names[i] if role == 0 else names[j] for role in pattern]
     t = Tournament(game, g.players, dict(g.options), names, mode, deals, seed, results)
     _tabulate(t, meta)
     return t
+
+
+def _split_alias(entry: str) -> tuple[str, str]:
+    """``"name=spec"`` gives an entrant a name (two entrants may then share a spec);
+    otherwise the name is the normalised spec.
+
+    >>> _split_alias("twin=random"), _split_alias("ismcts:c=0.5")
+    (('twin', 'random'), ('ismcts:c=0.5', 'ismcts:c=0.5'))
+    """
+    head, sep, rest = entry.partition("=")
+    if sep and ":" not in head and head.strip():
+        return head.strip(), str(BotSpec.parse(rest))
+    spec = str(BotSpec.parse(entry))
+    return spec, spec
 
 
 def _tabulate(t: Tournament, meta: list[tuple[int, int, tuple[int, ...]]]) -> None:
