@@ -82,9 +82,9 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def observation_string(state: State, seat: int) -> str:
-    """What ``seat`` sees now: its view as canonical JSON."""
-    return _dumps(state.view(seat))
+def observation_string(state: State, seat: int, view: dict[str, Any] | None = None) -> str:
+    """What ``seat`` sees now: its view as canonical JSON (``view``: already built)."""
+    return _dumps(state.view(seat) if view is None else view)
 
 
 def public_string(state: State) -> str:
@@ -92,10 +92,10 @@ def public_string(state: State) -> str:
     return _dumps(state.view(None))
 
 
-def private_string(state: State, seat: int) -> str:
+def private_string(state: State, seat: int, view: dict[str, Any] | None = None) -> str:
     """The parts of ``seat``'s view a spectator does not see ("" if none: perfect
     information, or nothing private yet)."""
-    mine = state.view(seat)
+    mine = state.view(seat) if view is None else view
     public = state.view(None)
     diff = {
         k: v for k, v in mine.items() if k not in _META_KEYS and (k not in public or public[k] != v)
@@ -103,7 +103,7 @@ def private_string(state: State, seat: int) -> str:
     return _dumps(diff) if diff else ""
 
 
-def information_state_string(state: State, seat: int) -> str:
+def information_state_string(state: State, seat: int, view: dict[str, Any] | None = None) -> str:
     """Everything ``seat`` knows: its current view, every event it has seen and its own
     actions, as one text. Two states give the same string for a seat exactly when that
     seat cannot tell them apart (perfect recall), which is what IS-MCTS keys on.
@@ -111,7 +111,7 @@ def information_state_string(state: State, seat: int) -> str:
     Built with ``repr`` (exact and deterministic for the plain data views and events
     hold), which is several times cheaper than JSON: search calls it at every node.
     """
-    parts = [f"p{seat} {state.view(seat)!r}"]
+    parts = [f"p{seat} {state.view(seat) if view is None else view!r}"]
     for e in state.events:
         if e.to is None or seat in e.to:
             parts.append(f"{e.kind} {e.seat} {e.data!r}")
@@ -139,38 +139,47 @@ class GameProfile:
     estimated: tuple[str, ...]
 
 
-#: Random playouts per configuration used to estimate bounds and learn the tensor layout.
-PROBE_GAMES = 12
+#: Seeded random playouts per configuration used to estimate bounds and learn the tensor
+#: layout: at least ``PROBE_GAMES[0]`` games, more while under ``PROBE_STEPS`` actions, at
+#: most ``PROBE_GAMES[1]``; views are learned from every state until ``PROBE_VIEWS`` views,
+#: then from one state in twenty-five and every final state.
+PROBE_GAMES = (3, 12)
+PROBE_STEPS = 2000
+PROBE_VIEWS = 1000
 _PROFILES: dict[str, tuple[GameProfile, ViewEncoder]] = {}
 
 
-def _probe_states(game: Game, games: int) -> Iterator[tuple[int, State]]:
+def _probe_states(game: Game) -> Iterator[tuple[int, State]]:
     """Seeded random playouts (lowest acting seat first), yielding (game index, state)
     after the start and after every action."""
-    for g in range(games):
+    steps = 0
+    for g in range(PROBE_GAMES[1]):
+        if g >= PROBE_GAMES[0] and steps >= PROBE_STEPS:
+            return
         rng = random.Random(f"cardhall-interop-probe:{g}")
         state = game.new_state(seed=f"probe:{g}")
         yield g, state
         while not state.is_over:
             seat = min(state.actors())
             state.apply(seat, rng.choice(state.legal_actions(seat)))
+            steps += 1
             yield g, state
 
 
 def _build(game: Game) -> tuple[GameProfile, ViewEncoder]:
     encoder = ViewEncoder(game)
-    lengths = [0] * PROBE_GAMES
-    chance_cards = [0] * PROBE_GAMES
+    lengths = [0] * PROBE_GAMES[1]
+    chance_cards = [0] * PROBE_GAMES[1]
     payoffs: list[float] = []
     zero_sum = True
-    view_budget = 40_000  # views to learn the layout from; final views are always learned
-    for g, state in _probe_states(game, PROBE_GAMES):
+    views = 0
+    for g, state in _probe_states(game):
         lengths[g] = len(state.history)
         chance_cards[g] = sum(len(o) for o in state.chance.used)
-        if view_budget > 0 or state.is_over:
+        if views < PROBE_VIEWS or state.is_over or len(state.history) % 25 == 0:
             for seat in range(game.players):
                 encoder.learn(state.view(seat))
-            view_budget -= game.players
+            views += game.players
         if state.is_over:
             outcome = state.outcome()
             assert outcome is not None
@@ -236,6 +245,13 @@ class _Node:
         self.items: dict[int, _Node] = {}  # list elements (lists that are not card lists)
 
 
+def _child(children: dict[Any, _Node], key: Any) -> _Node:
+    node = children.get(key)
+    if node is None:
+        node = children[key] = _Node()
+    return node
+
+
 class ViewEncoder:
     """Encodes a seat's view into a flat list of floats of a fixed size.
 
@@ -248,7 +264,9 @@ class ViewEncoder:
     * one card: one-hot over the deck;
     * a list of cards: a presence plane over the deck and a position plane
       (``(index + 1) / deck size``), so order is kept;
-    * every list also gives its length; other lists are encoded element by element.
+    * every list also gives its length; other lists are encoded element by element,
+      except lists nested inside a list's elements (histories of histories), which give
+      only their length (or their cards).
 
     A game that defines :meth:`Game.observation_shape` bypasses all this and its own
     :meth:`State.observation_tensor` is used.
@@ -273,20 +291,20 @@ class ViewEncoder:
         root = self._root
         for k, v in view.items():
             if k not in _SKIP_KEYS:
-                self._learn(v, root.keys.setdefault(k, _Node()))
+                self._learn(v, _child(root.keys, k), 0)
 
-    def _learn(self, value: Any, node: _Node) -> None:
+    def _learn(self, value: Any, node: _Node, depth: int) -> None:
         cards = self._cards
         if isinstance(value, dict):
             for k, v in value.items():
-                self._learn(v, node.keys.setdefault(str(k), _Node()))
+                self._learn(v, _child(node.keys, str(k)), depth)
         elif isinstance(value, list | tuple):
             node.length = 0
             if value and all(isinstance(v, str) and v in cards for v in value):
                 node.cards = 0
-            else:
+            elif depth == 0:  # the elements of lists nested in lists are left out
                 for i, v in enumerate(value):
-                    self._learn(v, node.items.setdefault(i, _Node()))
+                    self._learn(v, _child(node.items, i), 1)
         elif isinstance(value, str):
             if value in cards:
                 node.card = 0

@@ -52,7 +52,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel
 
-from cardhall.engine import Action, Chance, Game, State
+from cardhall.engine import Action, Chance, Game, OptionSpec, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import (
     acting_seat,
@@ -101,6 +101,16 @@ class _Cards(tuple[int, ...]):
 _NO_CARDS = _Cards()
 
 
+class _Cache(dict[Any, Any]):
+    """Views, strings and tensors of one engine state; a clone starts with an empty one."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
+        return _Cache()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_Cache, ())
+
+
 class _NeedShuffle(BaseException):
     """Raised inside the engine when it asks for a shuffle whose order is not known yet
     (a BaseException so that no game code can swallow it)."""
@@ -147,15 +157,29 @@ class ExplicitChance(Chance):
 # --------------------------------------------------------------------------- parameters
 
 
-def _param_default(value: Any) -> Any:
-    return "" if value is None else value
+#: OpenSpiel parameters are typed by their default, so an option whose default is ``None``
+#: is given a stand-in: ``-1`` for a whole number, ``""`` for text.
+NONE_INT = -1
+NONE_TEXT = ""
+
+
+def _param_default(opt: OptionSpec) -> Any:
+    if opt.default is not None:
+        return opt.default
+    return NONE_INT if opt.kind == "int" else NONE_TEXT
 
 
 def _parameter_specification(cls: type[Game]) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": cls.player_counts[0]}
     for opt in cls.option_specs:
-        spec[opt.name] = _param_default(opt.default)
+        spec[opt.name] = _param_default(opt)
     return spec
+
+
+def _zero_sum(cls: type[Game]) -> bool:
+    """Zero-sum as OpenSpiel means it: declared by the game and no one-player form (a
+    solitaire's payoff is its score; OpenSpiel's game type is one per game name)."""
+    return cls.zero_sum and min(cls.player_counts) > 1
 
 
 def game_type(cls: type[Game]) -> pyspiel.GameType:
@@ -170,7 +194,7 @@ def game_type(cls: type[Game]) -> pyspiel.GameType:
         if cls.perfect_information
         else info.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM
-        if cls.zero_sum
+        if _zero_sum(cls)
         else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(cls.player_counts),
@@ -203,12 +227,14 @@ class CardhallGame(pyspiel.Game):
         options: dict[str, Any] = {}
         for opt in cls.option_specs:
             value = params.get(opt.name, spec[opt.name])
-            options[opt.name] = None if value == "" and opt.default is None else value
+            stand_in = opt.default is None and value == _param_default(opt)
+            options[opt.name] = None if stand_in else value
         engine = cls(players, **options)
         key = config_key(engine)
         engine = _ENGINE_GAMES.setdefault(key, engine)
         prof = profile(engine)
-        if cls.zero_sum and not prof.zero_sum:
+        zero_sum = _zero_sum(cls)
+        if zero_sum and not prof.zero_sum:
             raise OptionError(
                 f"{cls.name} declares zero-sum payoffs but {engine!r} gave a non-zero sum; "
                 "set zero_sum = False on the game class"
@@ -224,7 +250,7 @@ class CardhallGame(pyspiel.Game):
             num_players=players,
             min_utility=prof.min_payoff,
             max_utility=prof.max_payoff,
-            utility_sum=0.0 if cls.zero_sum else None,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=prof.max_game_length,
         )
         super().__init__(type(self).GAME_TYPE, info, params)
@@ -285,6 +311,7 @@ class CardhallState(pyspiel.State):
         self._pending: tuple[int, int] | None = None  # (seat, action id) awaiting the shuffle
         self._replayable = True  # False for resampled worlds (past orders are not real)
         self._resamples = 0
+        self._cache = _Cache()  # per seat: view, strings, tensor of the current engine state
         self._start()
 
     # -- chance machinery ------------------------------------------------------------------
@@ -310,6 +337,7 @@ class CardhallState(pyspiel.State):
     def _apply_engine(self, seat: int, action_id: int) -> None:
         st = self.engine
         assert st is not None
+        self._cache = _Cache()
         action = st.game.action_from_id(action_id)
         if type(st.chance) is not ExplicitChance:
             st.chance = ExplicitChance.adopt(st.chance)
@@ -432,6 +460,7 @@ class CardhallState(pyspiel.State):
         new._orders = ()
         new._pending = None
         new._replayable = False
+        new._cache = _Cache()
         return new
 
     def __str__(self) -> str:
@@ -480,7 +509,11 @@ class CardhallObserver:
             self.tensor.fill(0.0)
             self.tensor[player] = 1.0
             return
-        self.tensor[:] = self.encoder.encode(st, player)
+        cache = state._cache
+        key = ("tensor", player)
+        if key not in cache:
+            cache[key] = self.encoder.encode_view(_view(state, player), player, st.actors())
+        self.tensor[:] = cache[key]
 
     def string_from(self, state: CardhallState, player: int) -> str:
         """Observation of `state` from the PoV of `player`, as a string."""
@@ -489,17 +522,32 @@ class CardhallObserver:
             if self.kind == "private":
                 return ""
             return f"p{player} shuffling {len(state._drawn)}"
-        if self.kind == "information_state":
-            text = information_state_string(st, player)
-        elif self.kind == "observation":
-            text = observation_string(st, player)
-        elif self.kind == "private":
-            return private_string(st, player)
-        else:
-            text = public_string(st)
-        if state._pool is not None:
+        cache = state._cache
+        key = (self.kind, player)
+        text = cache.get(key)
+        if text is None:
+            if self.kind == "information_state":
+                text = information_state_string(st, player, _view(state, player))
+            elif self.kind == "observation":
+                text = observation_string(st, player, _view(state, player))
+            elif self.kind == "private":
+                text = private_string(st, player, _view(state, player))
+            else:
+                text = public_string(st)
+            cache[key] = text
+        if state._pool is not None and self.kind != "private":
             text += f" shuffling {len(state._drawn)}"
         return text
+
+
+def _view(state: CardhallState, player: int) -> dict[str, Any]:
+    """The engine view of ``player``, cached until the engine state changes."""
+    key = ("view", player)
+    view = state._cache.get(key)
+    if view is None:
+        assert state.engine is not None
+        view = state._cache[key] = state.engine.view(player)
+    return view
 
 
 # --------------------------------------------------------------------------- registration

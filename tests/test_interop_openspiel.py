@@ -1,0 +1,318 @@
+"""Every registered game through OpenSpiel: its own conformance tests plus ours.
+
+Cases come from ``cardhall.registry.game_names()`` and each game's ``conformance_configs``,
+so a game joins by registering. Long games get fewer simulations (see ``_sims``).
+"""
+
+from __future__ import annotations
+
+import random
+import unittest
+from typing import Any
+
+import numpy as np
+import pyspiel
+import pytest
+from absl import flags
+
+from cardhall.bots import RandomBot
+from cardhall.conformance import configs
+from cardhall.interop import information_state_string, profile
+from cardhall.interop import openspiel as adapter
+from cardhall.registry import game_class, game_names, make_game
+
+CASES: list[tuple[str, int, dict[str, Any]]] = [
+    (name, players, options)
+    for name in game_names()
+    for players, options in configs(game_class(name))
+]
+FIRST_CASES = [next(c for c in CASES if c[0] == name) for name in game_names()]
+
+
+def _id(case: tuple[str, int, dict[str, Any]]) -> str:
+    name, players, options = case
+    opts = ",".join(f"{k}={v}" for k, v in options.items())
+    return f"{name}-{players}p" + (f"-{opts}" if opts else "")
+
+
+def _load(case: tuple[str, int, dict[str, Any]]) -> pyspiel.Game:
+    name, players, options = case
+    return pyspiel.load_game(adapter.short_name(name), {"players": players, **options})
+
+
+def _sims(game: pyspiel.Game, budget: int = 600) -> int:
+    """Simulations for a test: about ``budget`` decisions' worth (``max_game_length`` is
+    about three times the longest probed game), at least 1, at most 10."""
+    return max(1, min(10, budget // game.max_game_length()))
+
+
+def _random_playout(state: pyspiel.State, rng: np.random.RandomState) -> pyspiel.State:
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+# --------------------------------------------------------------------------- registration
+
+
+def test_every_game_is_registered() -> None:
+    names = {g.short_name for g in pyspiel.registered_games()}
+    for name in game_names():
+        assert adapter.short_name(name) in names
+        game = pyspiel.load_game(adapter.short_name(name))
+        assert game.get_type().min_num_players == min(game_class(name).player_counts)
+        assert game.get_type().max_num_players == max(game_class(name).player_counts)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_game_info_follows_options(case: tuple[str, int, dict[str, Any]]) -> None:
+    name, players, options = case
+    game = _load(case)
+    engine = make_game(name, players, **options)
+    gtype = game.get_type()
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == engine.num_distinct_actions
+    assert game.max_chance_outcomes() == len(engine.full_deck())
+    assert gtype.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    expected = (
+        pyspiel.GameType.Information.PERFECT_INFORMATION
+        if engine.perfect_information
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    )
+    assert gtype.information == expected
+    assert game.max_game_length() == profile(engine).max_game_length
+    assert game.get_parameters()["players"] == players
+
+
+def test_player_count_changes_game_info() -> None:
+    for name in game_names():
+        counts = game_class(name).player_counts
+        infos = {n: pyspiel.load_game(adapter.short_name(name), {"players": n}) for n in counts}
+        assert [g.num_players() for g in infos.values()] == list(counts)
+
+
+def test_unknown_parameter_is_rejected() -> None:
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("cardhall_abstrac", {"no_such_option": 1})
+
+
+# --------------------------------------------------------------------------- OpenSpiel's tests
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_random_sim_test_with_serialisation(case: tuple[str, int, dict[str, Any]]) -> None:
+    game = _load(case)
+    pyspiel.random_sim_test(game, num_sims=_sims(game), serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("case", FIRST_CASES, ids=[_id(c) for c in FIRST_CASES])
+def test_games_sim_test(case: tuple[str, int, dict[str, Any]]) -> None:
+    """OpenSpiel's Python ``games_sim_test.sim_game``: pickling of game, type and state,
+    ``serialize_game_and_state`` round trips, clone checks, terminal checks."""
+    from open_spiel.python.tests import games_sim_test
+
+    game = _load(case)
+    np.random.seed(3)
+    runner = games_sim_test.GamesSimTest("apply_action")
+    runner.sim_game(game)
+
+
+@pytest.mark.parametrize("case", FIRST_CASES, ids=[_id(c) for c in FIRST_CASES])
+def test_api_partial_tree(case: tuple[str, int, dict[str, Any]]) -> None:
+    """OpenSpiel's ``integration_tests/api_test`` partial-tree suite (400 sampled states)."""
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS(["pytest"])
+    from open_spiel.integration_tests import api_test
+
+    random.seed(5)
+    game = _load(case)
+
+    def set_up_class(cls: Any) -> None:
+        # OpenSpiel's sampler expands random nodes of the tree from the root; with one
+        # chance node per card (up to 96 outcomes each) all 400 states stay inside the
+        # first shuffle. States along seeded random playouts are added, so that the
+        # checks also see dealt hands and private information.
+        api_test.EnforceAPIOnPartialTreeBase.setUpClass.__func__(cls)
+        rng = np.random.RandomState(8)
+        for _ in range(2):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if not state.is_chance_node() and rng.rand() < 0.3:
+                    cls.some_states.append(state.clone())
+                if state.is_chance_node():
+                    state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+                else:
+                    state.apply_action(int(rng.choice(state.legal_actions())))
+            cls.some_states.append(state)
+
+    cls = type(
+        f"PartialTree_{case[0]}",
+        (api_test.EnforceAPIOnPartialTreeBase,),
+        {
+            "game": game,
+            "game_name": adapter.short_name(case[0]),
+            "setUpClass": classmethod(set_up_class),
+        },
+    )
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(cls)
+    assert suite.countTestCases() >= 5
+    result = unittest.TestResult()
+    suite.run(result)
+    problems = [str(t) + "\n" + tb for t, tb in result.failures + result.errors]
+    assert result.wasSuccessful(), "\n".join(problems)
+
+
+# --------------------------------------------------------------------------- our own checks
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_chance_nodes_replay_in_the_engine(case: tuple[str, int, dict[str, Any]]) -> None:
+    """The card orders dealt at chance nodes, with the players' actions, replay in the
+    engine to the same game and payoffs: chance is explicit and nothing else is random."""
+    name, players, options = case
+    game = _load(case)
+    state = _random_playout(game.new_initial_state(), np.random.RandomState(11))
+    engine = state.engine
+    orders = [list(o) for o in engine.chance.used]
+    replayed = make_game(name, players, **options).new_state(
+        deck=[engine.game.full_deck()[c] for c in orders[0]],
+        reshuffles=[[engine.game.full_deck()[c] for c in o] for o in orders[1:]],
+    )
+    for seat, action in engine.history:
+        replayed.apply(seat, action)
+    assert replayed.is_over
+    assert list(replayed.outcome().payoffs) == state.returns()
+    # every chance action is one card placed: as many as the shuffled cards
+    chance_actions = [pa for pa in state.full_history() if pa.player == pyspiel.PlayerId.CHANCE]
+    assert len(chance_actions) == sum(len(o) for o in orders)
+    assert len(chance_actions) <= game.max_chance_nodes_in_history()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_returns_are_engine_payoffs_and_turn_is_lowest_actor(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
+    game = _load(case)
+    rng = np.random.RandomState(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+            continue
+        actors = state.engine.actors()
+        assert state.current_player() == min(actors)
+        for p in range(game.num_players()):
+            if p != state.current_player():
+                assert state.legal_actions(p) == []
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    outcome = state.engine.outcome()
+    assert state.returns() == [float(p) for p in outcome.payoffs]
+    assert game.min_utility() <= min(state.returns())
+    assert max(state.returns()) <= game.max_utility()
+    if game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM:
+        assert sum(state.returns()) == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_resample_from_infostate_keeps_what_the_player_knows(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
+    game = _load(case)
+    rng = np.random.RandomState(4)
+    state = game.new_initial_state()
+    checked = 0
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    while not state.is_terminal() and checked < 6:
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+            continue
+        if rng.rand() < 0.2:
+            player = state.current_player()
+            world = state.resample_from_infostate(player, sampler)
+            assert world.information_state_string(player) == state.information_state_string(player)
+            assert world.observation_tensor(player) == state.observation_tensor(player)
+            assert world.legal_actions() == state.legal_actions()
+            # the world plays on to the end without touching the real state
+            before = str(state)
+            _random_playout(world, np.random.RandomState(checked))
+            assert str(state) == before
+            checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 0
+
+
+@pytest.mark.parametrize("case", FIRST_CASES, ids=[_id(c) for c in FIRST_CASES])
+def test_search_bot_against_our_random_bot(case: tuple[str, int, dict[str, Any]]) -> None:
+    """A short game: OpenSpiel's Python IS-MCTS (MCTS for perfect information) in seat 0
+    against cardhall's random bot in the other seats; it must complete."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    name, players, options = case
+    game = _load(case)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    sims = max(4, min(40, 4000 // game.max_game_length()))
+    search: Any
+    if game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION:
+        search = ismcts.ISMCTSBot(game, evaluator, 2.0, sims, random_state=np.random.RandomState(1))
+    else:
+        search = mcts.MCTSBot(game, 2.0, sims, evaluator, random_state=np.random.RandomState(1))
+    ours = RandomBot(make_game(name, players, **options), seed=5)
+    rng = np.random.RandomState(6)
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        elif state.current_player() == 0:
+            action = search.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            searched += 1
+        else:
+            seat = state.current_player()
+            choice = ours.choose(state.engine, seat)
+            state.apply_action(state.engine.game.action_id(choice))
+    assert searched > 0
+    assert len(state.returns()) == players
+
+
+def test_information_state_is_exact_and_private() -> None:
+    """The information-state string changes with what the seat learns and never with
+    cards hidden from it (redealing them leaves it unchanged)."""
+    for name in game_names():
+        engine = make_game(name, *FIRST_CASES[game_names().index(name)][1:2])
+        state = engine.new_state(seed=9)
+        rng = random.Random(1)
+        seen = set()
+        for _ in range(30):
+            if state.is_over:
+                break
+            seat = min(state.actors())
+            text = information_state_string(state, seat)
+            assert text not in seen, "a new action must change the acting seat's string"
+            seen.add(text)
+            world = state.determinize(seat, random.Random(rng.random()))
+            assert information_state_string(world, seat) == text
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_explicit_chance_is_uniform_over_remaining_cards() -> None:
+    game = pyspiel.load_game("cardhall_abstrac")
+    state = game.new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert [a for a, _ in outcomes] == list(range(24))
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    state.apply_action(5)
+    assert 5 not in [a for a, _ in state.chance_outcomes()]
+    assert state.chance_outcomes()[0][1] == pytest.approx(1 / 23)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal " + str(
+        make_game("abstrac").full_deck()[7]
+    )
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(5)  # already placed
