@@ -224,7 +224,8 @@ class Client:
     """A blocking WebSocket client for one seat."""
 
     def __init__(self, ws_url: str, table: str, token: str, last_version: int | None = None):
-        self.ws: ClientConnection = connect(ws_url, open_timeout=10, max_size=2**22)
+        self._cm = connect(ws_url, open_timeout=10, max_size=2**22)
+        self.ws: ClientConnection = self._cm.__enter__()
         hello: dict[str, Any] = {"type": "hello", "table": table, "token": token}
         if last_version is not None:
             hello["last_version"] = last_version
@@ -259,7 +260,7 @@ class Client:
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
-            self.ws.close()
+            self._cm.__exit__(None, None, None)
 
 
 # --------------------------------------------------------------------------- self-tests

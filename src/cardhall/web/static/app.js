@@ -218,13 +218,16 @@
         this.version = m.version;
         this.log.push(...m.events);
         if (m.table) Object.assign(this.table, m.table);
-        if (m.view) { this.view = m.view; this.pending = false; this.render(); }
+        if (m.view) { this.view = m.view; this.render(); }
       } else if (m.type === "error") {
         this.pending = false;
         this.showError(m.message);
         this.render();
       } else if (m.type === "ack") {
-        // the update carrying our action follows (or has arrived)
+        // one action at a time: the next may be sent once this one is acknowledged
+        this.pending = false;
+        this.acked = m.version;
+        this.render();
       }
     }
     send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); }
@@ -309,7 +312,7 @@
               b.appendChild(document.createTextNode(parts[0] + " "));
               const span = el("span"); span.innerHTML = rest.map((c) => Cards.svg(c)).join(""); b.appendChild(span);
             } else b.textContent = a;
-            b.disabled = this.pending;
+            b.disabled = this.pending || this.version < (this.acked || 0);
             row.appendChild(b);
           }
         }
