@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -261,6 +262,82 @@ class Client:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._cm.__exit__(None, None, None)
+
+
+def race(
+    a: Server, b: Server, table: str, tokens: list[str], seconds: float
+) -> list[tuple[int, int, bool]]:
+    """Every seat connected to both servers, each connection sending a random legal action
+    whenever its view allows one, for ``seconds``. Returns (version, seat, duplicate) of
+    every acknowledgement."""
+    acks: list[tuple[int, int, bool]] = []
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def racer(server: Server, seat: int, seed: int) -> None:
+        rng = random.Random(seed)
+        c = Client(server.ws_url, table, tokens[seat])
+        n = 0
+        try:
+            while time.monotonic() < stop:
+                try:
+                    m = c.recv(timeout=1.0)
+                except TimeoutError:
+                    continue
+                if m["type"] == "ack":
+                    with lock:
+                        acks.append((m["version"], seat, m["duplicate"]))
+                v = c.view
+                if v and v["over"]:
+                    return
+                if "view" in m and v and v["legal"]:
+                    n += 1
+                    c.send(
+                        {"type": "action", "action": rng.choice(v["legal"]), "id": f"{seed}-{n}"}
+                    )
+        finally:
+            c.close()
+
+    threads = [
+        threading.Thread(target=racer, args=(srv, seat, 10 * i + seat))
+        for i, srv in enumerate((a, b))
+        for seat in range(len(tokens))
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(seconds + 30)
+    return acks
+
+
+def check_one_order(url: str, table: str, acks: list[tuple[int, int, bool]]) -> int:
+    """The stored log is one gap-free order, every first acknowledgement names a distinct
+    stored version of its seat, and the log replays to the served state. Returns the
+    number of actions."""
+    from sqlalchemy import select
+
+    from cardhall.record import Record, replay
+    from cardhall.web.pipeline import TableService
+    from cardhall.web.store import actions, make_engine
+
+    engine = make_engine(url, reader=True)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(actions.c.version, actions.c.seat)
+            .where(actions.c.table_id == table)
+            .order_by(actions.c.version)
+        ).all()
+    engine.dispose()
+    versions = [v for v, _, dup in acks if not dup]
+    assert [r.version for r in rows] == list(range(1, len(rows) + 1))  # one order, no gap
+    assert len(versions) == len(set(versions))  # no version acknowledged twice
+    assert {(v, s) for v, s, dup in acks if not dup} <= {(r.version, r.seat) for r in rows}
+    service = TableService(make_engine(url))
+    _, cached = service.load(table)
+    assert cached is not None and cached.version == len(rows)
+    assert replay(Record.from_state(cached.state)).digest() == cached.state.digest()
+    service.engine.dispose()
+    return len(rows)
 
 
 # --------------------------------------------------------------------------- self-tests

