@@ -165,31 +165,26 @@ def test_finds_the_exact_best_opening_in_a_small_abstrac_endgame() -> None:
     assert exact[chosen] == best, (chosen, exact)
 
 
+#: Small but real matches for the suite: (players, options, iterations, games).
+MATCH: dict[str, tuple[int, dict[str, object], int, int]] = {
+    "abstrac": (2, {}, 60, 8),
+    "yamiro": (2, {}, 25, 6),
+    "getha": (2, {"chips": 12, "max_deals": 4}, 25, 10),
+    "somachi": (2, {"hands_per_game": 1}, 12, 4),
+}
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_beats_random_play(name: str) -> None:
     """A small seeded match against the random bot, seats alternating (the full
     figures against the heuristic bots come from ``scripts/ismcts_strength.py``)."""
-    game = _game(name)
-    if game.players < 2:
-        score = [0.0, 0.0]
-        for seed in range(6):
-            for k, level in enumerate(("ismcts", "random")):
-                bot = (
-                    make_bot(game, level, seed=seed, iterations=60)
-                    if level == "ismcts"
-                    else make_bot(game, level, seed=seed)
-                )
-                out = _play(game, [bot], seed).outcome()
-                assert out is not None
-                score[k] += out.scores[0]
-        assert score[0] > score[1]
-        return
+    players, options, iterations, games = MATCH.get(name, (2, {}, 25, 6))
+    game = make_game(name, players, **options)
     wins = 0.0
-    games = 8
     for seed in range(games):
         me = seed % game.players
         bots = [
-            make_bot(game, "ismcts", seed=seed, iterations=60)
+            make_bot(game, "ismcts", seed=seed, iterations=iterations)
             if s == me
             else make_bot(game, "random", seed=seed + s)
             for s in range(game.players)

@@ -23,6 +23,12 @@ Honesty: the bot touches the real state only through ``determinize(seat, ...)``,
 With the same seed its choice on a state and on any redeal of the cards hidden from it is
 the same (``tests/test_bots_ismcts.py`` checks this for every game).
 
+Long games: a playout may stop after ``horizon`` actions where the game has an
+*evaluator* (:data:`EVALUATORS`: provisional scores read from the sampled world, e.g.
+Somachi's tallies plus the tableaus on the table); an evaluator may also decline to judge
+a position (Getha: only between deals, from the chip stacks), and the playout goes on
+until it accepts. Games without an evaluator are always played out to the end.
+
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
 joint win, ``1/n`` each when nobody wins), ``"score"`` (payoffs scaled into [0, 1] by the
@@ -48,7 +54,7 @@ from cardhall.bots import Bot, register_bot
 from cardhall.engine import Action, Game, Outcome, State
 from cardhall.errors import IllegalActionError, OptionError
 
-__all__ = ["DEFAULT_ITERATIONS", "ISMCTSBot", "SearchResult"]
+__all__ = ["DEFAULT_HORIZONS", "DEFAULT_ITERATIONS", "EVALUATORS", "ISMCTSBot", "SearchResult"]
 
 #: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
@@ -89,7 +95,9 @@ class ISMCTSBot(Bot):
 
     Parameters (all optional, also accepted by ``make_bot(game, "ismcts", ...)``):
     ``iterations`` per move, ``time_limit`` seconds per move, ``c`` the UCB exploration
-    constant, ``reward`` one of ``"win"``, ``"score"``, ``"mixed"``.
+    constant, ``reward`` one of ``"win"``, ``"score"``, ``"mixed"``, ``horizon`` the
+    playout length in actions before the game's evaluator may judge (``None``: play out
+    to the end; the default comes from :data:`DEFAULT_HORIZONS`).
     """
 
     level = "ismcts"
@@ -103,6 +111,7 @@ class ISMCTSBot(Bot):
         time_limit: float | None = None,
         c: float = 0.7,
         reward: str = "mixed",
+        horizon: int | None = -1,
     ) -> None:
         super().__init__(game, seed)
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
@@ -113,6 +122,12 @@ class ISMCTSBot(Bot):
             raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
         if float(c) < 0:
             raise OptionError(f"ismcts c must be >= 0, got {c!r}")
+        if horizon == -1:
+            horizon = DEFAULT_HORIZONS.get(game.name)
+        if horizon is not None and (isinstance(horizon, bool) or int(horizon) < 0):
+            raise OptionError(f"ismcts horizon must be >= 0 actions, got {horizon!r}")
+        self.evaluator = EVALUATORS.get(game.name)
+        self.horizon = int(horizon) if horizon is not None and self.evaluator else None
         if iterations is None and time_limit is None:
             iterations = DEFAULT_ITERATIONS
         self.iterations = int(iterations) if iterations is not None else None
@@ -225,15 +240,24 @@ class ISMCTSBot(Bot):
             history.append(best_key)
             path.append((actor, best))
             node = best
-        # Random playout.
-        randrange = rng.randrange
+        # Random playout (to the end, or to the horizon where the game has an evaluator).
+        rnd = rng.random
+        horizon = self.horizon
+        outcome: Outcome | None = None
+        steps = 0
         while not world.is_over:
+            if horizon is not None and steps >= horizon:
+                outcome = self.evaluator(world, root_state)  # type: ignore[misc]
+                if outcome is not None:
+                    break
             actor = min(world.actors())
             legal = world.legal_actions(actor)
-            action = legal[randrange(len(legal))] if len(legal) > 1 else legal[0]
+            action = legal[int(rnd() * len(legal))]
             apply(actor, action)
             history.append((actor, action))
-        outcome = world.outcome()
+            steps += 1
+        if outcome is None:
+            outcome = world.outcome()
         assert outcome is not None
         values = rewards(outcome)
         for actor, child in path:
@@ -277,12 +301,69 @@ class ISMCTSBot(Bot):
         return mixed
 
 
+# --------------------------------------------------------------------------- evaluators
+
+#: ``evaluator(world, root) -> Outcome | None``: provisional scores of a sampled world in
+#: the middle of a game (``None``: not a position the evaluator can judge; play on).
+#: ``root`` is the state searched from (for "has a deal ended since?" checks). Evaluators
+#: read the *sampled* world, never the real state: that keeps the bot honest.
+Evaluator = Callable[[State, State], Outcome | None]
+EVALUATORS: dict[str, Evaluator] = {}
+#: Playout horizon in actions, per game (others: played out to the end).
+DEFAULT_HORIZONS: dict[str, int] = {"somachi": 40, "getha": 0}
+
+
+def _provisional(scores: list[float]) -> Outcome:
+    best = max(scores)
+    return Outcome(tuple(scores), tuple(s for s, v in enumerate(scores) if v == best))
+
+
+def _somachi(world: State, root: State) -> Outcome | None:
+    """Somachi: tallies so far plus what each active tableau would score now (the hand's
+    multiplier included); with chips, the stacks."""
+    try:
+        money = world.money  # type: ignore[attr-defined]
+        if money is not None:
+            return None if world.is_over else _provisional([float(c) for c in money.stacks])
+        from cardhall.games.somachi import tableau_score
+
+        mult = world._multiplier()  # type: ignore[attr-defined]
+        acc = world.acc  # type: ignore[attr-defined]
+        return _provisional(
+            [
+                float(t + (tableau_score(tab, acc) * mult if active else 0))
+                for t, tab, active in zip(
+                    world.tallies,  # type: ignore[attr-defined]
+                    world.tab,  # type: ignore[attr-defined]
+                    world.active,  # type: ignore[attr-defined]
+                    strict=True,
+                )
+            ]
+        )
+    except (AttributeError, ImportError, TypeError):  # the game changed shape: play on
+        return None
+
+
+def _getha(world: State, root: State) -> Outcome | None:
+    """Getha: the chip stacks, once the deal being searched has been settled."""
+    try:
+        if world.deals <= root.deals:  # type: ignore[attr-defined]
+            return None
+        return _provisional([float(c) for c in world.money.stacks])  # type: ignore[attr-defined]
+    except AttributeError:
+        return None
+
+
+EVALUATORS["somachi"] = _somachi
+EVALUATORS["getha"] = _getha
+
+
 @register_bot("*", "ismcts")
 def _make(game: Game, seed: int | str = 0, **params: Any) -> ISMCTSBot:
-    unknown = sorted(set(params) - {"iterations", "time_limit", "c", "reward"})
+    unknown = sorted(set(params) - {"iterations", "time_limit", "c", "reward", "horizon"})
     if unknown:
         raise OptionError(
             f"ismcts bot takes no parameter {unknown[0]!r}; "
-            "parameters: iterations, time_limit, c, reward"
+            "parameters: iterations, time_limit, c, reward, horizon"
         )
     return ISMCTSBot(game, seed, **params)
