@@ -400,6 +400,7 @@ class YamiroState(State):
             self.discard.extend(c for c, s in zip(played, sides, strict=True) if s == winner)
         record = {
             "hand": self.hand_no + 1,
+            "form": _FORMS[self.n],
             "starter": self.starter,
             "winner": winner,
             "arlas": -1 if stopped else result.arlas,
@@ -418,7 +419,7 @@ class YamiroState(State):
             self.over = True
             self.to_move = -1
             totals = self.capture_totals()
-            self._emit("end", None, captures=totals)
+            self._emit("end", None, captures=totals, form=_FORMS[self.n])
             return
         self._start_hand()
 
