@@ -266,6 +266,22 @@ class Yamiro(Game):
         """``'two-player'``, ``'partner'`` or ``'solitaire'``."""
         return _FORMS[self.players]
 
+    def max_game_length(self) -> int:
+        """Player actions in a game: 8 per hand and player (4 in solitaire, where the deck
+        plays the other half), or with ``must_have_winner`` at most 96 per hand (the
+        cards played in one hand all stay on the table until it ends)."""
+        hands = 4 if self.players == 4 else 8
+        if self.options["must_have_winner"]:
+            return 96 * hands
+        return hands * 4 * self.players
+
+    def payoff_bounds(self) -> tuple[float, float]:
+        """Captures are at most 32 points per side per hand (64 with partners), so the
+        margin is at most 256 (solitaire's payoff) and the two-sided payoff half of it;
+        with ``must_have_winner``, at most the count of the whole deck, 544."""
+        top = 544.0 if self.options["must_have_winner"] else 256.0
+        return (-top, top) if self.players == 1 else (-top / 2, top / 2)
+
     def _initial_state(self, chance: Chance) -> YamiroState:
         return YamiroState(self, chance)
 
