@@ -10,12 +10,13 @@ True
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any
 
 from cardhall.engine import Game
 from cardhall.errors import UnknownGameError
 
-__all__ = ["game_class", "game_names", "make_game", "register"]
+__all__ = ["game_class", "game_names", "import_modules", "make_game", "register"]
 
 _GAMES: dict[str, type[Game]] = {}
 
@@ -37,17 +38,25 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
+def import_modules(modules: tuple[str, ...]) -> list[ModuleType]:
+    """Import each module that exists and return them (a listed plug-in module that is not
+    written yet is skipped; any error inside a module that exists is raised)."""
+    found = []
+    for module in modules:
+        try:
+            found.append(importlib.import_module(module))
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+    return found
+
+
 def _load_builtins() -> None:
     global _loaded
     if _loaded:
         return
     _loaded = True
-    for module in BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:  # a game not written yet
-            if exc.name != module:
-                raise
+    import_modules(BUILTIN_MODULES)
 
 
 def game_names() -> list[str]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from cardhall.engine import Action, Game, State
 from cardhall.errors import OptionError
+from cardhall.registry import import_modules
 
 __all__ = [
     "LEVELS",
@@ -102,14 +103,7 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    import importlib
-
-    for module in BUILTIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+    import_modules(BUILTIN_MODULES)
 
 
 def bot_levels(game: Game | str) -> list[str]:

@@ -7,7 +7,6 @@ each such module defines ``register(app)``.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardhall.errors import CardhallError, RecordError
-from cardhall.registry import game_class, game_names, make_game
+from cardhall.registry import game_class, game_names, import_modules, make_game
 
 app = typer.Typer(
     name="cardhall",
@@ -162,18 +161,8 @@ def play(
         err_console.print("\nstopped")
 
 
-def _register_subcommands() -> None:
-    for module in SUBCOMMANDS:
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        mod.register(app)
-
-
-_register_subcommands()
+for _module in import_modules(SUBCOMMANDS):
+    _module.register(app)
 
 
 def main() -> None:

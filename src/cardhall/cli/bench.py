@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,6 +10,7 @@ import typer
 from rich.console import Console
 
 from cardhall.benchmarks import MODULES
+from cardhall.registry import import_modules
 
 
 def register(app: typer.Typer) -> None:
@@ -27,15 +27,9 @@ def register(app: typer.Typer) -> None:
         """Run the benchmarks and print their figures (ratios measured in one run)."""
         console = Console()
         results: dict[str, Any] = {}
-        for module in MODULES:
-            if only and not any(o in module for o in only):
-                continue
-            try:
-                mod = importlib.import_module(module)
-            except ModuleNotFoundError as exc:
-                if exc.name != module:
-                    console.print(f"[yellow]{module}: skipped, missing {exc.name}[/yellow]")
-                continue
+        wanted = tuple(m for m in MODULES if not only or any(o in m for o in only))
+        for mod in import_modules(wanted):
+            module = mod.__name__
             console.rule(str(getattr(mod, "NAME", module)))
             results[module.rsplit(".", 1)[-1]] = mod.run(console, quick)
         if json_out is not None:

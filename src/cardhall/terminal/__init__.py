@@ -17,7 +17,6 @@ A game's renderer module may define:
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,18 +32,15 @@ from cardhall.cards import SuitNames
 from cardhall.engine import Action, Game, State
 from cardhall.errors import CardhallError
 from cardhall.record import Record
+from cardhall.registry import import_modules
 
 __all__ = ["TerminalGame", "renderer_for"]
 
 
 def renderer_for(game: Game | str) -> ModuleType | None:
     name = game if isinstance(game, str) else game.name
-    try:
-        return importlib.import_module(f"cardhall.terminal.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"cardhall.terminal.{name}":
-            raise
-        return None
+    found = import_modules((f"cardhall.terminal.{name}",))
+    return found[0] if found else None
 
 
 class TerminalGame:
