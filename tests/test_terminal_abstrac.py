@@ -1,0 +1,147 @@
+"""Terminal play of Abstrac: a scripted human against bots, what the screen shows, hints,
+and the saved record that replays."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from io import StringIO
+from pathlib import Path
+
+from rich.console import Console
+
+from cardhall.cards import SuitNames
+from cardhall.games.abstrac import AbstracState
+from cardhall.record import load_record, replay
+from cardhall.registry import make_game
+from cardhall.solvers.abstrac import solve_layout
+from cardhall.terminal import TerminalGame
+from cardhall.terminal.abstrac import combo_parts, describe_event, hint, render
+
+
+def scripted(answers: list[str]) -> tuple[Callable[[str], str], list[str]]:
+    prompts: list[str] = []
+    it: Iterator[str] = iter(answers)
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(it, "1")  # then always the first legal action
+
+    return ask, prompts
+
+
+def console() -> Console:
+    return Console(record=True, file=StringIO(), width=110)
+
+
+def test_a_full_game_against_the_perfect_bot_saves_a_record(tmp_path: Path) -> None:
+    game = make_game("abstrac")
+    out = console()
+    ask, prompts = scripted(["h", "first", "h", "take 3"])
+    save = tmp_path / "game.json"
+    final = TerminalGame(game, bot_level="perfect", seed=5, console=out, ask=ask, save=save).play()
+    text = out.export_text()
+    assert isinstance(final, AbstracState)
+    assert final.is_over
+    # what the screen shows
+    assert "row (24 cards, top end first)" in text
+    assert "seat 0 chooses to go first or second" in text
+    assert "taken, by suit" in text
+    assert "seat 0 chooses to go first" in text  # the event line
+    assert "Game over." in text
+    # the hints: the first-or-second advice, then the value of each take
+    first_mover_value = solve_layout(final.row).value
+    assert f"first {first_mover_value:+d}, second {-first_mover_value:+d}" in text
+    assert "take 1:" in text and "take 3:" in text and "(best)" in text
+    assert any("h for a hint" in p for p in prompts)
+    # the record replays to the same final state
+    record = load_record(save)
+    assert record.game == "abstrac"
+    assert record.actions[0] == (0, "first")
+    assert record.actions[1] == (0, "take 3")
+    replayed = replay(record)
+    assert replayed.digest() == final.digest()
+    assert record.result is not None
+    outcome = final.outcome()
+    assert outcome is not None
+    assert record.result["scores"] == list(outcome.scores)
+
+
+def test_quitting_saves_the_game_so_far(tmp_path: Path) -> None:
+    game = make_game("abstrac")
+    ask, _ = scripted(["second", "q"])
+    save = tmp_path / "partial.json"
+    out = console()
+    state = TerminalGame(
+        game, bot_level="heuristic", seed=2, console=out, ask=ask, save=save
+    ).play()
+    assert not state.is_over
+    record = load_record(save)
+    assert record.actions[0] == (0, "second")
+    assert record.actions[1][0] == 1  # the dealer moved first
+    assert replay(record).digest() == state.digest()
+
+
+def test_bad_answers_are_refused_and_asked_again(tmp_path: Path) -> None:
+    game = make_game("abstrac")
+    ask, prompts = scripted(["9", "take 2", "nonsense", "first", "take 4", "q"])
+    out = console()
+    state = TerminalGame(game, bot_level="random", seed=3, console=out, ask=ask).play()
+    text = out.export_text()
+    assert "choose 1..2" in text
+    assert "illegal action 'take 2'" in text
+    assert "unknown abstrac action" in text
+    assert "illegal action 'take 4'" in text
+    assert state.history[0][1].kind == "first"
+    assert len(prompts) == 6
+
+
+def test_render_shows_taken_cards_by_suit_and_combinations() -> None:
+    game = make_game("abstrac")
+    deck = "AS AH AD KD QD JD AC 9D KS QS JS 10S 9S KH QH JH 10H 9H 10D KC QC JC 10C 9C"
+    state = game.new_state(deck=deck.split())
+    state.apply(0, "first")
+    for k, seat in ((3, 0), (1, 1), (3, 0), (1, 1)):
+        state.apply(seat, f"take {k}")
+    out = console()
+    out.print(render(state.view(0), SuitNames.default()))
+    text = out.export_text()
+    # seat 0 took AS AH AD, then QD JD AC: four Aces; seat 1 took KD and 9D
+    assert "♠ A  ♥ A  ♦ A Q J  ♣ A" in text
+    assert "four A (8)" in text
+    assert "♦ K 9" in text
+    assert "seat 0 (you)" in text
+    assert "row (16 cards, top end first)" in text
+
+
+def test_combination_parts() -> None:
+    assert combo_parts(["KH", "JH", "10H", "9H"]) == ["J 10 9 ♥ (3)"]
+    assert combo_parts(["AS", "KS", "QS", "JS", "10S", "9S"]) == ["A K Q J 10 9 ♠ (12)"]
+    assert combo_parts(["10S", "10H", "10D", "10C", "9S"]) == ["four 10 (8)"]
+    assert combo_parts([]) == []
+
+
+def test_event_lines() -> None:
+    names = SuitNames.default()
+    take = {"seq": 3, "kind": "take", "seat": 1, "cards": ["AS", "KS"]}
+    assert describe_event(take, names) == "seat 1 takes 2: AS KS"
+    score = {
+        "seq": 9,
+        "kind": "score",
+        "seat": None,
+        "combos": [12, 25],
+        "scores": [168, 250],
+        "totals": [168, 250],
+    }
+    line = describe_event(score, names)
+    assert line is not None and "168" in line and "250" in line
+    assert describe_event({"seq": 0, "kind": "other", "seat": None}, names) is None
+
+
+def test_hint_only_for_the_seat_to_move() -> None:
+    state = make_game("abstrac").new_state(seed=4)
+    assert hint(state, 1) is None
+    text = hint(state, 0)
+    assert text is not None and ("go first" in text or "go second" in text or "either" in text)
+    state.apply(0, "second")
+    text = hint(state, 1)
+    assert text is not None and text.count("take ") == 3
