@@ -101,7 +101,7 @@ def test_games_endpoint_lists_every_registered_game(client: TestClient) -> None:
         assert g["players"] == list(game_class(g["name"]).player_counts)
         assert g["bots"] == bot_levels(g["name"]) and "random" in g["bots"]
     rules = client.get("/api/games/abstrac/rules")
-    assert rules.status_code == 200 and "Abstrac" in rules.text
+    assert rules.status_code == 200 and "Abstrac" in rules.json()["text"]
     assert client.get("/api/games/nope/rules").status_code == 404
 
 

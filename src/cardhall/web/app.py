@@ -26,8 +26,11 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from cardhall.errors import UnknownGameError
 from cardhall.registry import game_class
@@ -124,6 +127,32 @@ def create_app(
     async def _web_error(_request: Request, exc: WebError) -> JSONResponse:
         return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # one error shape for every refusal: {code, message}
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        message = f"invalid request: {where}: {first.get('msg', 'malformed')}"
+        return JSONResponse({"code": "invalid", "message": message[:300]}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            # Starlette names the methods of the first matching route only
+            allowed: set[str] = set()
+            for route in app.routes:
+                match, _ = route.matches({**request.scope, "method": "GET"})
+                methods = getattr(route, "methods", None)
+                if match != Match.NONE and methods:
+                    allowed |= set(methods)
+            headers["Allow"] = ", ".join(sorted(allowed))
+        return JSONResponse(
+            {"code": "http", "message": str(exc.detail)},
+            status_code=exc.status_code,
+            headers=headers,
+        )
+
     # ------------------------------------------------------------------ REST lobby
 
     @app.get("/api/games", tags=["lobby"])
@@ -132,16 +161,17 @@ def create_app(
         games: list[dict[str, Any]] = await call(svc().games)
         return games
 
-    @app.get("/api/games/{name}/rules", tags=["lobby"], response_class=PlainTextResponse)
-    async def game_rules(name: str) -> str:
-        """The rules as cardhall plays them (the game module's summary)."""
+    @app.get("/api/games/{name}/rules", tags=["lobby"], responses={404: {"model": models.Error}})
+    async def game_rules(name: str) -> models.Rules:
+        """The rules as cardhall plays them (the game module's summary), as text."""
         try:
             cls = game_class(name)
         except UnknownGameError as exc:
             raise WebError("no_game", str(exc), 404) from None
         import importlib
 
-        return importlib.import_module(cls.__module__).__doc__ or ""
+        text = importlib.import_module(cls.__module__).__doc__ or ""
+        return models.Rules(game=cls.name, title=cls.title, text=text)
 
     @app.get("/api/tables", tags=["lobby"])
     async def list_tables() -> list[models.TableInfo]:

@@ -99,3 +99,9 @@ class Ok(BaseModel):
 class Error(BaseModel):
     code: str
     message: str
+
+
+class Rules(BaseModel):
+    game: str
+    title: str
+    text: str = Field(description="the rules as cardhall plays them (plain text)")

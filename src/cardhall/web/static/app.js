@@ -27,8 +27,8 @@
     set(id, v) { localStorage.setItem("cardhall.table." + id, JSON.stringify(v)); },
   };
   function showRules(game) {
-    fetch(`/api/games/${encodeURIComponent(game)}/rules`).then((r) => r.text()).then((t) => {
-      document.getElementById("rules-text").textContent = t;
+    fetch(`/api/games/${encodeURIComponent(game)}/rules`).then((r) => r.json()).then((r) => {
+      document.getElementById("rules-text").textContent = `${r.title}\n\n${r.text}`;
       document.getElementById("rules").showModal();
     });
   }
