@@ -16,7 +16,7 @@ install: $(STAMP)
 
 ## run: the main job (see README).
 run: $(STAMP)
-	$(VENV)/bin/cardhall play abstrac --bot strongest
+	$(VENV)/bin/cardhall serve --host 127.0.0.1 --port 8000 --database-url sqlite:///cardhall.db
 
 ## test: install everything (first time), then run the whole suite, ruff and mypy.
 test: $(STAMP)
