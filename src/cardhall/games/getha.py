@@ -1,0 +1,1356 @@
+"""Getha, the Railog poker, for 2 to 8 players: chips, a draw, two secret suits, one
+betting round, then claims by the arls and a ladder of battles.
+
+Rules as cardhall plays them (sheet 001; the rules page is docs/rules/getha.md). A game is
+a series of deals; chips live in :class:`cardhall.money.Money`.
+
+1. **Deal in.** Seats with chips are dealt in (m of them); each antes ``ante`` (or all it
+   has). Eight cards go to each of max(4, m) hands, one at a time clockwise from the
+   dealer's left with the dealer last, then the extra hands (which nobody sees).
+2. **Bring-in.** The dealer names B (``min_bring_in`` <= B <= his stack; a short dealer
+   puts in everything) and pays it. Every other seat, clockwise from the dealer's left,
+   pays B (all it has if short) or declines, which folds its 8 cards face down.
+3. **Draw.** Each seat still in discards 0 to 6 cards in one go and draws as many: in turn,
+   or (when more than ``simultaneous_discard_above`` seats were dealt in) all declared
+   first, shuffled back into the deck, then drawn in turn.
+4. **Select.** Every seat still in secretly and simultaneously names two suits it holds
+   (one if it holds one): those whole suits are *played* face down, the rest is *reserve*.
+5. **Bet.** One round, clockwise from the dealer's left: check until someone opens, bet,
+   call (see), raise, fold or go all-in; a seat acts again only after a raise.
+   If all but one fold, that seat takes every pot and the carry-over unseen.
+6. **Showdown.** Played cards are turned up. Each played arl takes every card of its suit
+   from the other seats' played and reserve cards, the folded hands and the extra hands.
+   A seat left with fewer than two played suits plays another reserve suit (its choice,
+   an action, when it has several), which may bring out a new arl, and so on.
+7. **Resolve each pot** among its eligible seats: seats with nothing left drop out; if
+   anyone shows an arlas, every *other* seat without a deiskatun drops out (at once);
+   the rest are ranked (alak, number of number cards, their total, then seat) and fight
+   a ladder of battles: alak cancel one for one, each surplus alak removes the opponent's
+   highest number card, the higher remaining total wins; on equal totals the side with a
+   card left wins, otherwise both drop out. A pot nobody wins is carried to the next deal.
+8. The dealer moves to the next seat with chips. The game ends when one seat has every
+   chip (it also takes the carry-over), or after ``max_deals`` deals (the carry-over is
+   then shared by the seats with chips, odd chips clockwise from the dealer's left).
+
+Seats: seat 0 deals the first deal. Scores are the final stacks; payoffs are stacks minus
+the average (the starting stack).
+
+**Action notation and ids** (``num_distinct_actions`` = 306 + 3 * (T + 1), where T is all
+the chips at the table, ``players * chips``):
+
+============================  ===============================================  ===========
+notation                      meaning                                          id
+============================  ===============================================  ===========
+``pay`` / ``decline``         answer the bring-in                              0 / 1
+``check`` ``call`` ``fold``   betting                                          2 / 3 / 4
+``allin``                     put in the whole stack                           5
+``discard i j ...``           discard the cards at positions i, j... (1-8) of  6 + mask
+                              the seat's hand sorted by card index ("discard"
+                              alone keeps everything); mask = sum 2^(i-1)
+``select a [b]``              play suits a and b (or the only suit a)          262 + k
+``replace s``                 play reserve suit s after losing a suit          297 + s
+``bringin B``                 the dealer's bring-in                            306 + B
+``bet t`` / ``raise t``       bet (nobody has opened) or raise, *to* t this    306+(T+1)+t
+                              round                                            / +2(T+1)+t
+============================  ===============================================  ===========
+
+For ``select``, k is ``a - 1`` for one suit and ``8 + `` the index of the pair (a, b) in
+lexicographic order of the 28 pairs for two. Suits are written 1..8 (``S3`` also parses).
+
+>>> from cardhall.registry import make_game
+>>> state = make_game("getha", 3).new_state(seed=4)
+>>> sorted(state.actors()), str(state.legal_actions(0)[0])
+([0], 'bringin 1')
+>>> battle(parse("alak/S1 alak/S2 5/S1 6/S2"), parse("alak/S5 8/S5 7/S5 4/S5 2/S6 1/S6"))[0]
+-1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+from cardhall.cards import RAILOG_DECK, RailogCard
+from cardhall.engine import (
+    Action,
+    Chance,
+    Event,
+    Game,
+    OptionSpec,
+    Outcome,
+    State,
+    arg_int,
+    jsonable,
+)
+from cardhall.errors import IllegalActionError, NotationError, OptionError
+from cardhall.money import Money
+from cardhall.registry import register
+
+__all__ = [
+    "Getha",
+    "GethaState",
+    "battle",
+    "hand_key",
+    "parse",
+    "resolve_pot",
+]
+
+# --------------------------------------------------------------------------- cards as ints
+
+ALAK_R, ARL_R, DEISKATUN_R, ARLAS_R = 8, 9, 10, 11  # card % 12 of the four faces
+
+
+def _suit(c: int) -> int:
+    return c // 12 + 1
+
+
+def _is_number(c: int) -> bool:
+    return c % 12 < 8
+
+
+def _value(c: int) -> int:
+    return c % 12 + 1
+
+
+def suits_of(cards: Iterable[int]) -> list[int]:
+    """The suits present in ``cards``, ascending."""
+    return sorted({c // 12 + 1 for c in cards})
+
+
+def parse(text: str) -> list[int]:
+    """Cards from notation, as plain indexes (a test and doctest helper)."""
+    return [int(c) for c in RailogCard.parse_many(text)]
+
+
+def cards_text(cards: Iterable[int]) -> list[RailogCard]:
+    """Card objects (which events turn into notation)."""
+    return [RAILOG_DECK[c] for c in sorted(cards)]
+
+
+def hand_key(cards: Iterable[int]) -> tuple[int, int, int]:
+    """(alak count, number of number cards, their total): the ladder's ranking keys."""
+    alak = count = total = 0
+    for c in cards:
+        r = c % 12
+        if r < 8:
+            count += 1
+            total += r + 1
+        elif r == ALAK_R:
+            alak += 1
+    return alak, count, total
+
+
+def battle(x: Sequence[int], y: Sequence[int]) -> tuple[int, dict[str, Any]]:
+    """One battle between played hands ``x`` and ``y`` (only alak and numbers count).
+
+    Returns (1 if x wins, -1 if y wins, 0 on a tie) and the details: the alak cancelled,
+    the cards each side lost, the totals left.
+
+    >>> c = parse("alak/S5 8/S5 7/S5 4/S5 2/S6 1/S6")
+    >>> d = parse("8/S7 7/S7 6/S7 5/S7 8/S8 7/S8 6/S8")
+    >>> battle(c, d)[1]["totals"]
+    [22, 39]
+    """
+    xa = sum(1 for c in x if c % 12 == ALAK_R)
+    ya = sum(1 for c in y if c % 12 == ALAK_R)
+    xn = sorted((c for c in x if c % 12 < 8), key=lambda c: (-(c % 12), c))
+    yn = sorted((c for c in y if c % 12 < 8), key=lambda c: (-(c % 12), c))
+    cancelled = min(xa, ya)
+    sx, sy = xa - cancelled, ya - cancelled
+    x_lost, x_left = xn[:sy], xn[sy:]
+    y_lost, y_left = yn[:sx], yn[sx:]
+    tx = sum(c % 12 + 1 for c in x_left)
+    ty = sum(c % 12 + 1 for c in y_left)
+    if tx != ty:
+        result = 1 if tx > ty else -1
+    else:
+        x_has = sx > 0 or bool(x_left)
+        y_has = sy > 0 or bool(y_left)
+        result = 1 if x_has and not y_has else -1 if y_has and not x_has else 0
+    return result, {
+        "alak": [xa, ya],
+        "cancelled": cancelled,
+        "removed": [cards_text(x_lost), cards_text(y_lost)],
+        "left": [cards_text(x_left), cards_text(y_left)],
+        "totals": [tx, ty],
+    }
+
+
+def resolve_pot(
+    eligible: Sequence[int],
+    played: Sequence[Sequence[int]],
+    first: int,
+    seats: int,
+    *,
+    arlas_holders_immune: bool = False,
+    deiskatun_same_suit: bool = False,
+    matchup_order: str = "ranked",
+    explain: bool = True,
+) -> tuple[int | None, list[dict[str, Any]]]:
+    """Decide one pot among ``eligible`` seats from their ``played`` cards (RULINGS 1.5).
+
+    ``first`` is the dealer's left (the seat order's start). Returns the winner (``None``
+    when nobody wins) and the steps, for explaining the showdown.
+    """
+    steps: list[dict[str, Any]] = []
+    dist = {p: (p - first) % seats for p in eligible}
+    alive = sorted(eligible, key=dist.__getitem__)
+    gone = [p for p in alive if not played[p]]
+    if gone:
+        alive = [p for p in alive if played[p]]
+        if explain:
+            steps.append({"step": "no_cards", "seats": gone})
+    # the arlas filter, all at once
+    arlas = {p: [c // 12 + 1 for c in played[p] if c % 12 == ARLAS_R] for p in alive}
+    holders = [p for p in alive if arlas[p]]
+    if holders:
+        dropped = []
+        for p in alive:
+            if arlas_holders_immune and arlas[p]:
+                continue
+            shown = {s for q in holders if q != p for s in arlas[q]}
+            if not shown:
+                continue
+            deis = {c // 12 + 1 for c in played[p] if c % 12 == DEISKATUN_R}
+            safe = shown <= deis if deiskatun_same_suit else bool(deis)
+            if not safe:
+                dropped.append(p)
+        if dropped:
+            alive = [p for p in alive if p not in dropped]
+        if explain:
+            steps.append({"step": "arlas", "holders": holders, "dropped": dropped})
+    if len(alive) <= 1:
+        return (alive[0] if alive else None), steps
+    keys = {p: hand_key(played[p]) for p in alive}
+    if matchup_order == "ranked":
+        alive.sort(key=lambda p: (-keys[p][0], -keys[p][1], -keys[p][2], dist[p]))
+    if explain:
+        steps.append(
+            {"step": "order", "seats": list(alive), "keys": [list(keys[p]) for p in alive]}
+        )
+    champion: int | None = alive[0]
+    battles = 0
+    for p in alive[1:]:
+        if champion is None:
+            champion = p
+            if explain:
+                steps.append({"step": "champion", "seat": p})
+            continue
+        result, detail = battle(played[champion], played[p])
+        battles += 1
+        winner = champion if result > 0 else p if result < 0 else None
+        if explain:
+            steps.append({"step": "battle", "seats": [champion, p], "winner": winner, **detail})
+        champion = winner
+    assert battles <= len(alive) - 1
+    return champion, steps
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def _arg_positions(text: str) -> tuple[int, ...]:
+    parts = text.replace(",", " ").split()
+    try:
+        pos = sorted(int(p) for p in parts)
+    except ValueError:
+        raise NotationError(f"discard takes card positions 1-8, got {text!r}") from None
+    if any(not 1 <= p <= 8 for p in pos) or len(set(pos)) != len(pos):
+        raise NotationError(f"discard positions must be distinct, 1-8; got {text!r}")
+    return tuple(pos)
+
+
+def _arg_suits(text: str) -> tuple[int, ...]:
+    parts = text.replace(",", " ").split()
+    out = []
+    for p in parts:
+        q = p[1:] if p[:1] in ("s", "S") else p
+        if not q.isdigit() or not 1 <= int(q) <= 8:
+            raise NotationError(f"a suit is 1-8 (or S1-S8), got {p!r}")
+        out.append(int(q))
+    if not 1 <= len(out) <= 2 or len(set(out)) != len(out):
+        raise NotationError(f"select one or two distinct suits, got {text!r}")
+    return tuple(sorted(out))
+
+
+def _arg_suit(text: str) -> int:
+    suits = _arg_suits(text)
+    if len(suits) != 1:
+        raise NotationError(f"replace takes one suit, got {text!r}")
+    return suits[0]
+
+
+PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(1, 9), 2))
+_PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
+
+PAY, DECLINE, CHECK, CALL, FOLD, ALLIN = (
+    Action("pay"),
+    Action("decline"),
+    Action("check"),
+    Action("call"),
+    Action("fold"),
+    Action("allin"),
+)
+_SIMPLE = {"pay": 0, "decline": 1, "check": 2, "call": 3, "fold": 4, "allin": 5}
+_SIMPLE_BY_ID = [PAY, DECLINE, CHECK, CALL, FOLD, ALLIN]
+_DISCARD_BASE, _SELECT_BASE, _REPLACE_BASE, _AMOUNT_BASE = 6, 262, 298, 306
+_DISCARDS = [Action("discard", tuple(i + 1 for i in range(8) if m >> i & 1)) for m in range(256)]
+_SELECTS = [Action("select", (s,)) for s in range(1, 9)] + [Action("select", p) for p in PAIRS]
+_REPLACES = [Action("replace", s) for s in range(1, 9)]
+
+# phases
+BRINGIN, ANSWER, DRAW, DECLARE, SELECT, BET, REPLACE, OVER = (
+    "bringin",
+    "answer",
+    "draw",
+    "declare",
+    "select",
+    "bet",
+    "replace",
+    "over",
+)
+
+
+@register
+class Getha(Game):
+    """Getha: see the module docstring."""
+
+    name = "getha"
+    title = "Getha"
+    player_counts = (2, 3, 4, 5, 6, 7, 8)
+    option_specs = (
+        OptionSpec("chips", 50, "starting stack of every seat", minimum=1, maximum=100_000),
+        OptionSpec("ante", 1, "ante every dealt-in seat pays (0: the informal game)", minimum=0),
+        OptionSpec("min_bring_in", 1, "smallest bring-in the dealer may set", minimum=0),
+        OptionSpec("min_raise", 1, "smallest bet or raise increment", minimum=1),
+        OptionSpec(
+            "max_bet",
+            None,
+            "largest bet or raise increment (none: no limit)",
+            minimum=1,
+            nullable=True,
+        ),
+        OptionSpec(
+            "simultaneous_discard_above",
+            6,
+            "with more seats dealt in than this, discards are declared together and "
+            "shuffled back before drawing",
+            minimum=0,
+            maximum=8,
+        ),
+        OptionSpec(
+            "allin_mode",
+            "side_pots",
+            "side_pots (standard) or whole_pot (an all-in seat can win everything)",
+            choices=("side_pots", "whole_pot"),
+        ),
+        OptionSpec("arlas_holders_immune", False, "an arlas holder never drops to another arlas"),
+        OptionSpec("deiskatun_same_suit", False, "only a deiskatun of the arlas's suit protects"),
+        OptionSpec(
+            "matchup_order",
+            "ranked",
+            "ranked (alak, card count, total) or seat (clockwise from the dealer's left)",
+            choices=("ranked", "seat"),
+        ),
+        OptionSpec("max_deals", None, "stop after this many deals", minimum=1, nullable=True),
+    )
+    card_type = RailogCard
+    action_args = {
+        "pay": None,
+        "decline": None,
+        "check": None,
+        "call": None,
+        "fold": None,
+        "allin": None,
+        "discard": _arg_positions,
+        "select": _arg_suits,
+        "replace": _arg_suit,
+        "bringin": arg_int,
+        "bet": arg_int,
+        "raise": arg_int,
+    }
+    conformance_configs = (
+        (2, {"chips": 12, "max_deals": 6}),
+        (3, {"chips": 12, "max_deals": 4}),
+        (4, {"chips": 12, "max_deals": 3}),
+        (5, {"chips": 10, "max_deals": 3}),
+        (6, {"chips": 10, "max_deals": 2}),
+        (7, {"chips": 10, "max_deals": 2}),
+        (8, {"chips": 10, "max_deals": 2}),
+        (8, {"chips": 8, "max_deals": 1, "simultaneous_discard_above": 8, "ante": 0}),
+        (
+            4,
+            {
+                "chips": 10,
+                "max_deals": 3,
+                "allin_mode": "whole_pot",
+                "arlas_holders_immune": True,
+                "deiskatun_same_suit": True,
+                "matchup_order": "seat",
+            },
+        ),
+        (3, {"chips": 15, "max_deals": 3, "min_bring_in": 0, "min_raise": 2, "max_bet": 3}),
+        (5, {"chips": 10, "max_deals": 2, "simultaneous_discard_above": 2}),
+    )
+    conformance_weight = 20
+
+    def _check_options(self) -> None:
+        mb = self.options["max_bet"]
+        if mb is not None and mb < self.options["min_raise"]:
+            raise OptionError(f"max_bet ({mb}) is below min_raise ({self.options['min_raise']})")
+
+    def _initial_state(self, chance: Chance) -> GethaState:
+        return GethaState(self, chance)
+
+    @property
+    def total_chips(self) -> int:
+        return int(self.players * self.options["chips"])
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return _AMOUNT_BASE + 3 * (self.total_chips + 1)
+
+    def action_id(self, action: Action) -> int:
+        kind, arg = action
+        if kind in _SIMPLE:
+            return _SIMPLE[kind]
+        if kind == "discard":
+            return _DISCARD_BASE + sum(1 << (i - 1) for i in arg)
+        if kind == "select":
+            return _SELECT_BASE + (arg[0] - 1 if len(arg) == 1 else 8 + _PAIR_INDEX[arg])
+        if kind == "replace":
+            return _REPLACE_BASE + int(arg) - 1
+        span = self.total_chips + 1
+        if not 0 <= int(arg) < span:
+            raise NotationError(f"amount {arg} is outside 0..{span - 1}")
+        offset = {"bringin": 0, "bet": 1, "raise": 2}[kind]
+        return _AMOUNT_BASE + offset * span + int(arg)
+
+    def action_from_id(self, action_id: int) -> Action:
+        if not 0 <= action_id < self.num_distinct_actions:
+            raise NotationError(f"no getha action has id {action_id}")
+        if action_id < _DISCARD_BASE:
+            return _SIMPLE_BY_ID[action_id]
+        if action_id < _SELECT_BASE:
+            return _DISCARDS[action_id - _DISCARD_BASE]
+        if action_id < _REPLACE_BASE:
+            return _SELECTS[action_id - _SELECT_BASE]
+        if action_id < _AMOUNT_BASE:
+            return _REPLACES[action_id - _REPLACE_BASE]
+        kind, amount = divmod(action_id - _AMOUNT_BASE, self.total_chips + 1)
+        return Action(("bringin", "bet", "raise")[kind], amount)
+
+    def payoff_bounds(self) -> tuple[float, float] | None:
+        chips = self.options["chips"]
+        return (-float(chips), float(self.total_chips - chips))
+
+
+class GethaState(State):
+    """A game of Getha in progress (see the module docstring)."""
+
+    def __init__(self, game: Getha, chance: Chance) -> None:
+        super().__init__(game, chance)
+        n = game.players
+        o = game.options
+        self.money = Money([int(o["chips"])] * n, mode=o["allin_mode"])
+        self.dealer = 0
+        self.deals = 0  # deals started
+        self.phase = OVER
+        self.turn = -1
+        self.over = False
+        self.order: list[int] = []  # dealt-in seats clockwise from the dealer's left
+        self.deck: list[int] = []
+        self.hand: list[list[int]] = [[] for _ in range(n)]
+        self.played: list[list[int]] = [[] for _ in range(n)]
+        self.reserve: list[list[int]] = [[] for _ in range(n)]
+        self.folded: list[list[int]] = [[] for _ in range(n)]
+        self.dead: list[list[int]] = [[] for _ in range(n)]
+        self.pool: list[list[int]] = [[] for _ in range(n)]
+        self.extra: list[list[int]] = []
+        self.discarded: list[int] = [-1] * n  # |S| per seat this deal (-1: not yet)
+        self.drawn: list[int] = [0] * n
+        self.choice: list[tuple[int, ...] | None] = [None] * n
+        self.selected = False
+        self.revealed = False
+        self.acted: list[bool] = [False] * n
+        self.bring_in = 0
+        self.showdown: list[dict[str, Any]] = []  # public steps of the current showdown
+        self.last_showdown: dict[str, Any] | None = None
+        self.results: list[dict[str, Any]] = []  # one summary per finished deal
+        self._start_deal()
+
+    # ------------------------------------------------------------------ the deal
+
+    def _start_deal(self) -> None:
+        n = self.game.players
+        money = self.money
+        dealt = [p for p in range(n) if money.stacks[p] > 0]
+        if len(dealt) < 2:
+            self._end_game(dealt)
+            return
+        o = self.game.options
+        self.deals += 1
+        d = self.dealer
+        self.order = sorted(dealt, key=lambda p: (p - d - 1) % n)
+        money.start_deal(dealt)
+        self.hand = [[] for _ in range(n)]
+        self.played = [[] for _ in range(n)]
+        self.reserve = [[] for _ in range(n)]
+        self.folded = [[] for _ in range(n)]
+        self.dead = [[] for _ in range(n)]
+        self.pool = [[] for _ in range(n)]
+        self.discarded = [-1] * n
+        self.drawn = [0] * n
+        self.choice = [None] * n
+        self.selected = self.revealed = False
+        self.acted = [False] * n
+        self.showdown = []
+        self.bring_in = 0
+        self._emit("deal", d, deal=self.deals, dealer=d, seats=list(self.order))
+        ante = int(o["ante"])
+        if ante:
+            paid = [money.pay_up_to(p, ante) for p in self.order]
+            self._emit(
+                "ante", None, paid={str(p): a for p, a in zip(self.order, paid, strict=True)}
+            )
+        deck = self.chance.shuffle(range(96))
+        hands = len(self.order) + max(0, 4 - len(self.order))
+        for j, p in enumerate(self.order):
+            self.hand[p] = sorted(deck[j : 8 * hands : hands])
+        self.extra = [sorted(deck[j : 8 * hands : hands]) for j in range(len(self.order), hands)]
+        self.deck = deck[8 * hands :]
+        for p in self.order:
+            self._emit_private("cards", p, {"cards": cards_text(self.hand[p])}, {"count": 8})
+        self.phase = BRINGIN
+        self.turn = d
+        if money.stacks[d] < int(o["min_bring_in"]):
+            self._bring_in(money.stacks[d])  # a short dealer puts in everything
+
+    def _bring_in(self, amount: int) -> None:
+        d = self.dealer
+        self.money.pay(d, amount)
+        self.bring_in = amount
+        self._emit("bringin", d, amount=amount)
+        self.phase = ANSWER
+        self.turn = d
+        self._next_answer()
+
+    def _next_answer(self) -> None:
+        money = self.money
+        start = self.order.index(self.turn) + 1 if self.turn != self.dealer else 0
+        for p in self.order[start:]:
+            if p != self.dealer and money.stacks[p] > 0:
+                self.turn = p
+                return
+        if len(money.live_seats()) == 1:
+            self._win_unseen()
+            return
+        self._start_draw()
+
+    def _start_draw(self) -> None:
+        m = len(self.order)
+        simultaneous = m > int(self.game.options["simultaneous_discard_above"])
+        self.phase = DECLARE if simultaneous else DRAW
+        self.turn = -1
+        self._next_discarder()
+
+    def _next_discarder(self) -> None:
+        for p in self.order:
+            if self.discarded[p] < 0 and self.money.is_live(p):
+                self.turn = p
+                return
+        if self.phase == DECLARE:
+            pooled = [c for p in self.order for c in self.pool[p]]
+            self.deck = self.chance.shuffle(self.deck + pooled)
+            for p in self.order:
+                self.pool[p] = []
+            self._emit("reshuffle", None, cards=len(self.deck))
+            for p in self.order:
+                k = self.discarded[p]
+                if k > 0 and self.money.is_live(p):
+                    drawn = self.deck[:k]
+                    del self.deck[:k]
+                    self.hand[p] = sorted(self.hand[p] + drawn)
+                    self.drawn[p] = k
+                    self._emit_private("draw", p, {"cards": cards_text(drawn)}, {"count": k})
+        self.phase = SELECT
+        self.turn = -1
+
+    def _discard(self, p: int, positions: tuple[int, ...]) -> None:
+        hand = self.hand[p]
+        out = [hand[i - 1] for i in positions]
+        keep = [c for i, c in enumerate(hand, 1) if i not in positions]
+        k = len(out)
+        self.discarded[p] = k
+        if self.phase == DECLARE:
+            self.hand[p] = keep
+            self.pool[p] = out
+            self._emit_private("declare", p, {"cards": cards_text(out)}, {"count": k})
+        else:
+            drawn = self.deck[:k]
+            del self.deck[:k]
+            self.dead[p] = out
+            self.hand[p] = sorted(keep + drawn)
+            self.drawn[p] = k
+            self._emit_private(
+                "discard", p, {"cards": cards_text(out), "drew": cards_text(drawn)}, {"count": k}
+            )
+        self._next_discarder()
+
+    def _select(self, p: int, suits: tuple[int, ...]) -> None:
+        self.choice[p] = suits
+        self._emit_private("choose", p, {"suits": list(suits)}, {})
+        live = self.money.live_seats()
+        if any(self.choice[q] is None for q in live):
+            return
+        for q in live:
+            chosen = self.choice[q] or ()
+            self.played[q] = [c for c in self.hand[q] if c // 12 + 1 in chosen]
+            self.reserve[q] = [c for c in self.hand[q] if c // 12 + 1 not in chosen]
+            self.hand[q] = []
+        self.selected = True
+        self._emit(
+            "selected",
+            None,
+            played={str(q): len(self.played[q]) for q in live},
+            reserve={str(q): len(self.reserve[q]) for q in live},
+        )
+        self._start_betting()
+
+    # ------------------------------------------------------------------ betting
+
+    def _acting(self) -> list[int]:
+        money = self.money
+        return [p for p in self.order if money.is_live(p) and money.stacks[p] > 0]
+
+    def _start_betting(self) -> None:
+        self.money.new_round()
+        self.acted = [False] * self.game.players
+        self.phase = BET
+        self.turn = self.order[-1]  # so that the search starts at the dealer's left
+        self._next_bettor()
+
+    def _next_bettor(self) -> None:
+        money = self.money
+        acting = self._acting()
+        cur = money.cur
+        if not acting or (len(acting) == 1 and money.put[acting[0]] == cur):
+            self._showdown()
+            return
+        n = self.game.players
+        for k in range(1, n + 1):
+            p = (self.turn + k) % n
+            if p in acting and (not self.acted[p] or money.put[p] < cur):
+                self.turn = p
+                return
+        self._showdown()
+
+    def _fold(self, p: int) -> None:
+        self.money.fold(p)
+        self.folded[p] = self.hand[p] + self.played[p] + self.reserve[p]
+        self.hand[p], self.played[p], self.reserve[p] = [], [], []
+        self._emit("fold", p, cards=len(self.folded[p]))
+
+    def _bet(self, p: int, action: Action) -> None:
+        money = self.money
+        kind = action.kind
+        if kind == "fold":
+            self._fold(p)
+            if len(money.live_seats()) == 1:
+                self._win_unseen()
+                return
+        elif kind == "check":
+            self.acted[p] = True
+            self._emit("check", p)
+        elif kind == "call":
+            paid = money.pay_up_to(p, money.owe(p))
+            self.acted[p] = True
+            self._emit("call", p, paid=paid, allin=money.stacks[p] == 0)
+        else:
+            cur = money.cur
+            if kind == "allin":
+                paid = money.all_in(p)
+            else:
+                paid = action.arg - money.put[p]
+                money.pay(p, paid)
+            if money.put[p] > cur:
+                self.acted = [False] * self.game.players
+            self.acted[p] = True
+            self._emit(kind, p, to=money.put[p], paid=paid, allin=money.stacks[p] == 0)
+        self._next_bettor()
+
+    # ------------------------------------------------------------------ showdown
+
+    def _showdown(self) -> None:
+        self.phase = REPLACE
+        self.turn = -1
+        self.revealed = True
+        live = self.money.live_seats()
+        self._emit("reveal", None, played={str(p): cards_text(self.played[p]) for p in live})
+        self.showdown = [
+            jsonable(
+                {"step": "reveal", "played": {str(p): cards_text(self.played[p]) for p in live}}
+            )
+        ]
+        self._claims()
+        self._continue_showdown()
+
+    def _claims(self) -> None:
+        live = [p for p in self.order if self.money.is_live(p)]
+        for owner in live:
+            for arl in [c for c in self.played[owner] if c % 12 == ARL_R]:
+                suit = arl // 12
+                taken: list[dict[str, Any]] = []
+                got: list[int] = []
+                sources: list[tuple[list[int], str]] = []
+                for q in self.order:
+                    if q == owner:
+                        continue
+                    if self.money.is_live(q):
+                        sources.append((self.played[q], f"played:{q}"))
+                        sources.append((self.reserve[q], f"reserve:{q}"))
+                    elif self.folded[q]:
+                        sources.append((self.folded[q], f"folded:{q}"))
+                sources += [(xh, f"extra:{j + 1}") for j, xh in enumerate(self.extra)]
+                for cards, source in sources:
+                    hit = [c for c in cards if c // 12 == suit]
+                    if hit:
+                        cards[:] = [c for c in cards if c // 12 != suit]
+                        got.extend(hit)
+                        taken.append({"from": source, "cards": cards_text(hit)})
+                if got:
+                    self.played[owner].extend(got)
+                    step = {"step": "claim", "seat": owner, "suit": suit + 1, "taken": taken}
+                    self.showdown.append(jsonable(step))
+                    self._emit("claim", owner, suit=suit + 1, taken=taken)
+
+    def _needs_replacement(self) -> int:
+        for p in self.order:
+            if (
+                self.money.is_live(p)
+                and self.reserve[p]
+                and len({c // 12 for c in self.played[p]}) < 2
+            ):
+                return p
+        return -1
+
+    def _continue_showdown(self) -> None:
+        while True:
+            p = self._needs_replacement()
+            if p < 0:
+                break
+            if len({c // 12 for c in self.reserve[p]}) > 1:
+                self.phase = REPLACE
+                self.turn = p
+                return
+            self._replace(p, self.reserve[p][0] // 12 + 1, auto=True)
+        self._resolve()
+
+    def _replace(self, p: int, suit: int, auto: bool = False) -> None:
+        moved = [c for c in self.reserve[p] if c // 12 + 1 == suit]
+        self.reserve[p] = [c for c in self.reserve[p] if c // 12 + 1 != suit]
+        self.played[p].extend(moved)
+        self.showdown.append(
+            jsonable(
+                {
+                    "step": "replace",
+                    "seat": p,
+                    "suit": suit,
+                    "cards": cards_text(moved),
+                    "auto": auto,
+                }
+            )
+        )
+        self._emit("replace", p, suit=suit, cards=cards_text(moved), auto=auto)
+        if any(c % 12 == ARL_R for c in moved):
+            self._claims()
+
+    def _resolve(self) -> None:
+        o = self.game.options
+        money = self.money
+        n = self.game.players
+        first = self.order[0]
+        winners: list[tuple[int, ...]] = []
+        pots = money.pots()
+        for i, pot in enumerate(pots):
+            if not pot.contested:
+                winners.append(pot.eligible)
+                step = {
+                    "step": "pot",
+                    "pot": i,
+                    "amount": pot.amount,
+                    "eligible": list(pot.eligible),
+                }
+                step.update(winner=pot.eligible[0], returned=True, steps=[])
+            else:
+                winner, steps = resolve_pot(
+                    pot.eligible,
+                    self.played,
+                    first,
+                    n,
+                    arlas_holders_immune=bool(o["arlas_holders_immune"]),
+                    deiskatun_same_suit=bool(o["deiskatun_same_suit"]),
+                    matchup_order=str(o["matchup_order"]),
+                )
+                winners.append(() if winner is None else (winner,))
+                step = {
+                    "step": "pot",
+                    "pot": i,
+                    "amount": pot.amount,
+                    "eligible": list(pot.eligible),
+                }
+                step.update(winner=winner, returned=False, steps=steps)
+            self.showdown.append(jsonable(step))
+            self._emit("pot", None, **{k: v for k, v in step.items() if k != "step"})
+        settlement = money.settle(winners, odd_from=first)
+        self._finish_deal(settlement.received, settlement.carry, shown=True)
+
+    def _win_unseen(self) -> None:
+        money = self.money
+        (p,) = money.live_seats()
+        pots = money.pots()
+        settlement = money.settle([pot.eligible for pot in pots], odd_from=self.order[0])
+        self._emit("win", p, amount=settlement.received[p], shown=False)
+        self._finish_deal(settlement.received, settlement.carry, shown=False)
+
+    def _finish_deal(self, received: Sequence[int], carry: int, shown: bool) -> None:
+        summary = {
+            "deal": self.deals,
+            "dealer": self.dealer,
+            "received": list(received),
+            "carry": carry,
+            "stacks": list(self.money.stacks),
+            "showdown": shown,
+        }
+        self.results.append(summary)
+        self.last_showdown = (
+            {**summary, "steps": self.showdown} if shown else {**summary, "steps": []}
+        )
+        self._emit("deal_over", None, **summary)
+        # gather the cards: the next deal shuffles all 96 again
+        n = self.game.players
+        everything: list[int] = list(self.deck)
+        for p in range(n):
+            everything += self.hand[p] + self.played[p] + self.reserve[p] + self.folded[p]
+            everything += self.dead[p] + self.pool[p]
+        for xh in self.extra:
+            everything += xh
+        self.deck = sorted(everything)
+        self.hand = [[] for _ in range(n)]
+        self.played = [[] for _ in range(n)]
+        self.reserve = [[] for _ in range(n)]
+        self.folded = [[] for _ in range(n)]
+        self.dead = [[] for _ in range(n)]
+        self.pool = [[] for _ in range(n)]
+        self.extra = []
+        self.selected = self.revealed = False
+        self.choice = [None] * n
+        max_deals = self.game.options["max_deals"]
+        if max_deals is not None and self.deals >= max_deals:
+            self._end_game([p for p in range(n) if self.money.stacks[p] > 0])
+            return
+        stacks = self.money.stacks
+        for k in range(1, n + 1):
+            p = (self.dealer + k) % n
+            if stacks[p] > 0:
+                self.dealer = p
+                break
+        self._start_deal()
+
+    def _end_game(self, with_chips: list[int]) -> None:
+        money = self.money
+        n = self.game.players
+        if money.carry:
+            # the carry-over goes to the seats with chips (to the last deal's seats if
+            # nobody has any left: every chip was in a pot nobody won)
+            seats = with_chips or list(self.order) or list(range(n))
+            shares = money.split_carry(seats, odd_from=(self.dealer + 1) % n)
+            self._emit("carry_split", None, shares={str(p): c for p, c in shares.items()})
+        self.over = True
+        self.phase = OVER
+        self.turn = -1
+        self.order = []
+        self._emit("game_over", None, stacks=list(money.stacks))
+
+    # ------------------------------------------------------------------ protocol
+
+    def actors(self) -> frozenset[int]:
+        phase = self.phase
+        if phase == OVER:
+            return frozenset()
+        if phase == SELECT:
+            return frozenset(p for p in self.money.live_seats() if self.choice[p] is None)
+        return frozenset((self.turn,))
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == OVER:
+            return []
+        if phase == SELECT:
+            if not self.money.is_live(seat) or self.choice[seat] is not None:
+                return []
+            suits = suits_of(self.hand[seat])
+            if len(suits) == 1:
+                return [_SELECTS[suits[0] - 1]]
+            return [Action("select", pair) for pair in combinations(suits, 2)]
+        if seat != self.turn:
+            return []
+        money = self.money
+        if phase == BRINGIN:
+            lo = int(self.game.options["min_bring_in"])
+            return [Action("bringin", b) for b in range(lo, money.stacks[seat] + 1)]
+        if phase == ANSWER:
+            return [PAY, DECLINE]
+        if phase in (DRAW, DECLARE):
+            most = self._most_discards()
+            return [a for a in _DISCARDS if len(a.arg) <= most]
+        if phase == REPLACE:
+            return [_REPLACES[s - 1] for s in suits_of(self.reserve[seat])]
+        # betting
+        put, stack, cur = money.put[seat], money.stacks[seat], money.cur
+        owe = cur - put
+        out: list[Action] = [CHECK] if owe == 0 else [FOLD, CALL]
+        lo, hi = self._raise_range(seat)
+        kind = "bet" if cur == 0 else "raise"
+        out.extend(Action(kind, t) for t in range(lo, hi + 1))
+        if stack > owe and self._allin_ok(seat):
+            out.append(ALLIN)
+        if owe == 0:
+            out.append(FOLD)
+        return out
+
+    def _most_discards(self) -> int:
+        """At most 6 cards, and in turn no more than the deck still holds (only possible
+        when ``simultaneous_discard_above`` is set above 6)."""
+        return 6 if self.phase == DECLARE else min(6, len(self.deck))
+
+    def _raise_range(self, seat: int) -> tuple[int, int]:
+        """The raise-to amounts (lo..hi) open to ``seat``, short of going all-in."""
+        money = self.money
+        put, stack, cur = money.put[seat], money.stacks[seat], money.cur
+        o = self.game.options
+        lo = cur + int(o["min_raise"])
+        hi = put + stack - 1
+        if o["max_bet"] is not None:
+            hi = min(hi, cur + int(o["max_bet"]))
+        return lo, hi
+
+    def _allin_ok(self, seat: int) -> bool:
+        mb = self.game.options["max_bet"]
+        money = self.money
+        return mb is None or money.put[seat] + money.stacks[seat] <= money.cur + int(mb)
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Fast legality check (the same answer as membership in legal_actions)."""
+        if type(action) is not Action:
+            return False
+        phase = self.phase
+        kind, arg = action
+        if phase == SELECT:
+            return action in self.legal_actions(seat)
+        if phase == OVER or seat != self.turn:
+            return False
+        if phase == BRINGIN:
+            return (
+                kind == "bringin"
+                and type(arg) is int
+                and int(self.game.options["min_bring_in"]) <= arg <= self.money.stacks[seat]
+            )
+        if phase == ANSWER:
+            return kind in ("pay", "decline") and arg is None
+        if phase in (DRAW, DECLARE):
+            return (
+                kind == "discard"
+                and action in _DISCARD_SET
+                and len(action.arg) <= self._most_discards()
+            )
+        if phase == REPLACE:
+            return action in self.legal_actions(seat)
+        money = self.money
+        owe = money.cur - money.put[seat]
+        if kind in ("check", "call", "fold", "allin"):
+            if arg is not None:
+                return False
+            if kind == "check":
+                return owe == 0
+            if kind == "call":
+                return owe > 0
+            if kind == "fold":
+                return True
+            return money.stacks[seat] > owe and self._allin_ok(seat)
+        if kind in ("bet", "raise") and type(arg) is int:
+            if (kind == "bet") != (money.cur == 0):
+                return False
+            lo, hi = self._raise_range(seat)
+            return lo <= arg <= hi
+        return False
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if (
+            type(seat) is not int
+            or not 0 <= seat < self.game.players
+            or not self._is_legal(seat, action)
+        ):
+            self.check_legal(seat, action)
+            raise IllegalActionError(seat, action, "not legal now")  # pragma: no cover
+        self._apply(seat, action)
+        self.history.append((seat, action))
+
+    def _apply(self, seat: int, action: Action) -> None:
+        phase = self.phase
+        if phase == BRINGIN:
+            self._bring_in(action.arg)
+        elif phase == ANSWER:
+            if action.kind == "pay":
+                paid = self.money.pay_up_to(seat, self.bring_in)
+                self._emit("pay", seat, paid=paid, allin=self.money.stacks[seat] == 0)
+            else:
+                self._fold(seat)
+            self._next_answer()
+        elif phase in (DRAW, DECLARE):
+            self._discard(seat, action.arg)
+        elif phase == SELECT:
+            self._select(seat, action.arg)
+        elif phase == BET:
+            self._bet(seat, action)
+        elif phase == REPLACE:
+            self._replace(seat, action.arg)
+            self._continue_showdown()
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        stacks = self.money.stacks
+        best = max(stacks)
+        return Outcome(
+            scores=tuple(float(s) for s in stacks),
+            winners=tuple(p for p, s in enumerate(stacks) if s == best),
+            details={"deals": self.deals},
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        money = self.money
+        n = self.game.players
+        live = [money.is_live(p) for p in range(n)]
+        seats = []
+        for p in range(n):
+            info: dict[str, Any] = {
+                "stack": money.stacks[p],
+                "total": money.totals[p],
+                "put": money.put[p],
+                "dealt": money.dealt[p],
+                "folded": money.dealt[p] and not live[p],
+                "all_in": money.is_all_in(p),
+                "cards": len(self.hand[p]) + len(self.played[p]) + len(self.reserve[p]),
+                "discarded": self.discarded[p] if self.discarded[p] >= 0 else None,
+                "chosen": self.phase == SELECT and self.choice[p] is not None,
+                "played_count": len(self.played[p]) if self.selected else None,
+                "reserve_count": len(self.reserve[p]) if self.selected else None,
+                "folded_count": len(self.folded[p]),
+            }
+            if self.revealed and live[p]:
+                info["played"] = [str(RAILOG_DECK[c]) for c in sorted(self.played[p])]
+            seats.append(info)
+        data: dict[str, Any] = {
+            "deal": self.deals,
+            "max_deals": self.game.options["max_deals"],
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn if self.phase not in (SELECT, OVER) else None,
+            "order": list(self.order),
+            "bring_in": self.bring_in,
+            "cur": money.cur,
+            "carry": money.carry,
+            "pots": [p.to_json() for p in money.pots()] if money.live_seats() else [],
+            "seats": seats,
+            "extra_hands": [len(x) for x in self.extra],
+            "deck": len(self.deck),
+            "dead": sum(len(d) for d in self.dead),
+            "showdown": list(self.showdown) if self.revealed else [],
+            "last_deal": self.last_showdown,
+        }
+        if seat is not None:
+            data["hand"] = [str(RAILOG_DECK[c]) for c in self.hand[seat]]
+            data["played"] = [str(RAILOG_DECK[c]) for c in sorted(self.played[seat])]
+            data["reserve"] = [str(RAILOG_DECK[c]) for c in sorted(self.reserve[seat])]
+            data["my_discards"] = [str(RAILOG_DECK[c]) for c in self.dead[seat] + self.pool[seat]]
+            data["my_folded"] = [str(RAILOG_DECK[c]) for c in sorted(self.folded[seat])]
+            mine = self.choice[seat]
+            data["choice"] = list(mine) if mine is not None else None
+        return data
+
+    def zones(self) -> dict[str, list[Any]]:
+        z: dict[str, list[Any]] = {"deck": [RAILOG_DECK[c] for c in self.deck]}
+        for p in range(self.game.players):
+            for name, cards in (
+                ("hand", self.hand[p]),
+                ("played", self.played[p]),
+                ("reserve", self.reserve[p]),
+                ("folded", self.folded[p]),
+                ("dead", self.dead[p]),
+                ("pool", self.pool[p]),
+            ):
+                if cards:
+                    z[f"{name}{p}"] = [RAILOG_DECK[c] for c in cards]
+        for j, xh in enumerate(self.extra):
+            z[f"extra{j + 1}"] = [RAILOG_DECK[c] for c in xh]
+        return z
+
+    # ------------------------------------------------------------------ copies
+
+    def clone(self) -> GethaState:
+        other = GethaState.__new__(GethaState)
+        self._copy_base(other)
+        other.money = self.money.clone()
+        other.dealer = self.dealer
+        other.deals = self.deals
+        other.phase = self.phase
+        other.turn = self.turn
+        other.over = self.over
+        other.order = self.order.copy()
+        other.deck = self.deck.copy()
+        other.hand = [x.copy() for x in self.hand]
+        other.played = [x.copy() for x in self.played]
+        other.reserve = [x.copy() for x in self.reserve]
+        other.folded = [x.copy() for x in self.folded]
+        other.dead = [x.copy() for x in self.dead]
+        other.pool = [x.copy() for x in self.pool]
+        other.extra = [x.copy() for x in self.extra]
+        other.discarded = self.discarded.copy()
+        other.drawn = self.drawn.copy()
+        other.choice = self.choice.copy()
+        other.selected = self.selected
+        other.revealed = self.revealed
+        other.acted = self.acted.copy()
+        other.bring_in = self.bring_in
+        other.showdown = self.showdown.copy()
+        other.last_showdown = self.last_showdown
+        other.results = self.results.copy()
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> GethaState:
+        """Redeal every card hidden from ``seat``: the deck, the others' cards, discards,
+        folded and extra hands, keeping every zone's size and what ``seat`` knows.
+
+        Constraints kept: before the reveal, each other seat's played cards are one or two
+        whole suits of its holding and its reserve holds other suits; after the reveal,
+        hidden cards of a suit whose arl is in play lie only in the deck or discards, a
+        reserve never shares a suit with its seat's played cards, and a seat being asked
+        for a replacement holds at least two reserve suits. Pending secret selections of
+        other seats are re-chosen at random among the redealt hands' suits.
+        """
+        other = self.clone()
+        other.chance = self.chance.fork(rng.getrandbits(64))
+        other.events = [e if e.visible_to(seat) else _REDACTED for e in self.events]
+        n = self.game.players
+        if self.over:
+            return other
+        hidden_zones: list[list[int]] = [other.deck]
+        for p in range(n):
+            if p == seat:
+                continue
+            hidden_zones += [other.dead[p], other.pool[p], other.folded[p], other.hand[p]]
+            if not self.revealed:
+                hidden_zones.append(other.played[p])
+            hidden_zones.append(other.reserve[p])
+        hidden_zones += other.extra
+        pool = sorted(c for z in hidden_zones for c in z)
+        if not pool:
+            return other
+        for _attempt in range(40):
+            if other._redeal(seat, pool, rng):
+                break
+        else:  # pragma: no cover - constraints could not be met by sampling
+            order = pool.copy()
+            rng.shuffle(order)
+            i = 0
+            for z in hidden_zones:
+                k = len(z)
+                z[:] = order[i : i + k]
+                i += k
+        for p in range(n):
+            if p != seat:
+                other.hand[p].sort()
+                if other.phase == SELECT and other.choice[p] is not None:
+                    suits = suits_of(other.hand[p])
+                    options = [(suits[0],)] if len(suits) == 1 else list(combinations(suits, 2))
+                    other.choice[p] = options[rng.randrange(len(options))]
+        return other
+
+    def _redeal(self, seat: int, pool: list[int], rng: random.Random) -> bool:
+        """One attempt at the constrained redeal of :meth:`determinize` (in place)."""
+        n = self.game.players
+        left = pool.copy()
+        rng.shuffle(left)
+        arl_suits: set[int] = set()
+        if self.revealed:
+            arl_suits = {
+                c // 12
+                for p in range(n)
+                if self.money.is_live(p)
+                for c in self.played[p]
+                if c % 12 == ARL_R
+            }
+
+        def take(k: int, ok: Any) -> list[int] | None:
+            got: list[int] = []
+            rest: list[int] = []
+            for c in left:
+                if len(got) < k and ok(c):
+                    got.append(c)
+                else:
+                    rest.append(c)
+            if len(got) < k:
+                return None
+            left[:] = rest
+            return got
+
+        for p in range(n):
+            if p == seat:
+                continue
+            live = self.money.is_live(p)
+            if self.selected and not self.revealed and live:
+                a, b = len(self.played[p]), len(self.reserve[p])
+                counts = [0] * 8
+                for c in left:
+                    counts[c // 12] += 1
+                pairs = [(x, y) for x in range(8) for y in range(x + 1, 8)]
+                rng.shuffle(pairs)
+                done = False
+                for x, y in pairs:
+                    if b == 0 and rng.random() < 0.3 and counts[x] >= a:
+                        got = take(a, lambda c, x=x: c // 12 == x)
+                    elif counts[x] + counts[y] >= a and a >= 2:
+                        lo = max(1, a - counts[y])
+                        hi = min(counts[x], a - 1)
+                        if lo > hi:
+                            continue
+                        kx = rng.randint(lo, hi)
+                        gx = take(kx, lambda c, x=x: c // 12 == x)
+                        gy = take(a - kx, lambda c, y=y: c // 12 == y) if gx is not None else None
+                        got = None if gx is None or gy is None else gx + gy
+                    else:
+                        continue
+                    if got is None:
+                        return False
+                    suits = {c // 12 for c in got}
+                    if b and len(suits) < 2:
+                        return False
+                    res = take(b, lambda c, s=suits: c // 12 not in s)
+                    if res is None:
+                        return False
+                    self.played[p][:] = got
+                    self.reserve[p][:] = res
+                    done = True
+                    break
+                if not done:
+                    return False
+            elif self.revealed and live:
+                mine = {c // 12 for c in self.played[p]}
+                b = len(self.reserve[p])
+                if self.phase == REPLACE and p == self.turn:
+                    s1 = next((c for c in left if c // 12 not in mine | arl_suits), None)
+                    if s1 is None:
+                        return False
+                    first = take(1, lambda c, s=s1: c == s)
+                    second = take(1, lambda c, f=mine | arl_suits | {s1 // 12}: c // 12 not in f)
+                    if first is None or second is None:
+                        return False
+                    rest = take(b - 2, lambda c, f=mine | arl_suits: c // 12 not in f)
+                    if rest is None:
+                        return False
+                    self.reserve[p][:] = first + second + rest
+                else:
+                    got = take(b, lambda c, f=mine | arl_suits: c // 12 not in f)
+                    if got is None:
+                        return False
+                    self.reserve[p][:] = got
+        # folded and extra hands: no card of an active arl's suit
+        for p in range(n):
+            if p != seat and self.folded[p]:
+                got = take(len(self.folded[p]), lambda c: c // 12 not in arl_suits)
+                if got is None:
+                    return False
+                self.folded[p][:] = got
+        for xh in self.extra:
+            got = take(len(xh), lambda c: c // 12 not in arl_suits)
+            if got is None:
+                return False
+            xh[:] = got
+        # the rest: unconstrained zones
+        for p in range(n):
+            if p == seat:
+                continue
+            for z in (self.hand[p], self.dead[p], self.pool[p]):
+                z[:] = left[: len(z)]
+                del left[: len(z)]
+        self.deck[:] = left
+        return True
+
+    # ------------------------------------------------------------------ invariants
+
+    def check_invariants(self) -> None:
+        money = self.money
+        money.check()
+        n = self.game.players
+        assert money.chips == self.game.players * int(self.game.options["chips"])
+        if self.over:
+            assert money.carry == 0 and not any(money.totals)
+            return
+        live = [money.is_live(p) for p in range(n)]
+        for p in range(n):
+            assert money.dealt[p] or not (self.hand[p] or self.played[p] or self.folded[p])
+            assert not (live[p] and self.folded[p]), "a live seat has a folded hand"
+            assert live[p] or not (self.hand[p] or self.played[p] or self.reserve[p])
+            assert len(self.dead[p]) <= 6 and len(self.pool[p]) <= 6
+            if self.discarded[p] >= 0 and self.phase != DECLARE and live[p]:
+                assert self.drawn[p] == self.discarded[p], "discards and draws differ"
+            if (live[p] and self.phase in (SELECT, BET, REPLACE)) or (
+                live[p] and self.phase in (DRAW, DECLARE) and self.discarded[p] < 0
+            ):
+                held = len(self.hand[p]) + len(self.played[p]) + len(self.reserve[p])
+                if not self.revealed:
+                    assert held == 8, f"seat {p} holds {held} cards"
+            if self.selected and live[p]:
+                ps = {c // 12 for c in self.played[p]}
+                rs = {c // 12 for c in self.reserve[p]}
+                assert not ps & rs, f"seat {p} has a suit both played and in reserve"
+                assert len(ps) <= 2, f"seat {p} plays {len(ps)} suits"
+                assert sum(1 for c in self.played[p] if c % 12 == ALAK_R) <= 2
+                if not self.revealed:
+                    assert len(ps) >= 1, f"seat {p} plays nothing"
+                    assert len(ps) == 2 or not rs, f"seat {p} plays one suit but keeps others"
+        if self.revealed:
+            for o in range(n):
+                if not live[o]:
+                    continue
+                for arl in (c for c in self.played[o] if c % 12 == ARL_R):
+                    s = arl // 12
+                    for q in range(n):
+                        if q != o:
+                            for z in (self.played[q], self.reserve[q], self.folded[q]):
+                                assert all(c // 12 != s for c in z), "an active arl missed a card"
+                    for xh in self.extra:
+                        assert all(c // 12 != s for c in xh), "an active arl missed an extra card"
+            if self.phase == REPLACE:
+                for p in self.order:
+                    if p == self.turn:
+                        break
+                    if live[p] and len({c // 12 for c in self.played[p]}) < 2:
+                        assert not self.reserve[p], f"seat {p} skipped a replacement"
+
+
+_DISCARD_SET = frozenset(a for a in _DISCARDS if len(a.arg) <= 6)
+
+
+_REDACTED = Event("hidden", None, {}, frozenset())
