@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from cardhall.engine import Game, State
+from cardhall.engine import Event, Game, State
 
 __all__ = [
     "GameProfile",
@@ -49,6 +49,7 @@ __all__ = [
     "acting_seat",
     "config_key",
     "encoder_for",
+    "event_text",
     "information_state_string",
     "observation_string",
     "private_string",
@@ -114,9 +115,14 @@ def information_state_string(state: State, seat: int, view: dict[str, Any] | Non
     parts = [f"p{seat} {state.view(seat) if view is None else view!r}"]
     for e in state.events:
         if e.to is None or seat in e.to:
-            parts.append(f"{e.kind} {e.seat} {e.data!r}")
+            parts.append(event_text(e)[1])
     parts.append(repr([str(a) for s, a in state.history if s == seat]))
     return "\n".join(parts)
+
+
+def event_text(event: Event) -> tuple[frozenset[int] | None, str]:
+    """Who may see an event, and its text in information-state strings."""
+    return event.to, f"{event.kind} {event.seat} {event.data!r}"
 
 
 # --------------------------------------------------------------------------- profile

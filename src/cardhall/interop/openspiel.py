@@ -58,7 +58,7 @@ from cardhall.interop import (
     acting_seat,
     config_key,
     encoder_for,
-    information_state_string,
+    event_text,
     observation_string,
     private_string,
     profile,
@@ -89,8 +89,9 @@ def short_name(game: str) -> str:
 # --------------------------------------------------------------------------- chance
 
 
-class _Cards(tuple[int, ...]):
-    """An immutable card sequence that ``copy.deepcopy`` (OpenSpiel's clone) shares."""
+class _Cards(tuple[Any, ...]):
+    """An immutable sequence (cards, texts) that ``copy.deepcopy`` (OpenSpiel's clone)
+    shares instead of copying."""
 
     __slots__ = ()
 
@@ -312,6 +313,8 @@ class CardhallState(pyspiel.State):
         self._replayable = True  # False for resampled worlds (past orders are not real)
         self._resamples = 0
         self._cache = _Cache()  # per seat: view, strings, tensor of the current engine state
+        self._event_texts: _Cards = _NO_CARDS  # (seats or None, text) per engine event so far
+        self._action_texts: _Cards = _NO_CARDS  # (seat, notation) per engine action so far
         self._start()
 
     # -- chance machinery ------------------------------------------------------------------
@@ -461,6 +464,8 @@ class CardhallState(pyspiel.State):
         new._pending = None
         new._replayable = False
         new._cache = _Cache()
+        new._event_texts = _NO_CARDS  # the world's hidden events differ from the real ones
+        new._action_texts = _NO_CARDS
         return new
 
     def __str__(self) -> str:
@@ -469,8 +474,8 @@ class CardhallState(pyspiel.State):
         if st is None:
             return f"shuffling: {len(self._drawn)} placed, {len(self._pool or ())} to place"
         zones = "; ".join(f"{k}: {[int(c) for c in v]}" for k, v in st.zones().items())
-        moves = " ".join(str(a) for _, a in st.history)
-        text = f"{zones}\nmoves: {moves}\nactors: {sorted(st.actors())}"
+        last = " ".join(str(a) for _, a in st.history[-8:])
+        text = f"{zones}\nmoves: {len(st.history)}, last: {last}\nactors: {sorted(st.actors())}"
         if self._pool is not None:
             text += f"\nshuffling for {self._pending}: {self._drawn}"
         return text
@@ -527,7 +532,7 @@ class CardhallObserver:
         text = cache.get(key)
         if text is None:
             if self.kind == "information_state":
-                text = information_state_string(st, player, _view(state, player))
+                text = _information_state_string(state, player)
             elif self.kind == "observation":
                 text = observation_string(st, player, _view(state, player))
             elif self.kind == "private":
@@ -538,6 +543,25 @@ class CardhallObserver:
         if state._pool is not None and self.kind != "private":
             text += f" shuffling {len(state._drawn)}"
         return text
+
+
+def _information_state_string(state: CardhallState, player: int) -> str:
+    """:func:`cardhall.interop.information_state_string`, with the text of each event and
+    action kept on the state as the game goes (search asks for it at every node)."""
+    st = state.engine
+    assert st is not None
+    texts = state._event_texts
+    if len(texts) < len(st.events):
+        new = tuple(event_text(e) for e in st.events[len(texts) :])
+        texts = state._event_texts = _Cards(texts + new)
+    actions = state._action_texts
+    if len(actions) < len(st.history):
+        more = tuple((s, str(a)) for s, a in st.history[len(actions) :])
+        actions = state._action_texts = _Cards(actions + more)
+    parts = [f"p{player} {_view(state, player)!r}"]
+    parts.extend(t for to, t in texts if to is None or player in to)
+    parts.append(repr([a for s, a in actions if s == player]))
+    return "\n".join(parts)
 
 
 def _view(state: CardhallState, player: int) -> dict[str, Any]:
