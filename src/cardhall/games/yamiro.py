@@ -88,6 +88,11 @@ PLAYS: tuple[Action, ...] = tuple(Action("play", c) for c in RAILOG_DECK)
 
 _FORMS = {1: "solitaire", 2: "two-player", 4: "partner"}
 
+# Builds an Event without the Python-level NamedTuple constructor (hot path only).
+_new_tuple = tuple.__new__
+# Multiplier by faces played (bit 1 alak, bit 2 arl): an arl alone adds nothing.
+_MULTIPLIER = (1, 2, 1, 4)
+
 
 # --------------------------------------------------------------------------- evaluation
 
@@ -124,37 +129,36 @@ def evaluate(
     (1, 2, (0,))
     """
     totals = [0, 0]
-    alak = [False, False]
-    arl = [False, False]
-    live: list[list[int]] = [[], []]  # uncancelled arlas play indexes, per side
+    faces = [0, 0]  # bit 1: an alak, bit 2: an arl
+    live: tuple[list[int], list[int]] = ([], [])  # uncancelled arlas play indexes
     credit = [0, 0]  # deiskatun of a side still waiting for an arlas to cancel
     cancelled: list[int] = []
+    rank_of = _RANK
     for i, card in enumerate(cards):
-        side = sides[i]
-        rank = _RANK[card]
+        rank = rank_of[card]
         if rank <= 8:
-            totals[side] += rank
-        elif rank == ALAK:
-            alak[side] = True
+            totals[sides[i]] += rank
+            continue
+        side = sides[i]
+        if rank == ALAK:
+            faces[side] |= 1
         elif rank == ARL:
-            arl[side] = True
+            faces[side] |= 2
         elif rank == DEISKATUN:
             target = live[1 - side]
             if target:
                 cancelled.append(target.pop(0))
             elif deiskatun_anytime:
                 credit[side] += 1
-        else:  # ARLAS
-            if credit[1 - side]:
-                credit[1 - side] -= 1
-                cancelled.append(i)
-            else:
-                live[side].append(i)
-    mult = (
-        4 if alak[0] and arl[0] else 2 if alak[0] else 1,
-        4 if alak[1] and arl[1] else 2 if alak[1] else 1,
-    )
-    values = (totals[0] * mult[0], totals[1] * mult[1])
+        elif credit[1 - side]:  # an arlas met by a waiting deiskatun
+            credit[1 - side] -= 1
+            cancelled.append(i)
+        else:
+            live[side].append(i)
+    m0 = _MULTIPLIER[faces[0]]
+    m1 = _MULTIPLIER[faces[1]]
+    v0 = totals[0] * m0
+    v1 = totals[1] * m1
     first0 = live[0][0] if live[0] else 1 << 30
     first1 = live[1][0] if live[1] else 1 << 30
     if first0 < first1:
@@ -164,8 +168,13 @@ def evaluate(
         winner, arlas = 1, first1
     else:
         arlas = -1
-        winner = 0 if values[0] > values[1] else 1 if values[1] > values[0] else None
-    return HandResult(winner, arlas, tuple(sorted(cancelled)), (totals[0], totals[1]), mult, values)
+        winner = 0 if v0 > v1 else 1 if v1 > v0 else None
+    if len(cancelled) > 1:
+        cancelled.sort()
+    return _new_tuple(
+        HandResult,
+        (winner, arlas, tuple(cancelled), (totals[0], totals[1]), (m0, m1), (v0, v1)),
+    )
 
 
 def hand_value(cards: Sequence[int]) -> int:
@@ -252,10 +261,8 @@ class Yamiro(Game):
     action_args = {"play": arg_card(RailogCard)}
     conformance_configs = (
         (2, {}),
-        (2, {"must_have_winner": True}),
-        (2, {"must_have_winner": True, "reshuffle_discards": False, "deiskatun_anytime": False}),
+        (2, {"must_have_winner": True, "deiskatun_anytime": False}),
         (4, {}),
-        (4, {"must_have_winner": True, "deiskatun_anytime": False}),
         (1, {}),
         (1, {"solitaire_draw_before_last": True, "must_have_winner": True}),
     )
@@ -388,7 +395,7 @@ class YamiroState(State):
             return False
         self.played.append(card)
         self.who.append(DECK_SEAT)
-        self.events.append(Event("turn", DECK_SEAT, {"card": _TEXT[card]}))
+        self.events.append(_new_tuple(Event, ("turn", DECK_SEAT, {"card": _TEXT[card]}, None)))
         return True
 
     def _ready(self) -> None:
@@ -407,13 +414,17 @@ class YamiroState(State):
         sides = [s & 1 for s in who]
         result = evaluate(played, sides, self.anytime)
         winner = None if stopped else result.winner
+        captured: list[int] = []
         if winner is None:
-            self.discard.extend(played)
-            captured: list[int] = []
+            self.discard += played
         else:
-            captured = [c for c, s in zip(played, sides, strict=True) if s != winner]
-            self.captures[winner].extend(captured)
-            self.discard.extend(c for c, s in zip(played, sides, strict=True) if s == winner)
+            own = self.discard
+            for c, side in zip(played, sides, strict=True):
+                if side == winner:
+                    own.append(c)
+                else:
+                    captured.append(c)
+            self.captures[winner] += captured
         record = {
             "hand": self.hand_no + 1,
             "form": _FORMS[self.n],
@@ -426,8 +437,8 @@ class YamiroState(State):
             "points": capture_value(captured),
             "text": ("stopped: a side had no card to play; tie" if stopped else explain(result)),
         }
-        self.results.append(record)
-        self._emit("result", None, **record)
+        self.results.append(record)  # shared with the event: never mutated
+        self.events.append(_new_tuple(Event, ("result", None, record, None)))
         self.played = []
         self.who = []
         self.hand_no += 1
@@ -449,6 +460,22 @@ class YamiroState(State):
             return []
         return [PLAYS[c] for c in self.hands[seat]]
 
+    def apply(self, seat: int, action: Action | str) -> None:
+        # Fast path: a card object from this seat's hand, on its turn, is legal; anything
+        # else takes the base class's full validation (with its error messages).
+        if (
+            type(action) is Action
+            and type(seat) is int
+            and seat == self.to_move
+            and action.kind == "play"
+            and type(action.arg) is RailogCard
+            and action.arg in self.hands[seat]
+        ):
+            self._apply(seat, action)
+            self.history.append((seat, action))
+            return
+        super().apply(seat, action)
+
     def _apply(self, seat: int, action: Action) -> None:
         card = int(action.arg)
         hand = self.hands[seat]
@@ -468,15 +495,18 @@ class YamiroState(State):
             drawn = self._draw()
         text = _TEXT[card]
         events = self.events
+        inside = _INSIDERS[seat]
         if drawn >= 0:
             insort(hand, drawn)
             events.append(
-                Event("play", seat, {"card": text, "drew": _TEXT[drawn]}, _INSIDERS[seat])
+                _new_tuple(Event, ("play", seat, {"card": text, "drew": _TEXT[drawn]}, inside))
             )
         else:
-            events.append(Event("play", seat, {"card": text, "drew": None}, _INSIDERS[seat]))
+            events.append(_new_tuple(Event, ("play", seat, {"card": text, "drew": None}, inside)))
         events.append(
-            Event("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat])
+            _new_tuple(
+                Event, ("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat])
+            )
         )
         n = self.n
         if turn % n == 0 and turn >= ROUNDS * n:
@@ -495,7 +525,7 @@ class YamiroState(State):
     def _apply_solitaire(self, card: int, turn: int) -> None:
         # Order of a hand: O1, P1, O2, draw, P2, O3, draw, P3, O4, draw, P4, draw; with
         # solitaire_draw_before_last the last draw comes before P4 instead of after it.
-        self.events.append(Event("play", 0, {"card": _TEXT[card]}))
+        self.events.append(_new_tuple(Event, ("play", 0, {"card": _TEXT[card]}, None)))
         if turn < ROUNDS:
             if not self._turn_up():
                 return
@@ -520,8 +550,9 @@ class YamiroState(State):
         card = self._draw()
         if card >= 0:
             insort(self.hands[seat], card)
-            self.events.append(Event("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat]))
-            self.events.append(Event("draw", seat, {"card": None}, self._outsiders[seat]))
+            events = self.events
+            events.append(_new_tuple(Event, ("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat])))
+            events.append(_new_tuple(Event, ("draw", seat, {"card": None}, self._outsiders[seat])))
 
     @property
     def is_over(self) -> bool:
