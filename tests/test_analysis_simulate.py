@@ -136,3 +136,42 @@ def test_yamiro_figures_recount_the_hands() -> None:
             assert sum(side_hands) == r["details"]["captures"][side]
     assert fig["highest_hand_value"] <= 64
     assert fig["hand_value_over_64"] == 0
+
+
+def test_getha_orders_finds_the_circle() -> None:
+    from cardhall.games.getha import parse
+
+    a, b, c = parse("alak/S1 6/S1"), parse("8/S2 5/S2"), parse("4/S3 4/S4 4/S5")
+    # The ladder order decides: whoever comes last wins a circle of three.
+    assert figures.getha_orders([0, 1, 2], [a, b, c]) == ([0, 1, 2], True)
+    # A hand that beats both others wins in every order.
+    strong = parse("8/S3 8/S4 8/S5")
+    assert figures.getha_orders([0, 1, 2], [a, b, strong]) == ([2], False)
+
+
+def test_getha_figures_count_every_showdown() -> None:
+    sim = simulate("getha", games=25, players=4, seed=2)
+    fig = sim.summary()["figures"]
+    shows = [s for r in sim.results for s in r["figures"]["showdowns"]]
+    assert fig["showdowns"] == len(shows) == sum(fig["contenders"].values())
+    assert 0 <= fig["order_changes_winner"] <= fig["showdowns_with_3_or_more"]
+    for s in shows:
+        if s["contenders"] >= 3:
+            # The order the rules use is one of the orders tried.
+            assert (-1 if s["ruled"] is None else s["ruled"]) in s["winners"]
+            if s["cycle"]:
+                assert len(s["winners"]) > 1
+
+
+def test_somachi_figures_recount_hands_and_bets() -> None:
+    plain = simulate("somachi", games=6, players=3, seed=1)
+    fig = plain.summary()["figures"]
+    assert fig["hands"] == sum(len(r["details"]["hands"]) for r in plain.results)
+    assert all(b["hands_with"] == 0 for b in fig["bets"].values())  # no chips, no bets
+    for r in plain.results:
+        assert sum(h["turns"] + h["opening"] for h in r["figures"]["hands"]) <= r["moves"]
+    gambling = simulate("somachi", games=6, players=3, options={"gambling": True}, seed=1)
+    bets = gambling.summary()["figures"]["bets"]
+    assert sum(b["hands_with"] for b in bets.values()) > 0
+    for b in bets.values():
+        assert b["per_hand"] >= b["rate"]

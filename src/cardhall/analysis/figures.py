@@ -18,6 +18,7 @@ from the solver over many deals (:func:`abstrac_first_value`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -291,4 +292,211 @@ def _abstrac_plots(results: Sequence[Result], summary: dict[str, Any], outdir: P
 
 FIGURES["abstrac"] = GameFigures(
     extract=_abstrac_extract, summarise=_abstrac_full_summary, plots=_abstrac_plots
+)
+
+
+# --------------------------------------------------------------------------- Getha
+
+
+def getha_orders(order: Sequence[int], played: Sequence[Sequence[int]]) -> tuple[list[int], bool]:
+    """The winners of a Getha ladder over every order of ``order`` (``-1``: nobody), and
+    whether three of the hands beat each other in a circle (A > B > C > A).
+
+    >>> from cardhall.games.getha import parse
+    >>> a = parse("alak/S1 6/S1")         # beats b: its alak takes b's 8, 6 against 5
+    >>> b = parse("8/S2 5/S2")            # beats c: 13 against 12
+    >>> c = parse("4/S3 4/S4 4/S5")       # beats a: losing a 4 to the alak still leaves 8
+    >>> getha_orders([0, 1, 2], [a, b, c])   # so whoever fights last wins
+    ([0, 1, 2], True)
+    >>> getha_orders([0, 1, 2], [a, b, parse("1/S3 1/S4")])
+    ([0], False)
+    """
+    from itertools import combinations, permutations
+
+    from cardhall.games.getha import battle
+
+    def ladder(seq: Sequence[int]) -> int | None:
+        champion: int | None = seq[0]
+        for p in seq[1:]:
+            if champion is None:
+                champion = p
+                continue
+            r = battle(played[champion], played[p])[0]
+            champion = champion if r > 0 else p if r < 0 else None
+        return champion
+
+    perms = list(permutations(order)) if len(order) <= 6 else [tuple(order)]
+    outcomes = sorted({-1 if w is None else w for w in map(ladder, perms)})
+    beats = {(a, b): battle(played[a], played[b])[0] for a in order for b in order if a != b}
+    cycle = any(
+        (beats[(a, b)] > 0 and beats[(b, c)] > 0 and beats[(c, a)] > 0)
+        or (beats[(a, c)] > 0 and beats[(c, b)] > 0 and beats[(b, a)] > 0)
+        for a, b, c in combinations(order, 3)
+    )
+    return outcomes, cycle
+
+
+def _getha_extract(state: State) -> dict[str, Any]:
+    """Every contested showdown of the game, replayed, and the winner under every order of
+    the matchups (the sheet: "hands with circular wins are quite possible")."""
+    import cardhall.games.getha as getha
+    from cardhall.record import Record, replay
+
+    calls: list[tuple[list[int], list[list[int]], int, int, dict[str, Any]]] = []
+    original = getha.resolve_pot
+
+    def spy(
+        eligible: Sequence[int], played: Sequence[Sequence[int]], first: int, seats: int, **kw: Any
+    ) -> Any:
+        calls.append(([*eligible], [list(p) for p in played], first, seats, dict(kw)))
+        return original(eligible, played, first, seats, **kw)
+
+    getha.resolve_pot = spy
+    try:
+        replay(Record.from_state(state), check_result=False)
+    finally:
+        getha.resolve_pot = original
+    showdowns = []
+    for eligible, played, first, seats, kw in calls:
+        winner, steps = original(eligible, played, first, seats, **{**kw, "explain": True})
+        order = next((s["seats"] for s in steps if s["step"] == "order"), None)
+        if order is None or len(order) < 3:
+            showdowns.append({"contenders": len(order or ()), "winners": [winner], "cycle": False})
+            continue
+
+        outcomes, cycle = getha_orders(order, played)
+        showdowns.append(
+            {"contenders": len(order), "winners": outcomes, "ruled": winner, "cycle": cycle}
+        )
+    return {"showdowns": showdowns}
+
+
+def _getha_summary(results: Sequence[Result]) -> dict[str, Any]:
+    shows = [s for r in results for s in r.get("figures", {}).get("showdowns", [])]
+    three = [s for s in shows if s["contenders"] >= 3]
+    changed = sum(1 for s in three if len(s["winners"]) > 1)
+    cycles = sum(1 for s in three if s["cycle"])
+    lo, hi = wilson(changed, len(three))
+    by_size = Counter(s["contenders"] for s in shows)
+    deals = [int(r["details"].get("deals", 0)) for r in results]
+    return {
+        "showdowns": len(shows),
+        "showdowns_with_3_or_more": len(three),
+        "order_changes_winner": changed,
+        "order_changes_winner_rate": changed / len(three) if three else 0.0,
+        "order_changes_winner_ci": [lo, hi],
+        "order_changes_winner_per_showdown": changed / len(shows) if shows else 0.0,
+        "circular_hands": cycles,
+        "circular_rate": cycles / len(three) if three else 0.0,
+        "contenders": {str(k): v for k, v in sorted(by_size.items())},
+        "deals_per_game": describe([float(d) for d in deals]),
+    }
+
+
+def _getha_plots(results: Sequence[Result], summary: dict[str, Any], outdir: Path) -> list[Plot]:
+    shows = [s for r in results for s in r.get("figures", {}).get("showdowns", [])]
+    sizes = sorted({s["contenders"] for s in shows if s["contenders"] >= 3})
+    if not sizes:
+        return []
+    rates = []
+    counts = []
+    for k in sizes:
+        group = [s for s in shows if s["contenders"] == k]
+        counts.append(len(group))
+        rates.append(sum(1 for s in group if len(s["winners"]) > 1) / len(group))
+    fig, ax = _figure()
+    ax.bar([str(k) for k in sizes], rates, color="#a47")
+    for i, n in enumerate(counts):
+        ax.text(i, rates[i], f"n={n}", ha="center", va="bottom", fontsize="small")
+    ax.set_xlabel("hands left in the ladder (after the arlas filter)")
+    ax.set_ylabel("share where the order changes the winner")
+    return [("Does the matchup order matter?", _save(fig, outdir, "getha-order.png"))]
+
+
+FIGURES["getha"] = GameFigures(extract=_getha_extract, summarise=_getha_summary, plots=_getha_plots)
+
+
+# --------------------------------------------------------------------------- Somachi
+
+#: Event kinds that end a regular turn, and those of the opening round.
+_SOMACHI_TURN_ENDS = ("play", "discard", "attack")
+_SOMACHI_OPENING = ("open", "stand")
+#: Betting events counted per hand (gambling games only).
+SOMACHI_BETS = ("bring_in", "raise", "stay_in", "challenge", "challenge_met", "decline", "fold")
+
+
+def _somachi_extract(state: State) -> dict[str, Any]:
+    """Per hand: regular turns, opening moves, how it ended, and the bets made."""
+    hands: list[dict[str, Any]] = []
+    turns = opening = 0
+    bets: Counter[str] = Counter()
+    for e in state.events:
+        if e.to is not None and -1 not in e.to:
+            continue  # private duplicates: count the public copy only
+        k = e.kind
+        if k in _SOMACHI_TURN_ENDS:
+            turns += 1
+        elif k in _SOMACHI_OPENING:
+            opening += 1
+        elif k in SOMACHI_BETS:
+            bets[k] += 1
+        elif k == "hand_end":
+            hands.append(
+                {
+                    "turns": turns,
+                    "opening": opening,
+                    "reason": e.data.get("reason"),
+                    "multiplier": e.data.get("multiplier"),
+                    "bets": dict(bets),
+                }
+            )
+            turns = opening = 0
+            bets = Counter()
+    return {"hands": hands}
+
+
+def _somachi_summary(results: Sequence[Result]) -> dict[str, Any]:
+    hands = [h for r in results for h in r.get("figures", {}).get("hands", [])]
+    n = len(hands)
+    players = len(results[0]["scores"]) if results else 1
+    turns = [float(h["turns"]) for h in hands]
+    return {
+        "hands": n,
+        "hand_turns": describe(turns),
+        "hand_rounds": describe([t / players for t in turns]),
+        "end_reasons": dict(Counter(str(h["reason"]) for h in hands)),
+        "bets": {
+            k: {
+                "hands_with": sum(1 for h in hands if h["bets"].get(k)),
+                "rate": sum(1 for h in hands if h["bets"].get(k)) / n if n else 0.0,
+                "per_hand": sum(h["bets"].get(k, 0) for h in hands) / n if n else 0.0,
+            }
+            for k in SOMACHI_BETS
+        },
+    }
+
+
+def _somachi_plots(results: Sequence[Result], summary: dict[str, Any], outdir: Path) -> list[Plot]:
+    hands = [h for r in results for h in r.get("figures", {}).get("hands", [])]
+    if not hands:
+        return []
+    out: list[Plot] = []
+    fig, ax = _figure()
+    ax.hist([h["turns"] for h in hands], bins=40, color="#4a7", edgecolor="white")
+    ax.set_xlabel("regular turns in a hand (all seats)")
+    ax.set_ylabel("hands")
+    out.append(("Hand length", _save(fig, outdir, "somachi-hand-length.png")))
+    bets = summary["bets"]
+    if any(b["hands_with"] for b in bets.values()):
+        fig, ax = _figure()
+        names = list(bets)
+        ax.bar(names, [bets[k]["rate"] for k in names], color="#a74")
+        ax.set_ylabel("share of hands where it happens")
+        ax.tick_params(axis="x", labelrotation=30)
+        out.append(("How often each bet happens", _save(fig, outdir, "somachi-bets.png")))
+    return out
+
+
+FIGURES["somachi"] = GameFigures(
+    extract=_somachi_extract, summarise=_somachi_summary, plots=_somachi_plots
 )
