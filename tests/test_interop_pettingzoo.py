@@ -1,0 +1,264 @@
+"""Every registered game as a PettingZoo AEC env: PettingZoo's own harnesses plus ours.
+
+Cases come from ``cardhall.registry.game_names()`` and each game's ``conformance_configs``
+(which cover the player counts), so a game joins by registering.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from cardhall.conformance import configs
+from cardhall.errors import IllegalActionError
+from cardhall.interop import encoder_for, information_state_string
+from cardhall.interop.pettingzoo import env, env_id, raw_env
+from cardhall.registry import game_class, game_names, make_game
+
+Case = tuple[str, int, dict[str, Any]]
+CASES: list[Case] = [
+    (name, players, options)
+    for name in game_names()
+    for players, options in configs(game_class(name))
+]
+#: The first two configurations of each game, for the checks that play several episodes.
+SOME_CASES = [c for name in game_names() for c in [c for c in CASES if c[0] == name][:2]]
+
+
+def _id(case: Case) -> str:
+    name, players, options = case
+    opts = ",".join(f"{k}={v}" for k, v in options.items())
+    return f"{name}-{players}p" + (f"-{opts}" if opts else "")
+
+
+def _raw(case: Case, **kwargs: Any) -> raw_env:
+    name, players, options = case
+    return raw_env(name, players=players, **options, **kwargs)
+
+
+def _play_episode(e: Any, rng: np.random.Generator) -> dict[str, float]:
+    """Play masked random actions to the end; return each agent's summed rewards."""
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(legal)))
+    return totals
+
+
+@pytest.fixture(autouse=True)
+def _quiet_harness_warnings() -> Any:
+    # PettingZoo's api_test warns for every Dict observation ("should be Box"); those are
+    # the classic card-env convention, not problems.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*Observation.*", category=UserWarning)
+        yield
+
+
+# --------------------------------------------------------------------------- PettingZoo's tests
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_api_test_over_seeds(case: Case) -> None:
+    """PettingZoo's ``api_test`` on the wrapped and the raw env, over several seeds of the
+    masked random actions it samples."""
+    name, players, options = case
+    for seed in range(2):
+        for make in (env, raw_env):
+            e = make(name, players=players, **options)
+            for i, agent in enumerate(e.possible_agents):
+                e.action_space(agent).seed(seed * 100 + i)
+            api_test(e, num_cycles=2000)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_seed_test(case: Case) -> None:
+    name, players, options = case
+    seed_test(lambda **kw: env(name, players=players, **options, **kw), num_cycles=300)
+
+
+@pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
+def test_render_test(case: Case) -> None:
+    name, players, options = case
+    title = game_class(name).title
+
+    def ansi_names_the_game(text: str) -> bool:
+        return isinstance(text, str) and text.startswith(title)
+
+    render_test(
+        lambda render_mode=None: env(name, players=players, render_mode=render_mode, **options),
+        custom_tests={"ansi": ansi_names_the_game},
+    )
+
+
+def test_pettingzoo_make_finds_every_game() -> None:
+    for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
+        e = pettingzoo.make("aec", env_id(name), players=players, **options)
+        e.reset(seed=1)
+        assert e.unwrapped.game.name == name
+        assert len(e.possible_agents) == players
+        assert str(e.unwrapped) == f"cardhall_{name}_v0"
+
+
+# --------------------------------------------------------------------------- our own checks
+
+
+@pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
+def test_rewards_sum_to_engine_payoffs(case: Case) -> None:
+    rng = np.random.default_rng(3)
+    for seed in range(2):
+        e = _raw(case)
+        e.reset(seed=seed)
+        totals = _play_episode(e, rng)
+        outcome = e.state.outcome()
+        assert outcome is not None
+        assert [totals[a] for a in e.possible_agents] == pytest.approx(list(outcome.payoffs))
+        if game_class(case[0]).zero_sum and case[1] > 1:
+            assert sum(totals.values()) == pytest.approx(0.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
+def test_illegal_actions_raise_with_state_unchanged(case: Case) -> None:
+    e = _raw(case)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    n = e.game.num_distinct_actions
+    tried = 0
+    while e.agents and tried < 30:
+        agent = e.agent_selection
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        illegal = np.flatnonzero(obs["action_mask"] == 0)
+        before = (
+            e.state.digest(),
+            dict(e.rewards),
+            dict(e._cumulative_rewards),
+            e.agent_selection,
+        )
+        bad: list[Any] = [n, -1, "1", None, 1.5]
+        if len(illegal):
+            bad.append(int(rng.choice(illegal)))
+        for action in bad:
+            with pytest.raises(IllegalActionError):
+                e.step(action)
+            after = (e.state.digest(), dict(e.rewards), dict(e._cumulative_rewards))
+            assert after == before[:3]
+            assert e.agent_selection == before[3] == agent
+        tried += 1
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert tried > 0
+
+
+@pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
+def test_turn_is_lowest_acting_seat_and_mask_matches_engine(case: Case) -> None:
+    e = _raw(case)
+    e.reset(seed=8)
+    rng = np.random.default_rng(8)
+    game = e.game
+    while not e.state.is_over:
+        seat = min(e.state.actors())
+        assert e.agent_selection == f"player_{seat}"
+        obs = e.observe(e.agent_selection)
+        legal = sorted(game.action_id(a) for a in e.state.legal_actions(seat))
+        assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+        for other in e.possible_agents:
+            if other != e.agent_selection:
+                assert not e.observe(other)["action_mask"].any()
+        e.step(int(rng.choice(legal)))
+
+
+@pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
+def test_seeded_reset_ignores_global_randomness(case: Case) -> None:
+    """Every draw comes from the env's own generator: disturbing Python's and numpy's
+    global generators between steps changes nothing, and the same seed replays."""
+
+    def trajectory(disturb: bool) -> list[Any]:
+        e = _raw(case)
+        e.reset(seed=21)
+        picks = np.random.default_rng(0)
+        out: list[Any] = []
+        while not e.state.is_over:
+            if disturb:
+                random.random()
+                np.random.random()
+            obs = e.observe(e.agent_selection)
+            out.append(obs["observation"].tobytes())
+            e.step(int(picks.choice(np.flatnonzero(obs["action_mask"]))))
+        out.append(e.state.chance.used)
+        return out
+
+    random.seed(99)
+    np.random.seed(99)
+    assert trajectory(False) == trajectory(True)
+
+
+def test_different_seeds_deal_differently() -> None:
+    for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
+        e = raw_env(name, players=players, **options)
+        e.reset(seed=1)
+        first = e.state.chance.used[0]
+        e.reset(seed=2)
+        assert e.state.chance.used[0] != first
+        e.reset(seed=1)
+        assert e.state.chance.used[0] == first
+
+
+@pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
+def test_observation_does_not_leak_hidden_cards(case: Case) -> None:
+    """A seat's observation tensor and information-state string do not change when the
+    cards hidden from it are redealt (beyond the engine's generic leak test: this checks
+    the adapter's encoding)."""
+    name, players, options = case
+    game = make_game(name, players, **options)
+    enc = encoder_for(game)
+    rng = random.Random(4)
+    state = game.new_state(seed=4)
+    checked = 0
+    while not state.is_over and checked < 40:
+        seat = min(state.actors())
+        for s in range(players):
+            world = state.determinize(s, random.Random(rng.random()))
+            assert enc.encode(world, s) == enc.encode(state, s)
+            assert information_state_string(world, s) == information_state_string(state, s)
+        checked += 1
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert checked > 0
+
+
+def test_observation_space_is_fixed_and_contains_observations() -> None:
+    for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
+        e = raw_env(name, players=players, **options)
+        e.reset(seed=0)
+        space = e.observation_space("player_0")
+        assert space is e.observation_space("player_0")
+        assert space["observation"].shape == encoder_for(e.game).shape
+        assert space.contains(e.observe("player_0"))
+
+
+def test_render_ansi_shows_the_acting_seats_view_only() -> None:
+    e = raw_env("abstrac", render_mode="ansi")
+    e.reset(seed=3)
+    text = e.render()
+    assert isinstance(text, str)
+    assert text.startswith("Abstrac: player_0 to act")
+
+
+def test_unknown_options_are_rejected() -> None:
+    from cardhall.errors import OptionError
+
+    with pytest.raises(OptionError):
+        raw_env("abstrac", no_such_option=True)
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env("abstrac", render_mode="rgb_array")
