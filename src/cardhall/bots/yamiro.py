@@ -38,11 +38,14 @@ from itertools import combinations
 from typing import Any
 
 from cardhall.bots import Bot, register_bot
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK
 from cardhall.engine import Action, State
 from cardhall.games.yamiro import COUNT_VALUE, evaluate
 
 __all__ = ["HeuristicBot", "plays_after"]
+
+#: Card index by notation, as views write cards.
+_INDEX: dict[str, int] = {str(c): int(c) for c in RAILOG_DECK}
 
 #: Value of holding a card for later hands, by rank (numbers 1..8, then the faces).
 KEEP: dict[int, float] = {r: 0.35 * r for r in range(1, 9)}
@@ -111,17 +114,17 @@ class _Position:
     """What the seat knows, digested once per decision."""
 
     def __init__(self, view: dict[str, Any], seat: int) -> None:
-        parse = RailogCard.parse
+        index = _INDEX
         self.seat = seat
         self.side = seat & 1
         self.anytime = bool(view["options"]["deiskatun_anytime"])
-        self.hand = [int(parse(t)) for t in view["hand"]]
-        self.played = [int(parse(p["card"])) for p in view["played"]]
+        self.hand = [index[t] for t in view["hand"]]
+        self.played = [index[p["card"]] for p in view["played"]]
         self.sides = [p["side"] for p in view["played"]]
         seen = set(self.hand) | set(self.played)
         for side in view["sides"]:
-            seen.update(int(parse(t)) for t in side["captures"])
-        seen.update(int(parse(t)) for t in view["discards"])
+            seen.update(index[t] for t in side["captures"])
+        seen.update(index[t] for t in view["discards"])
         self.unseen = 96 - len(seen)
         ranks = [0] * 13
         for c in range(96):
@@ -157,13 +160,21 @@ class _Position:
             else min(1.0, 0.4 + 0.1 * (view["hands_total"] - view["hand_number"]))
         )
         self.solitaire = solitaire
+        self._opp_has: dict[int, float] = {}
 
     # -- chances --------------------------------------------------------------------
 
     def p_opp_has(self, rank: int) -> float:
-        if self.opp_after == 0:
-            return 0.0
-        return _p_any(self.unseen, self.unseen_ranks[rank], self.opp_cards)
+        """Chance the other side can still play a card of ``rank`` this hand."""
+        cached = self._opp_has.get(rank)
+        if cached is None:
+            cached = (
+                _p_any(self.unseen, self.unseen_ranks[rank], self.opp_cards)
+                if self.opp_after
+                else 0.0
+            )
+            self._opp_has[rank] = cached
+        return cached
 
     def p_partner_has(self, rank: int) -> float:
         return _p_any(self.unseen, self.unseen_ranks[rank], 3 + self.partner_after)
