@@ -154,16 +154,13 @@ class _Search:
         best_take = self.best
         counter = [0]
 
-        def search(pos: int, m_x: int, n_x: int, m_y: int, n_y: int, alpha: int, beta: int) -> int:
+        def search(
+            pos: int, m_x: int, n_x: int, c_xl: int, m_y: int, n_y: int, alpha: int, beta: int
+        ) -> int:
+            # c_xl is X's combos now (the parent computed it as its opponent's).
             counter[0] += 1
             r = n - pos
             rr = rest[pos]
-            c_xl = (
-                run2[m_x & 4095]
-                + run2[(m_x >> 12) & 4095]
-                + set3[(m_x >> 24) & 4095]
-                + set3[m_x >> 36]
-            )
             c_yl = (
                 run2[m_y & 4095]
                 + run2[(m_y >> 12) & 4095]
@@ -224,7 +221,36 @@ class _Search:
             # Move ordering: take 3 first (near-perfect ordering for this game).
             k = 3 if r >= 3 else r
             while k:
-                v = -search(pos + k, m_y, n_y, m_x | ap[k], n_x + k, -beta, -alpha)
+                left = r - k
+                h = m_x | ap[k]
+                if left > 1:
+                    v = -search(pos + k, m_y, n_y, c_yl, h, n_x + k, -beta, -alpha)
+                else:
+                    # The last one or two plies, scored here rather than in a call: X
+                    # takes the rest, or leaves one card that Y must take.
+                    c_x = (
+                        run2[h & 4095]
+                        + run2[(h >> 12) & 4095]
+                        + set3[(h >> 24) & 4095]
+                        + set3[h >> 36]
+                    )
+                    f_x = n_x + k
+                    if left:
+                        g = m_y | add[pos + k][1]
+                        c_y = (
+                            run2[g & 4095]
+                            + run2[(g >> 12) & 4095]
+                            + set3[(g >> 24) & 4095]
+                            + set3[g >> 36]
+                        )
+                        f_y = n_y + 1
+                    else:
+                        c_y = c_yl
+                        f_y = n_y
+                    if c_x:
+                        v = c_x * f_y - c_y * f_x if c_y else -c_x * f_y
+                    else:
+                        v = c_y * f_x if c_y else 0
                 if v > best:
                     best = v
                     if v > alpha:
@@ -235,7 +261,7 @@ class _Search:
                 k -= 1
             return best
 
-        result = search(pos, m_x, n_x, m_y, n_y, alpha, beta)
+        result = search(pos, m_x, n_x, combos_of_mask(m_x), m_y, n_y, alpha, beta)
         self.nodes += counter[0]
         return result
 
@@ -360,7 +386,7 @@ def _follow(search: _Search, pos: int, m_x: int, n_x: int, m_y: int, n_y: int) -
     pv: list[int] = []
     n = search.n
     while pos < n:
-        k = search.best.get((m_x << 5) | pos, 0)
+        k = search.best.get((m_x << 5) | pos, 0) if n - pos > 1 else 1
         if not k:
             k = _count_game_take(search, pos, m_x, m_y)
         pv.append(k)
