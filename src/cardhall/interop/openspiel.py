@@ -310,6 +310,7 @@ class CardhallState(pyspiel.State):
         self._drawn: _Cards = _NO_CARDS  # the pending shuffle's order so far
         self._orders: tuple[tuple[int, ...], ...] = ()  # orders known when the shuffle began
         self._pending: tuple[int, int] | None = None  # (seat, action id) awaiting the shuffle
+        self._distinct = True  # whether the pending shuffle's cards are all different
         self._replayable = True  # False for resampled worlds (past orders are not real)
         self._resamples = 0
         self._cache = _Cache()  # per seat: view, strings, tensor of the current engine state
@@ -322,11 +323,13 @@ class CardhallState(pyspiel.State):
     def _start(self) -> None:
         if not self._setup and self._key in _FIRST_POOL:  # skip rebuilding the same setup
             self._pool = _FIRST_POOL[self._key]
+            self._distinct = len(set(self._pool)) == len(self._pool)
             return
         try:
             self.engine = _engine_of(self._key)._initial_state(ExplicitChance(0, self._setup))
         except _NeedShuffle as need:
             self._pool = _Cards(need.pool)
+            self._distinct = len(set(need.pool)) == len(need.pool)
             if not self._setup:
                 _FIRST_POOL[self._key] = self._pool
 
@@ -352,6 +355,7 @@ class CardhallState(pyspiel.State):
             self.engine = backup if backup is not None else self._rebuild(orders, st.history)
             self._orders = orders
             self._pool = _Cards(need.pool)
+            self._distinct = len(set(need.pool)) == len(need.pool)
             self._drawn = _NO_CARDS
             self._pending = (seat, action_id)
 
@@ -394,9 +398,13 @@ class CardhallState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns the possible chance outcomes and their probabilities."""
-        assert self._pool is not None, "not a chance node"
-        n = len(self._pool)
-        return [(c, k / n) for c, k in sorted(Counter(self._pool).items())]
+        pool = self._pool
+        assert pool is not None, "not a chance node"
+        n = len(pool)
+        if self._distinct:  # the usual case: every card once (the pool is sorted)
+            p = 1.0 / n
+            return [(c, p) for c in pool]
+        return [(c, k / n) for c, k in sorted(Counter(pool).items())]
 
     def _apply_action(self, action: int) -> None:
         """Applies the specified action to the state."""
