@@ -42,5 +42,6 @@ def register(app: typer.Typer) -> None:
             port=port,
             log_level=log_level,
             ws_max_size=65536,
+            ws_per_message_deflate=False,  # small JSON frames: latency over bandwidth
             timeout_graceful_shutdown=5,
         )

@@ -112,6 +112,7 @@ class Hub:
         self._bots_again: set[str] = set()
         self._stop = threading.Event()
         self._background: set[asyncio.Future[Any]] = set()
+        self._hints: dict[str, tuple[int, int]] = {}
         self.errors = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -148,12 +149,21 @@ class Hub:
         except RuntimeError:
             running = None
         if running is loop:
-            self.notice(table_id)
+            self.notice(table_id, version, rev)
         else:
-            loop.call_soon_threadsafe(self.notice, table_id)
+            loop.call_soon_threadsafe(self.notice, table_id, version, rev)
 
-    def notice(self, table_id: str) -> None:
-        """Something changed at ``table_id``: push it to our sockets, wake its bots."""
+    def notice(self, table_id: str, version: int | None = None, rev: int | None = None) -> None:
+        """Something changed at ``table_id``: push it to our sockets, wake its bots.
+
+        ``version`` and ``rev`` (when the notice carries them) let the service answer from
+        its cache instead of reading the database."""
+        if version is not None:
+            known = self._hints.get(table_id)
+            if known is None or (version, rev or 0) >= known:
+                self._hints[table_id] = (version, rev or 0)
+        else:
+            self._hints.pop(table_id, None)
         if table_id in self.conns:
             if self._flushing.get(table_id):
                 self._again.add(table_id)
@@ -169,7 +179,8 @@ class Hub:
                 conns = list(self.conns.get(table_id, ()))
                 if not conns:
                     return
-                info, cached = await asyncio.to_thread(self.service.load, table_id)
+                hint = self._hints.get(table_id, (None, None))
+                info, cached = await asyncio.to_thread(self.service.load, table_id, *hint)
                 for conn in conns:
                     try:
                         await self.bring_up_to_date(conn, info, cached)
@@ -241,7 +252,7 @@ class Hub:
                 for table_id, version, rev in rows:
                     if known.get(table_id) != (version, rev):
                         known[table_id] = (version, rev)
-                        self.notice(table_id)
+                        self.notice(table_id, version, rev)
                 if len(known) > 10000:
                     known.clear()
             except Exception:  # pragma: no cover - the next round retries
@@ -258,10 +269,10 @@ class Hub:
                     pg.execute("LISTEN cardhall")
                     while not self._stop.is_set():
                         for note in pg.notifies(timeout=1.0):
-                            table_id = note.payload.split(":", 1)[0]
+                            table_id, version, rev = _parse_notice(note.payload)
                             loop = self.loop
                             if loop is not None and not loop.is_closed():
-                                loop.call_soon_threadsafe(self.notice, table_id)
+                                loop.call_soon_threadsafe(self.notice, table_id, version, rev)
             except Exception:  # pragma: no cover - reconnect after a pause
                 log.exception("LISTEN connection lost")
                 time.sleep(1.0)
@@ -269,6 +280,8 @@ class Hub:
     # ------------------------------------------------------------------ bots & timers
 
     def kick_bots(self, table_id: str) -> None:
+        if not self.service.has_bots(table_id):
+            return
         if table_id in self._bots_busy:
             self._bots_again.add(table_id)
             return
@@ -284,7 +297,8 @@ class Hub:
         try:
             while True:
                 self._bots_again.discard(table_id)
-                moves = await asyncio.to_thread(self.service.bot_moves, table_id)
+                hint = self._hints.get(table_id, (None, None))
+                moves = await asyncio.to_thread(self.service.bot_moves, table_id, *hint)
                 if moves and self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 for seat, action, version in moves:
@@ -317,3 +331,18 @@ class Hub:
                     await asyncio.to_thread(self.service.run_timer, table_id)
             except Exception:  # pragma: no cover
                 log.exception("timer sweep failed")
+
+
+def _parse_notice(payload: str) -> tuple[str, int | None, int | None]:
+    """``'table:version:rev'`` (as sent by ``pg_notify``) -> its parts.
+
+    >>> _parse_notice("ab12:7:3")
+    ('ab12', 7, 3)
+    >>> _parse_notice("ab12")
+    ('ab12', None, None)
+    """
+    parts = payload.split(":")
+    try:
+        return parts[0], int(parts[1]), int(parts[2])
+    except (IndexError, ValueError):
+        return parts[0], None, None

@@ -143,6 +143,8 @@ class TableService:
         self.publish = publish or (lambda table_id, version, rev: None)
         self.snapshot_every = snapshot_every
         self._cache: dict[str, Cached] = {}
+        self._info: dict[str, dict[str, Any]] = {}  # last public info read, per table
+        self._seeds: dict[str, str] = {}
         self._locks: dict[str, _TableLock] = {}
         self._locks_guard = threading.Lock()
         self.postgres = engine.dialect.name == "postgresql"
@@ -603,11 +605,29 @@ class TableService:
             raise WebError("corrupt", f"table {table_id} log has a gap", 500)
         return Cached(version, state, marks, len(orders))
 
-    def load(self, table_id: str) -> tuple[dict[str, Any], Cached | None]:
-        """The table's public info and its game state (``None`` before the start)."""
+    def load(
+        self, table_id: str, version: int | None = None, rev: int | None = None
+    ) -> tuple[dict[str, Any], Cached | None]:
+        """The table's public info and its game state (``None`` before the start).
+
+        ``version`` and ``rev`` come from a notice: when this process already holds
+        exactly that version and lobby revision, nothing is read from the database.
+        """
+        if version is not None:
+            info = self._info.get(table_id)
+            cached = self._cache.get(table_id)
+            if (
+                info is not None
+                and info["version"] == version
+                and info["lobby_rev"] == rev
+                and (
+                    info["status"] == "lobby" or (cached is not None and cached.version == version)
+                )
+            ):
+                return info, cached
         with self.reader.connect() as conn:
             info = self.table_info(table_id, conn)
-            cached: Cached | None = None
+            cached = None
             if info["status"] != "lobby":
                 cached = self._cache.get(table_id)
                 if cached is None or cached.version != info["version"]:
@@ -618,7 +638,13 @@ class TableService:
                         cached = self._rebuild(conn, row)
                         self._cache[table_id] = cached
             conn.rollback()
+        self._info[table_id] = info
         return info, cached
+
+    def has_bots(self, table_id: str) -> bool:
+        """Whether the table may have a bot seat (``True`` when this process does not know)."""
+        info = self._info.get(table_id)
+        return info is None or any(s["kind"] == "bot" for s in info["seats"])
 
     def act(
         self,
@@ -636,14 +662,16 @@ class TableService:
             raise WebError("bad_id", "an action id is a text of at most 64 characters", 422)
         with self._lock(table_id):
             with self.engine.begin() as conn:
-                row = self._row(conn, table_id, lock=True)
+                row = (
+                    conn.execute(_ROW_FOR_UPDATE if self.postgres else _ROW, {"id": table_id})
+                    .mappings()
+                    .first()
+                )
+                if row is None:
+                    raise WebError("no_table", "no such table", 404)
                 if client_id is not None:
                     done = conn.execute(
-                        select(actions.c.version).where(
-                            actions.c.table_id == table_id,
-                            actions.c.seat == seat,
-                            actions.c.client_id == client_id,
-                        )
+                        _DONE, {"id": table_id, "seat": seat, "client_id": client_id}
                     ).scalar()
                     if done is not None:
                         return ActResult(int(done), duplicate=True)
@@ -664,15 +692,16 @@ class TableService:
                 new_version = version + 1
                 now = _now()
                 conn.execute(
-                    insert(actions).values(
-                        table_id=table_id,
-                        version=new_version,
-                        seat=seat,
-                        action=str(state.history[-1][1]),
-                        client_id=client_id,
-                        source=source,
-                        at=now,
-                    )
+                    _INSERT_ACTION,
+                    {
+                        "id": table_id,
+                        "version": new_version,
+                        "seat": seat,
+                        "action": str(state.history[-1][1]),
+                        "client_id": client_id,
+                        "source": source,
+                        "at": now,
+                    },
                 )
                 cards = state.game.full_deck()
                 used = state.chance.used
@@ -694,40 +723,55 @@ class TableService:
                             data=pickle.dumps((state, marks)),
                         )
                     )
+                deadline = self._deadline(row, state)
                 conn.execute(
-                    update(tables)
-                    .where(tables.c.id == table_id)
-                    .values(
-                        version=new_version,
-                        status="over" if state.is_over else "playing",
-                        deadline_at=self._deadline(row, state),
-                        updated_at=now,
-                    )
+                    _UPDATE_TABLE,
+                    {
+                        "id": table_id,
+                        "version": new_version,
+                        "status": "over" if state.is_over else "playing",
+                        "deadline": deadline,
+                        "now": now,
+                    },
                 )
                 rev = int(row["lobby_rev"])
                 self._notice(conn, table_id, new_version, rev)
             # committed: now the cache, the acknowledgement and the broadcast
             self._cache[table_id] = Cached(new_version, state, marks, len(used))
+            info = self._info.get(table_id)
+            if info is not None and info["lobby_rev"] == rev and info["version"] == version:
+                self._info[table_id] = {
+                    **info,
+                    "version": new_version,
+                    "status": "over" if state.is_over else "playing",
+                    "deadline_at": deadline,
+                }
         self.publish(table_id, new_version, rev)
         return ActResult(new_version)
 
     # ------------------------------------------------------------------ bots and timers
 
-    def bot_moves(self, table_id: str) -> list[tuple[int, str, int]]:
+    def bot_moves(
+        self, table_id: str, version: int | None = None, rev: int | None = None
+    ) -> list[tuple[int, str, int]]:
         """The (seat, action, version) each bot seat that must act now chooses.
 
         A bot sees only its seat: it is given ``state.determinize(seat, rng)``, a copy in
         which every card hidden from it is redealt at random.
         """
-        info, cached = self.load(table_id)
+        info, cached = self.load(table_id, version, rev)
         if cached is None or info["status"] != "playing":
             return []
         state = cached.state
         bots = {s["seat"]: s["bot"] for s in info["seats"] if s["kind"] == "bot"}
+        if not bots or not bots.keys() & state.actors():
+            return []
         moves = []
-        with self.reader.connect() as conn:
-            seed = self._row(conn, table_id)["seed"]
-            conn.rollback()
+        seed = self._seeds.get(table_id)
+        if seed is None:
+            with self.reader.connect() as conn:
+                seed = self._seeds[table_id] = self._row(conn, table_id)["seed"]
+                conn.rollback()
         for seat in sorted(state.actors()):
             level = bots.get(seat)
             if level is None:
@@ -831,6 +875,23 @@ class TableService:
             ).scalar_one()
             conn.rollback()
         return int(n)
+
+
+# The hot path's statements, written once (cheaper than building Core statements per call).
+_COLUMNS = "id, game, players, options, status, version, lobby_rev, seed, turn_seconds"
+_ROW = text(f"SELECT {_COLUMNS} FROM tables WHERE id = :id")
+_ROW_FOR_UPDATE = text(f"SELECT {_COLUMNS} FROM tables WHERE id = :id FOR UPDATE")
+_DONE = text(
+    "SELECT version FROM actions WHERE table_id = :id AND seat = :seat AND client_id = :client_id"
+)
+_INSERT_ACTION = text(
+    "INSERT INTO actions (table_id, version, seat, action, client_id, source, at) "
+    "VALUES (:id, :version, :seat, :action, :client_id, :source, :at)"
+)
+_UPDATE_TABLE = text(
+    "UPDATE tables SET version = :version, status = :status, deadline_at = :deadline, "
+    "updated_at = :now WHERE id = :id"
+)
 
 
 def _engine_tag(game: str) -> str:

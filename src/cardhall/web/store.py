@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,6 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.pool import NullPool
 
 __all__ = [
     "METADATA",
@@ -158,6 +158,14 @@ def normalise_url(url: str) -> str:
     return url
 
 
+#: SQLite durability. In WAL mode ``NORMAL`` keeps every committed (so acknowledged)
+#: action through a crash or kill of the server process; ``FULL`` also through an OS
+#: crash or power loss, at the price of an fsync per action.
+SQLITE_SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}.get(
+    os.environ.get("CARDHALL_SQLITE_SYNCHRONOUS", "normal").lower(), "NORMAL"
+)
+
+
 def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
@@ -170,14 +178,19 @@ def make_engine(url: str, reader: bool = False) -> Engine:
     if url.startswith("sqlite"):
         if url in ("sqlite://", "sqlite:///:memory:"):
             raise ValueError("use a SQLite file: an in-memory database is not shared")
-        engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": 30})
+        engine = create_engine(
+            url,
+            pool_size=8,
+            max_overflow=24,
+            connect_args={"timeout": 30, "check_same_thread": False},
+        )
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_conn: Any, _record: Any) -> None:
             dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
             cur.execute("PRAGMA busy_timeout=30000")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()

@@ -1,0 +1,210 @@
+"""Web load: many tables at once on loopback, with bots and scripted WebSocket clients.
+
+One ``cardhall serve`` process on a fresh SQLite file (the embedded store ``make run``
+uses). Half the tables seat two scripted clients, half a scripted client and a random
+bot; every table plays Abstrac to the end. For each action a client sends, the latency
+is measured from the send to the moment its update has reached *every* connected seat
+of the table. Reported: p50/p95/p99, actions per second, errors (error replies,
+connection failures, tables that did not finish, seats that ended on different
+versions). Bounded: a fixed number of tables, and a time limit.
+
+Everything runs on 127.0.0.1; the figures are a trend on a shared 2-core machine, the
+target being p99 <= 50 ms with 0 errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+NAME = "Web load: action-to-all-seats latency over loopback (SQLite, one process)"
+
+SERVE = (
+    "import sys\nfrom cardhall.cli import main\nsys.argv = ['cardhall', *sys.argv[1:]]\nmain()\n"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+class _Table:
+    def __init__(self, table_id: str, seats: int) -> None:
+        self.id = table_id
+        self.seats = seats  # connected scripted seats
+        self.sent: dict[int, float] = {}  # version it will produce -> send time
+        self.received: dict[int, int] = {}  # version -> seats that got it
+        self.final: dict[int, int] = {}  # seat -> last version seen
+        self.done = 0
+
+
+async def _seat(
+    ws_url: str, table: _Table, seat: int, token: str, lat: list[float], errors: list[str]
+) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(ws_url, max_size=2**22, open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "hello", "table": table.id, "token": token}))
+        version, view, pending, acked, n = -1, None, False, -1, 0
+        while True:
+            msg = json.loads(await ws.recv())
+            kind = msg["type"]
+            if kind == "error":
+                errors.append(f"{table.id}/{seat}: {msg['message']}")
+                pending = False
+            elif kind == "ack":
+                pending, acked = False, msg["version"]
+            elif kind in ("sync", "update"):
+                version = msg["version"]
+                view = msg.get("view") or view
+                if kind == "update":
+                    got = table.received.get(version, 0) + 1
+                    table.received[version] = got
+                    if got == table.seats and version in table.sent:
+                        lat.append(time.perf_counter() - table.sent.pop(version))
+            if view is None:
+                continue
+            if view["over"] and "view" in msg:
+                table.final[seat] = version
+                return
+            if view["legal"] and not pending and version >= acked and "view" in msg:
+                n += 1
+                table.sent[version + 1] = time.perf_counter()
+                pending = True
+                await ws.send(
+                    json.dumps({"type": "action", "action": view["legal"][0], "id": f"{seat}-{n}"})
+                )
+
+
+async def _drive(base: str, tables: int, limit: float) -> dict[str, Any]:
+    import httpx
+
+    ws_url = base.replace("http://", "ws://") + "/ws"
+    lat: list[float] = []
+    errors: list[str] = []
+    made: list[tuple[_Table, list[tuple[int, str]]]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for i in range(tables):
+            with_bot = i % 2 == 1
+            body: dict[str, Any] = {"game": "abstrac", "bots": ["random"] if with_bot else []}
+            t = (await http.post("/api/tables", json=body)).json()
+            tokens = [(0, t["token"])]
+            if not with_bot:
+                j = (
+                    await http.post(
+                        f"/api/tables/{t['table_id']}/join", json={"invite": t["invite"]}
+                    )
+                ).json()
+                tokens.append((1, j["token"]))
+            made.append((_Table(t["table_id"], len(tokens)), tokens))
+        start = time.perf_counter()
+        tasks = []
+        for table, tokens in made:
+            for seat, token in tokens:
+                tasks.append(asyncio.create_task(_seat(ws_url, table, seat, token, lat, errors)))
+        await asyncio.sleep(0.5)  # let every seat connect and sync
+        for table, tokens in made:
+            await http.post(
+                f"/api/tables/{table.id}/start", headers={"Authorization": f"Bearer {tokens[0][1]}"}
+            )
+        done, pending = await asyncio.wait(tasks, timeout=limit)
+        elapsed = time.perf_counter() - start
+        for task in pending:
+            task.cancel()
+        for task in done:
+            if task.exception() is not None:
+                errors.append(repr(task.exception()))
+        unfinished = sum(1 for table, tokens in made if len(table.final) < len(tokens))
+        disagree = sum(1 for table, _ in made if len(set(table.final.values())) > 1)
+    return {
+        "tables": tables,
+        "actions": len(lat),
+        "seconds": round(elapsed, 2),
+        "actions_per_s": round(len(lat) / elapsed, 1) if elapsed else 0.0,
+        "p50_ms": round(_percentile(lat, 0.50) * 1000, 2),
+        "p95_ms": round(_percentile(lat, 0.95) * 1000, 2),
+        "p99_ms": round(_percentile(lat, 0.99) * 1000, 2),
+        "errors": len(errors) + unfinished + disagree,
+        "error_samples": errors[:3],
+        "unfinished_tables": unfinished,
+        "version_disagreements": disagree,
+    }
+
+
+def measure(tables: int = 200, limit: float = 240.0) -> dict[str, Any]:
+    """Start a server on a temporary SQLite file, run ``tables`` tables, stop it."""
+    with tempfile.TemporaryDirectory(prefix="cardhall-load-") as tmp:
+        port = _free_port()
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                SERVE,
+                "serve",
+                "--port",
+                str(port),
+                "--database-url",
+                f"sqlite:///{Path(tmp) / 'load.db'}",
+                "--bot-delay",
+                "0",
+                "--log-level",
+                "warning",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            import httpx
+
+            deadline = time.monotonic() + 60
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(base + "/api/games", timeout=2).status_code == 200:
+                        break
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("the web server did not start")
+                time.sleep(0.1)
+            return asyncio.run(_drive(base, tables, limit))
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def run(console: Console, quick: bool) -> dict[str, Any]:
+    figures = measure(tables=20 if quick else 200, limit=60 if quick else 240)
+    table = Table(title=f"{figures['tables']} tables of Abstrac (half with a bot), loopback")
+    for key in ("actions", "seconds", "actions/s", "p50 ms", "p95 ms", "p99 ms", "errors"):
+        table.add_column(key, justify="right")
+    keys = ("actions", "seconds", "actions_per_s", "p50_ms", "p95_ms", "p99_ms", "errors")
+    table.add_row(*(str(figures[k]) for k in keys))
+    console.print(table)
+    if figures["error_samples"]:
+        console.print(f"error samples: {figures['error_samples']}")
+    return figures
