@@ -264,7 +264,14 @@ class Yamiro(Game):
         (2, {"must_have_winner": True, "deiskatun_anytime": False}),
         (4, {}),
         (1, {}),
-        (1, {"solitaire_draw_before_last": True, "must_have_winner": True}),
+        (
+            1,
+            {
+                "solitaire_draw_before_last": True,
+                "must_have_winner": True,
+                "reshuffle_discards": False,
+            },
+        ),
     )
     conformance_weight = 4
 
