@@ -1,0 +1,1632 @@
+"""Somachi: 2-8 players draw and discard, open faces, add numbers, sweep with the arl,
+claim out of turn, attack with the arlas and defend with the deiskatun; optionally for chips.
+
+Rules as cardhall plays them (sheet 003 read through RULINGS section 2; the full text is in
+``docs/rules/somachi.md``):
+
+* Hands of four. The **opening round** (each seat once, clockwise from the dealer's left):
+  ``open c`` (an alak or arl; any face card under ``any_face_opens``) and draw one card,
+  or ``stand``.
+* A **regular turn**: ``draw`` (the deck) or ``take`` (the top of the discard pile); then any
+  number of ``add NUMBER FACE`` (a number card onto the pile opened by ``FACE``, in anyone's
+  tableau), ``claim`` / ``collect arl/SX`` (in-turn use of one's own arl) and, when
+  gambling, one ``challenge k``; then the turn ends with ``play FACE``, ``attack arlas/SX T``
+  or ``discard c`` (never the card just taken from the discard pile).
+* **Reaction windows** are decisions of their own, offered one at a time to the single seat
+  that may respond (it is then the only actor): ``claim``/``pass`` when the top of the
+  discard pile is of the suit of one's arl (W1), ``collect arl/SX``/``pass`` when a card of
+  that suit went into another tableau (W2), ``defend``/``pass`` when an arlas is played
+  against one (W3; every target is asked, so that the window does not reveal whether it
+  holds the deiskatun). Windows go clockwise from the acting seat, depth-first, and all close
+  before the next turn.
+* The hand ends as soon as an active seat's hand is empty after an action and its effects.
+  Tableaus score (numbers at face value, alak 8; every face 8 under ``all_cards_count``)
+  times 2 per declined challenge; tallies run over the hands.
+* **Gambling** (``gambling=True``): ``bet k``/``check`` to declare a bring-in or a stay-in bet,
+  ``raise k``/``check`` for a later opener, ``pay``/``fold`` for amounts owed, ``meet``/
+  ``decline`` for a challenge. Chips live in a :class:`cardhall.money.Money`.
+
+Action ids (for adapters; ``M = players * chips``, the most chips any seat can hold):
+
+=========================  =========================================================
+``draw take stand pass``    0 1 2 3
+``claim check pay fold``    4 5 6 7
+``meet decline defend``     8 9 10
+``open c``                  11 + c (card index 0..95)
+``play c``                  107 + c
+``discard c``               203 + c
+``collect arl/SX``          299 + (X - 1)
+``attack arlas/SX T``       307 + (X - 1) * 8 + T
+``add n F``                 371 + (X - 1) * 32 + (n - 1) * 4 + (rank(F) - 9)
+``bet k``                   627 + k - 1 (k = 1..M)
+``raise k``                 627 + M + k - 1
+``challenge k``             627 + 2M + k - 1
+=========================  =========================================================
+
+>>> from cardhall.registry import make_game
+>>> state = make_game("somachi", 2).new_state(seed=3)
+>>> sorted(state.actors())
+[0]
+>>> str(state.legal_actions(0)[-1])
+'stand'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
+from cardhall.engine import Action, Chance, Game, OptionSpec, Outcome, State, arg_card, arg_int
+from cardhall.errors import NotationError, OptionError
+from cardhall.money import Money
+from cardhall.registry import register
+
+__all__ = [
+    "HAND_SIZE",
+    "MAX_HANDS",
+    "TARGET_POINTS",
+    "Somachi",
+    "SomachiState",
+    "tableau_score",
+]
+
+HAND_SIZE = 4
+#: The Thousand Points target: 584, written 888 in Railog octal (8*64 + 8*8 + 8).
+TARGET_POINTS = 584
+#: Engine safety limit on the number of hands in one game (a game to 584 where nobody
+#: ever scores would otherwise never end). Not a rule.
+MAX_HANDS = 1000
+
+D = RAILOG_DECK
+
+# ----------------------------------------------------------------------------- decisions
+
+#: What the state is waiting for (``need[0]``).
+K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_W3, K_BRINGIN, K_RAISE, K_OWE, K_STAY, K_CHAL = range(11)
+NEED_NAMES = (
+    "opening",
+    "draw",
+    "turn",
+    "claim window",
+    "collect window",
+    "defence window",
+    "bring-in",
+    "raise",
+    "owe",
+    "stay-in bet",
+    "challenge",
+)
+#: Decisions after which no active seat may hold an empty hand (invariant 8).
+_QUIET = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
+
+# Tasks on the continuation stack (first element of each tuple).
+(
+    T_OPENSTEP,
+    T_OPENASK,
+    T_AFTER_OPEN,
+    T_CATCHUP,
+    T_REGSTART,
+    T_NEXT,
+    T_MAIN,
+    T_FLUSH,
+    T_END,
+    T_MATCH,
+    T_EFFECT,
+    T_ATTACK,
+    T_W1,
+    T_W2,
+    T_CHAL,
+) = range(15)
+
+# ----------------------------------------------------------------------------- actions
+
+DRAW = Action("draw")
+TAKE = Action("take")
+STAND = Action("stand")
+PASS = Action("pass")
+CLAIM = Action("claim")
+CHECK = Action("check")
+PAY = Action("pay")
+FOLD = Action("fold")
+MEET = Action("meet")
+DECLINE = Action("decline")
+DEFEND = Action("defend")
+_SIMPLE = (DRAW, TAKE, STAND, PASS, CLAIM, CHECK, PAY, FOLD, MEET, DECLINE, DEFEND)
+_SIMPLE_ID = {a.kind: i for i, a in enumerate(_SIMPLE)}
+
+OPEN_A = tuple(Action("open", c) for c in D)
+PLAY_A = tuple(Action("play", c) for c in D)
+DISCARD_A = tuple(Action("discard", c) for c in D)
+COLLECT_A = tuple(Action("collect", D[s * 12 + ARL - 1]) for s in range(8))
+ATTACK_A = tuple(
+    tuple(Action("attack", (D[s * 12 + ARLAS - 1], t)) for t in range(8)) for s in range(8)
+)
+#: ADD_A[number card][face rank - 9]
+ADD_A: dict[int, tuple[Action, ...]] = {
+    c: tuple(
+        Action("add", (D[c], D[(c // 12) * 12 + f - 1])) for f in (ALAK, ARL, DEISKATUN, ARLAS)
+    )
+    for c in range(96)
+    if c % 12 < 8
+}
+_BASE_OPEN, _BASE_PLAY, _BASE_DISCARD, _BASE_COLLECT, _BASE_ATTACK, _BASE_ADD, _BASE_AMOUNT = (
+    11,
+    107,
+    203,
+    299,
+    307,
+    371,
+    627,
+)
+_AMOUNT_KINDS = ("bet", "raise", "challenge")
+
+
+_AMOUNT_CACHE: dict[tuple[str, int], list[Action]] = {}
+
+
+def _amount_actions(kind: str, top: int) -> list[Action]:
+    """``kind 1`` .. ``kind top`` (cached lists; callers copy or extend)."""
+    key = (kind, top)
+    got = _AMOUNT_CACHE.get(key)
+    if got is None:
+        got = _AMOUNT_CACHE[key] = [Action(kind, k) for k in range(1, top + 1)]
+    return got
+
+
+def _arg_attack(text: str) -> tuple[RailogCard, int]:
+    parts = text.split()
+    if len(parts) != 2:
+        raise NotationError(
+            f"attack takes an arlas and a target seat, e.g. 'arlas/S3 2'; got {text!r}"
+        )
+    return RailogCard.parse(parts[0]), arg_int(parts[1])
+
+
+def _arg_add(text: str) -> tuple[RailogCard, RailogCard]:
+    parts = text.split()
+    if len(parts) != 2:
+        raise NotationError(
+            f"add takes a number card and the face of a pile, e.g. '5/S3 alak/S3'; got {text!r}"
+        )
+    return RailogCard.parse(parts[0]), RailogCard.parse(parts[1])
+
+
+def _suit(c: int) -> int:
+    return c // 12
+
+
+def _rank(c: int) -> int:
+    return c % 12 + 1
+
+
+def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
+    """Points of a tableau: numbers at face value, alak 8, other faces 0 (8 under ACC).
+
+    >>> tableau_score(RailogCard.parse_many("alak/S1 5/S1 arl/S2 3/S2"))
+    16
+    >>> tableau_score(RailogCard.parse_many("alak/S1 5/S1 arl/S2 3/S2"), all_cards_count=True)
+    24
+    """
+    total = 0
+    for c in cards:
+        r = c % 12 + 1
+        if r <= 8:
+            total += r
+        elif r == ALAK or all_cards_count:
+            total += 8
+    return total
+
+
+# ----------------------------------------------------------------------------- game
+
+
+@register
+class Somachi(Game):
+    name = "somachi"
+    title = "Somachi"
+    player_counts = (2, 3, 4, 5, 6, 7, 8)
+    card_type = RailogCard
+    option_specs = (
+        OptionSpec(
+            "all_cards_count", False, "every face card on the table scores 8, not only the alak"
+        ),
+        OptionSpec(
+            "thousand_points",
+            False,
+            f"play hands until a tally reaches {TARGET_POINTS} (888 octal)",
+        ),
+        OptionSpec("any_face_opens", False, "any face card may open a pile that takes adds"),
+        OptionSpec(
+            "seed_discard",
+            False,
+            "turn the deck's top card onto the discard pile after the "
+            "opening round and after every reshuffle (which then uses the whole pile)",
+        ),
+        OptionSpec(
+            "gambling", False, "play for chips: bring-in, stay-in bets, challenges, folding"
+        ),
+        OptionSpec("chips", 100, "starting chips per seat when gambling", minimum=1),
+        OptionSpec("collect_to", "hand", "where an arl's takings go", choices=("hand", "pile")),
+        OptionSpec(
+            "arl_tableau_collect",
+            True,
+            "an arl may collect its suit from other tableaus later (W2)",
+        ),
+        OptionSpec(
+            "bring_in_binds_earlier", True, "seats that stood before the bring-in must still pay it"
+        ),
+        OptionSpec(
+            "allin_mode",
+            "side_pots",
+            "all-in: side pots, or one pot for everyone still in",
+            choices=("side_pots", "whole_pot"),
+        ),
+        OptionSpec(
+            "challenge_stack", True, "each declined challenge doubles again (else at most x2)"
+        ),
+        OptionSpec(
+            "clear_discard_between_hands", True, "the discard pile is removed after each hand"
+        ),
+        OptionSpec(
+            "hands_per_game",
+            None,
+            "hands in a game (default: one per seat)",
+            minimum=1,
+            nullable=True,
+        ),
+        OptionSpec(
+            "max_turns_per_hand",
+            1000,
+            "engine safety limit: a hand stops and is scored after "
+            "this many regular turns (not a rule)",
+            minimum=1,
+        ),
+    )
+    action_args = {
+        "draw": None,
+        "take": None,
+        "stand": None,
+        "pass": None,
+        "claim": None,
+        "check": None,
+        "pay": None,
+        "fold": None,
+        "meet": None,
+        "decline": None,
+        "defend": None,
+        "open": arg_card(RailogCard),
+        "play": arg_card(RailogCard),
+        "discard": arg_card(RailogCard),
+        "collect": arg_card(RailogCard),
+        "attack": _arg_attack,
+        "add": _arg_add,
+        "bet": arg_int,
+        "raise": arg_int,
+        "challenge": arg_int,
+    }
+    # Kept short (one or two hands, a low turn cap) because the deep conformance checks
+    # cost grows with the square of a game's length; full-length games are played by
+    # tests/test_somachi.py and the benchmarks.
+    conformance_configs = (
+        (2, {"hands_per_game": 2, "max_turns_per_hand": 8}),
+        (2, {"gambling": True, "chips": 4, "hands_per_game": 2, "max_turns_per_hand": 6}),
+        (
+            3,
+            {
+                "max_turns_per_hand": 8,
+                "hands_per_game": 1,
+                "all_cards_count": True,
+                "seed_discard": True,
+            },
+        ),
+        (
+            4,
+            {
+                "gambling": True,
+                "chips": 3,
+                "hands_per_game": 1,
+                "max_turns_per_hand": 6,
+                "allin_mode": "whole_pot",
+                "challenge_stack": False,
+            },
+        ),
+        (
+            5,
+            {
+                "hands_per_game": 1,
+                "max_turns_per_hand": 6,
+                "any_face_opens": True,
+                "collect_to": "pile",
+                "clear_discard_between_hands": False,
+            },
+        ),
+        (
+            6,
+            {
+                "gambling": True,
+                "chips": 3,
+                "hands_per_game": 1,
+                "max_turns_per_hand": 6,
+                "bring_in_binds_earlier": False,
+                "any_face_opens": True,
+            },
+        ),
+        (
+            7,
+            {
+                "hands_per_game": 1,
+                "max_turns_per_hand": 6,
+                "arl_tableau_collect": False,
+                "seed_discard": True,
+            },
+        ),
+        (
+            8,
+            {
+                "gambling": True,
+                "chips": 2,
+                "hands_per_game": 1,
+                "max_turns_per_hand": 6,
+                "collect_to": "pile",
+                "all_cards_count": True,
+            },
+        ),
+    )
+    conformance_weight = 40
+
+    n_hands: int
+
+    def _check_options(self) -> None:
+        if self.options["hands_per_game"] is None:
+            self.n_hands = self.players
+        else:
+            self.n_hands = int(self.options["hands_per_game"])
+        if self.options["gambling"] and self.options["chips"] < 1:
+            raise OptionError("somachi: chips must be >= 1 when gambling")
+
+    def _initial_state(self, chance: Chance) -> SomachiState:
+        return SomachiState(self, chance)
+
+    @property
+    def max_amount(self) -> int:
+        return self.players * int(self.options["chips"])
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return _BASE_AMOUNT + 3 * self.max_amount
+
+    def action_id(self, action: Action) -> int:
+        kind, arg = action
+        if kind in _SIMPLE_ID:
+            return _SIMPLE_ID[kind]
+        if kind == "open":
+            return _BASE_OPEN + int(arg)
+        if kind == "play":
+            return _BASE_PLAY + int(arg)
+        if kind == "discard":
+            return _BASE_DISCARD + int(arg)
+        if kind == "collect":
+            return _BASE_COLLECT + int(arg) // 12
+        if kind == "attack":
+            return _BASE_ATTACK + int(arg[0]) // 12 * 8 + int(arg[1])
+        if kind == "add":
+            n, f = int(arg[0]), int(arg[1])
+            return _BASE_ADD + n // 12 * 32 + (n % 12) * 4 + (f % 12 + 1 - ALAK)
+        if kind in _AMOUNT_KINDS:
+            return _BASE_AMOUNT + _AMOUNT_KINDS.index(kind) * self.max_amount + int(arg) - 1
+        raise NotationError(f"not a somachi action: {action!r}")
+
+    def action_from_id(self, action_id: int) -> Action:
+        i = action_id
+        if i < _BASE_OPEN:
+            return _SIMPLE[i]
+        if i < _BASE_PLAY:
+            return OPEN_A[i - _BASE_OPEN]
+        if i < _BASE_DISCARD:
+            return PLAY_A[i - _BASE_PLAY]
+        if i < _BASE_COLLECT:
+            return DISCARD_A[i - _BASE_DISCARD]
+        if i < _BASE_ATTACK:
+            return COLLECT_A[i - _BASE_COLLECT]
+        if i < _BASE_ADD:
+            s, t = divmod(i - _BASE_ATTACK, 8)
+            return ATTACK_A[s][t]
+        if i < _BASE_AMOUNT:
+            s, rest = divmod(i - _BASE_ADD, 32)
+            n, f = divmod(rest, 4)
+            return ADD_A[s * 12 + n][f]
+        kind_i, k = divmod(i - _BASE_AMOUNT, self.max_amount)
+        return Action(_AMOUNT_KINDS[kind_i], k + 1)
+
+
+# ----------------------------------------------------------------------------- state
+
+
+class SomachiState(State):
+    """A game of Somachi in progress (see the module docstring).
+
+    Cards are :class:`RailogCard` values (ints). Zones: ``deck`` (a list whose *last*
+    element is the top; ``deck[:pub_tail]`` at the bottom are cards everyone saw go there),
+    ``discard`` (last = top) with ``disc_by`` (who discarded each card; -1 for a seed),
+    ``removed_pub`` (cards everyone saw removed) and ``removed_priv[s]`` (hand cards only
+    seat ``s`` saw), ``hands`` and ``tab`` (each seat's tableau in placement order;
+    ``pile_of[c]`` is the face card that opened the pile card ``c`` lies on, ``loc[c]`` the
+    seat whose tableau holds it, -1 elsewhere). ``pub[s]`` is a bitmask of the cards in
+    seat ``s``'s hand that everyone saw it take.
+    """
+
+    def __init__(self, game: Somachi, chance: Chance) -> None:
+        super().__init__(game, chance)
+        o = game.options
+        n = game.players
+        self.acc = bool(o["all_cards_count"])
+        self.thousand = bool(o["thousand_points"])
+        self.afo = bool(o["any_face_opens"])
+        self.seed_discard = bool(o["seed_discard"])
+        self.gambling = bool(o["gambling"])
+        self.to_pile = o["collect_to"] == "pile"
+        self.w2 = bool(o["arl_tableau_collect"])
+        self.binds_earlier = bool(o["bring_in_binds_earlier"])
+        self.stack = bool(o["challenge_stack"])
+        self.clear_discard = bool(o["clear_discard_between_hands"])
+        self.hands_per_game = game.n_hands
+        self.max_turns = int(o["max_turns_per_hand"])
+        self.money: Money | None = (
+            Money([int(o["chips"])] * n, mode=str(o["allin_mode"])) if self.gambling else None
+        )
+        order = chance.shuffle(D)
+        self.deck: list[RailogCard] = order[::-1]
+        self.pub_tail = 0
+        self.discard: list[RailogCard] = []
+        self.disc_by: list[int] = []
+        self.removed_pub: list[RailogCard] = []
+        self.removed_priv: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.hands: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.tab: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.pile_of: list[int] = [-1] * 96
+        self.loc: list[int] = [-1] * 96
+        self.pub: list[int] = [0] * n
+        self.arl_owner: list[int] = [-1] * 8
+        self.dealt: list[bool] = [False] * n
+        self.active: list[bool] = [False] * n
+        self.tallies: list[int] = [0] * n
+        self.hand_log: list[dict[str, Any]] = []
+        self.dealer = n - 1
+        self.over = False
+        self.need: tuple[int, ...] | None = None
+        self.tasks: list[tuple[int, ...]] = []
+        self.trig: list[tuple[int, int, int]] = []
+        self.turn_seat = -1
+        self.in_turn = False
+        self.taken = -1
+        self.challenged = False
+        self.turns = 0
+        self.declines = 0
+        self.limbo = -1  # an arlas in the middle of its attack
+        self.negated = False
+        self.stay_bets: list[tuple[int, int]] = []
+        self.bi_level = 0
+        self.bi_state = 0  # 0 no opener yet, 1 declared, 2 declined
+        self.bi_paid: list[int] = [0] * n
+        self.bi_exempt: list[bool] = [False] * n
+        self.open_order: list[int] = []
+        self._cache_seat = -1
+        self._cache: list[Action] = []
+        self._emit("game", None, players=n, options=dict(o))
+        self._start_hand()
+        self._run()
+
+    # ------------------------------------------------------------------ protocol
+
+    def actors(self) -> frozenset[int]:
+        need = self.need
+        if need is None:
+            return frozenset()
+        return frozenset((need[1],))
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        need = self.need
+        if need is None or need[1] != seat:
+            return []
+        if self._cache_seat == seat:
+            return self._cache.copy()
+        legal = self._legal(need)
+        self._cache_seat = seat
+        self._cache = legal
+        return legal.copy()
+
+    def _legal(self, need: tuple[int, ...]) -> list[Action]:
+        kind, seat = need[0], need[1]
+        if kind == K_MAIN:
+            return self._legal_main(seat)
+        if kind == K_DRAW:
+            out = []
+            if self.deck or self._can_refill():
+                out.append(DRAW)
+            if self.discard:
+                out.append(TAKE)
+            return out
+        if kind == K_OPEN:
+            out = []
+            for c in sorted(self.hands[seat]):
+                r = c % 12 + 1
+                if r in (ALAK, ARL) or (self.afo and r > 8):
+                    out.append(OPEN_A[c])
+            out.append(STAND)
+            return out
+        if kind == K_W1:
+            return [CLAIM, PASS]
+        if kind == K_W2:
+            return [COLLECT_A[need[2]], PASS]
+        if kind == K_W3:
+            dk = need[2] * 12 + DEISKATUN - 1
+            return [DEFEND, PASS] if dk in self.hands[seat] else [PASS]
+        assert self.money is not None
+        stack = self.money.stacks[seat]
+        if kind == K_OWE:
+            return [PAY, FOLD]
+        if kind == K_CHAL:
+            return [MEET, DECLINE]
+        if kind == K_RAISE:
+            return [*_amount_actions("raise", stack), CHECK]
+        # K_BRINGIN, K_STAY
+        return [*_amount_actions("bet", stack), CHECK]
+
+    def _addable(self) -> list[list[int]]:
+        """For each suit, the face cards of piles that accept adds (in seat, placement order)."""
+        piles: list[list[int]] = [[], [], [], [], [], [], [], []]
+        afo = self.afo
+        for t in self.tab:
+            for c in t:
+                r = c % 12 + 1
+                if r in (ALAK, ARL) or (afo and r > 8):
+                    piles[c // 12].append(c)
+        return piles
+
+    def _others_have(self, seat: int, suit: int) -> bool:
+        for s, t in enumerate(self.tab):
+            if s != seat:
+                for c in t:
+                    if c // 12 == suit:
+                        return True
+        return False
+
+    def _claimable(self, seat: int) -> bool:
+        if not self.discard:
+            return False
+        return self.arl_owner[self.discard[-1] // 12] == seat and self.disc_by[-1] != seat
+
+    def _legal_main(self, seat: int) -> list[Action]:
+        hand = sorted(self.hands[seat])
+        taken = self.taken
+        piles = self._addable()
+        out: list[Action] = []
+        n_hand = len(hand)
+        for c in hand:
+            r = c % 12 + 1
+            if r <= 8:
+                faces = piles[c // 12]
+                if not faces:
+                    continue
+                if n_hand == 2 and taken >= 0 and c != taken and self._stranded(seat, taken, piles):
+                    continue
+                for f in faces:
+                    out.append(ADD_A[c][f % 12 + 1 - ALAK])
+        if self._claimable(seat):
+            out.append(CLAIM)
+        if self.w2:
+            for s in range(8):
+                if self.arl_owner[s] == seat and self._others_have(seat, s):
+                    out.append(COLLECT_A[s])
+        if self.gambling and not self.challenged:
+            assert self.money is not None
+            out.extend(_amount_actions("challenge", self.money.stacks[seat]))
+        for c in hand:
+            r = c % 12 + 1
+            if r <= 8:
+                continue
+            if r == ARLAS:
+                if self.afo:
+                    out.append(PLAY_A[c])
+                x = c // 12
+                for t in range(self.players):
+                    if t != seat and self.active[t] and any(d // 12 == x for d in self.tab[t]):
+                        out.append(ATTACK_A[x][t])
+            else:
+                out.append(PLAY_A[c])
+        for c in hand:
+            if c != taken:
+                out.append(DISCARD_A[c])
+        return out
+
+    def _stranded(self, seat: int, taken: int, piles: list[list[int]]) -> bool:
+        """Whether a hand of just the taken card could not end the turn (S-33)."""
+        r = taken % 12 + 1
+        if r <= 8:
+            if piles[taken // 12]:
+                return False
+        elif r != ARLAS or self.afo:
+            return False
+        else:
+            x = taken // 12
+            for t in range(self.players):
+                if t != seat and self.active[t] and any(d // 12 == x for d in self.tab[t]):
+                    return False
+        if not self.to_pile:
+            if self._claimable(seat):
+                return False
+            if self.w2 and any(
+                self.arl_owner[s] == seat and self._others_have(seat, s) for s in range(8)
+            ):
+                return False
+        return True
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self._cache_seat = -1
+        need = self.need
+        assert need is not None
+        kind = need[0]
+        self.need = None
+        a = action.kind
+        if kind == K_MAIN:
+            self._apply_main(seat, action)
+        elif kind == K_DRAW:
+            if a == "draw":
+                c = self._draw_card()
+                if c is not None:
+                    self._to_hand_private(seat, c, "draw")
+            else:
+                c = self.discard.pop()
+                self.disc_by.pop()
+                self.hands[seat].append(c)
+                self.pub[seat] |= 1 << c
+                self.taken = c
+                self._emit("take", seat, card=c, discard_size=len(self.discard))
+                self._trig_w1()
+            self.tasks.append((T_MAIN, seat))
+            self.tasks.append((T_FLUSH, seat))
+        elif kind == K_OPEN:
+            if a == "stand":
+                self._emit("stand", seat)
+                if self.bi_state == 0:
+                    self.bi_exempt[seat] = not self.binds_earlier
+            else:
+                self._open(seat, action.arg)
+        elif kind == K_W1:
+            if a == "claim":
+                self._claim(seat)
+                self.tasks.append((T_FLUSH, seat))
+            else:
+                self._emit("pass", seat, window="claim", card=need[2])
+        elif kind == K_W2:
+            if a == "collect":
+                self._collect(seat, need[2])
+                self.tasks.append((T_FLUSH, seat))
+            else:
+                self._emit("pass", seat, window="collect", suit=need[2] + 1)
+        elif kind == K_W3:
+            x = need[2]
+            if a == "defend":
+                dk = D[x * 12 + DEISKATUN - 1]
+                self._from_hand(seat, dk)
+                self._place_pile(seat, dk)
+                self._emit("defend", seat, card=dk, attacker=need[3])
+                self._trig_w2(x, seat)
+                if self.gambling and self.money is not None and self.money.stacks[seat] > 0:
+                    self.need = (K_STAY, seat)
+            else:
+                self._emit("pass", seat, window="defence", suit=x + 1)
+        else:
+            self._apply_money(seat, need, action)
+        self._run()
+
+    def _apply_main(self, seat: int, action: Action) -> None:
+        a = action.kind
+        tasks = self.tasks
+        if a == "add":
+            c, f = action.arg
+            self._from_hand(seat, c)
+            owner = self.loc[f]
+            self.tab[owner].append(c)
+            self.loc[c] = owner
+            self.pile_of[c] = f
+            self._emit("add", seat, card=c, pile=f, owner=owner)
+            self._trig_w2(c // 12, owner)
+            tasks.append((T_MAIN, seat))
+            tasks.append((T_FLUSH, seat))
+            tasks.append((T_END,))
+        elif a == "claim":
+            self._claim(seat)
+            tasks.append((T_MAIN, seat))
+            tasks.append((T_FLUSH, seat))
+        elif a == "collect":
+            self._collect(seat, action.arg // 12)
+            tasks.append((T_MAIN, seat))
+            tasks.append((T_FLUSH, seat))
+        elif a == "challenge":
+            self.challenged = True
+            self._emit("challenge", seat, amount=action.arg)
+            tasks.append((T_MAIN, seat))
+            tasks.append((T_CHAL, seat, action.arg, 1))
+        elif a == "discard":
+            c = action.arg
+            self._from_hand(seat, c)
+            self.in_turn = False
+            self.taken = -1
+            self.discard.append(c)
+            self.disc_by.append(seat)
+            self._emit("discard", seat, card=c)
+            self._trig_w1()
+            tasks.append((T_NEXT,))
+            tasks.append((T_FLUSH, seat))
+            tasks.append((T_END,))
+        else:  # play / attack
+            self.in_turn = False
+            self.taken = -1
+            self.stay_bets = []
+            tasks.append((T_NEXT,))
+            tasks.append((T_FLUSH, seat))
+            tasks.append((T_END,))
+            tasks.append((T_MATCH, seat, 0))
+            if a == "attack":
+                c, target = action.arg
+                self._from_hand(seat, c)
+                self.limbo = c
+                self._emit("attack", seat, card=c, target=target)
+                tasks.append((T_EFFECT, seat, c, target))
+            else:
+                c = action.arg
+                self._from_hand(seat, c)
+                self._place_pile(seat, c)
+                self._emit("play", seat, card=c)
+                tasks.append((T_EFFECT, seat, c, -1))
+            if self.gambling and self.money is not None and self.money.stacks[seat] > 0:
+                self.need = (K_STAY, seat)
+
+    def _apply_money(self, seat: int, need: tuple[int, ...], action: Action) -> None:
+        money = self.money
+        assert money is not None
+        kind = need[0]
+        a = action.kind
+        if kind == K_OWE:
+            if a == "pay":
+                paid = money.pay_up_to(seat, need[2])
+                if need[3] == 0:
+                    self.bi_paid[seat] += paid
+                self._emit("pay", seat, amount=paid, owed=need[2], all_in=money.stacks[seat] == 0)
+            else:
+                self._fold(seat)
+        elif kind == K_CHAL:
+            if a == "meet":
+                self._emit("meet", seat)
+            else:
+                self.declines += 1
+                top = self.tasks.pop()
+                assert top[0] == T_CHAL
+                self._emit("decline", seat, multiplier=self._multiplier())
+        elif kind == K_BRINGIN:
+            if a == "bet":
+                money.pay(seat, action.arg)
+                self.bi_level = action.arg
+                self.bi_paid[seat] = action.arg
+                self.bi_state = 1
+                self._emit("bring_in", seat, amount=action.arg)
+            else:
+                self.bi_state = 2
+                self._emit("no_bring_in", seat)
+        elif kind == K_RAISE:
+            if a == "raise":
+                money.pay(seat, action.arg)
+                self.bi_level += action.arg
+                self.bi_paid[seat] += action.arg
+                self._emit("raise", seat, amount=action.arg, level=self.bi_level)
+        elif kind == K_STAY and a == "bet":
+            money.pay(seat, action.arg)
+            self.stay_bets.append((seat, action.arg))
+            self._emit("stay_in", seat, amount=action.arg)
+
+    # ------------------------------------------------------------------ the driver
+
+    def _run(self) -> None:
+        """Work through the continuation stack until a seat must decide (or the game ends)."""
+        tasks = self.tasks
+        while self.need is None and not self.over:
+            tasks = self.tasks
+            t = tasks.pop()
+            code = t[0]
+            if code == T_FLUSH:
+                self._flush(t[1])
+            elif code == T_W1:
+                o, c = t[1], t[2]
+                if (
+                    self.discard
+                    and self.discard[-1] == c
+                    and self.active[o]
+                    and self.arl_owner[c // 12] == o
+                    and self.disc_by[-1] != o
+                    and not (self.in_turn and self.turn_seat == o)
+                ):
+                    self.need = (K_W1, o, c)
+            elif code == T_W2:
+                o, x = t[1], t[2]
+                if (
+                    self.active[o]
+                    and self.arl_owner[x] == o
+                    and not (self.in_turn and self.turn_seat == o)
+                    and self._others_have(o, x)
+                ):
+                    self.need = (K_W2, o, x)
+            elif code == T_MAIN:
+                self.need = (K_MAIN, t[1])
+            elif code == T_END:
+                if self._someone_out():
+                    self._end_hand("out")
+            elif code == T_NEXT:
+                self._next_turn()
+            elif code == T_EFFECT:
+                self._effect(t[1], t[2], t[3])
+            elif code == T_ATTACK:
+                self._resolve_attack(t[1], t[2], t[3])
+            elif code == T_MATCH:
+                self._match(t[1], t[2])
+            elif code == T_CHAL:
+                self._challenge_step(t[1], t[2], t[3])
+            elif code == T_OPENSTEP:
+                self._open_step(t[1])
+            elif code == T_OPENASK:
+                if self.active[t[1]]:
+                    self.need = (K_OPEN, t[1])
+            elif code == T_AFTER_OPEN:
+                tasks.append((T_REGSTART,))
+                if self.gambling and self.bi_level > 0:
+                    tasks.append((T_CATCHUP, 0))
+            elif code == T_CATCHUP:
+                self._catch_up(t[1])
+            elif code == T_REGSTART:
+                first = self._next_active(self.dealer)
+                if self.seed_discard:
+                    if self.deck:
+                        self._seed_flip()
+                    else:
+                        self._reshuffle()  # flips a seed itself
+                tasks.append((T_NEXT,))
+                tasks.append((T_FLUSH, first))
+                self.turn_seat = self.dealer
+            else:  # pragma: no cover
+                raise AssertionError(f"unknown task {t!r}")
+
+    def _flush(self, actor: int) -> None:
+        trig = self.trig
+        if not trig:
+            return
+        n = self.players
+        ordered = sorted(trig, key=lambda w: (w[1] - actor) % n)
+        self.trig = []
+        for w in reversed(ordered):
+            self.tasks.append(w)
+
+    def _trig_w1(self) -> None:
+        if self.discard:
+            c = self.discard[-1]
+            o = self.arl_owner[c // 12]
+            if o >= 0 and self.disc_by[-1] != o:
+                self.trig.append((T_W1, o, c))
+
+    def _trig_w2(self, suit: int, into: int) -> None:
+        if self.w2:
+            o = self.arl_owner[suit]
+            if o >= 0 and o != into:
+                self.trig.append((T_W2, o, suit))
+
+    def _next_active(self, seat: int) -> int:
+        n = self.players
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if self.active[s]:
+                return s
+        return seat  # pragma: no cover
+
+    def _someone_out(self) -> bool:
+        return any(self.active[s] and not self.hands[s] for s in range(self.players))
+
+    def _multiplier(self) -> int:
+        d = self.declines if self.stack else min(1, self.declines)
+        return 1 << d
+
+    # ------------------------------------------------------------------ the hand
+
+    def _start_hand(self) -> None:
+        n = self.players
+        if self.money is not None:
+            self.money.start_deal()
+            self.dealt = self.money.dealt.copy()
+        else:
+            self.dealt = [True] * n
+        self.active = self.dealt.copy()
+        self.turns = 0
+        self.declines = 0
+        self.bi_level = 0
+        self.bi_state = 0
+        self.bi_paid = [0] * n
+        self.bi_exempt = [False] * n
+        self.turn_seat = -1
+        self.in_turn = False
+        self.taken = -1
+        self.challenged = False
+        self.stay_bets = []
+        order = [(self.dealer + k) % n for k in range(1, n + 1)]
+        self.open_order = [s for s in order if self.dealt[s]]
+        self._emit(
+            "hand", None, number=len(self.hand_log) + 1, dealer=self.dealer, seats=self.open_order
+        )
+        for _ in range(HAND_SIZE):
+            for s in self.open_order:
+                c = self._draw_card()
+                if c is not None:
+                    self.hands[s].append(c)
+                    if self.deck_known_flag:
+                        self.pub[s] |= 1 << c
+        for s in self.open_order:
+            self._emit_private(
+                "deal", s, {"cards": sorted(self.hands[s])}, {"count": len(self.hands[s])}
+            )
+        self.tasks = [(T_AFTER_OPEN,), (T_OPENSTEP, 0)]
+        self.trig = []
+
+    def _open_step(self, k: int) -> None:
+        order = self.open_order
+        while k < len(order) and not self.active[order[k]]:
+            k += 1
+        if k >= len(order):
+            return
+        s = order[k]
+        self.tasks.append((T_OPENSTEP, k + 1))
+        self.turn_seat = s
+        if self.gambling and self.bi_state == 1 and self.bi_paid[s] < self.bi_level:
+            assert self.money is not None
+            if self.money.stacks[s] > 0:
+                self.tasks.append((T_OPENASK, s))
+                self.need = (K_OWE, s, self.bi_level - self.bi_paid[s], 0)
+                return
+        self.need = (K_OPEN, s)
+
+    def _open(self, seat: int, c: RailogCard) -> None:
+        self._from_hand(seat, c)
+        self._place_pile(seat, c)
+        self._emit("open", seat, card=c)
+        if c % 12 + 1 == ARL:
+            self._sweep(seat, c // 12)
+        else:
+            self._trig_w2(c // 12, seat)
+        # the draw that is part of an opening (S-36)
+        d = self._draw_card()
+        if d is not None:
+            self._to_hand_private(seat, d, "draw")
+        elif self.discard:
+            d = self.discard.pop()
+            self.disc_by.pop()
+            self.hands[seat].append(d)
+            self.pub[seat] |= 1 << d
+            self._emit("take", seat, card=d, discard_size=len(self.discard))
+            self._trig_w1()
+        tasks = self.tasks
+        tasks.append((T_FLUSH, seat))
+        tasks.append((T_END,))
+        if self.gambling:
+            assert self.money is not None
+            if self.money.stacks[seat] > 0:
+                if self.bi_state == 0:
+                    self.need = (K_BRINGIN, seat)
+                elif self.bi_state == 1:
+                    self.need = (K_RAISE, seat)
+
+    def _catch_up(self, i: int) -> None:
+        order = self.open_order
+        assert self.money is not None
+        for k in range(i, len(order)):
+            s = order[k]
+            if (
+                self.active[s]
+                and not self.bi_exempt[s]
+                and self.bi_paid[s] < self.bi_level
+                and self.money.stacks[s] > 0
+            ):
+                self.tasks.append((T_CATCHUP, k + 1))
+                self.need = (K_OWE, s, self.bi_level - self.bi_paid[s], 0)
+                return
+
+    def _next_turn(self) -> None:
+        if self.turns >= self.max_turns:
+            self._emit("turn_limit", None, turns=self.turns)
+            self._end_hand("turn limit")
+            return
+        self.turns += 1
+        p = self._next_active(self.turn_seat)
+        self.turn_seat = p
+        self.in_turn = True
+        self.taken = -1
+        self.challenged = False
+        if self.deck or self.discard or self._can_refill():
+            self.need = (K_DRAW, p)
+        else:
+            self._emit("no_draw", p)
+            self.need = (K_MAIN, p)
+
+    def _effect(self, seat: int, c: int, target: int) -> None:
+        x = c // 12
+        if target >= 0:
+            self.negated = False
+            dk = x * 12 + DEISKATUN - 1
+            self.tasks.append((T_ATTACK, seat, target, c))
+            if self.loc[dk] == target:
+                self.negated = True
+            else:
+                self.need = (K_W3, target, x, seat)
+            return
+        if c % 12 + 1 == ARL:
+            self._sweep(seat, x)
+        else:
+            self._trig_w2(x, seat)
+
+    def _resolve_attack(self, seat: int, target: int, c: int) -> None:
+        x = c // 12
+        arlas = D[c]
+        self.limbo = -1
+        dk = x * 12 + DEISKATUN - 1
+        if self.loc[dk] == target:
+            self._to_bottom([arlas])
+            self._emit("negated", seat, card=arlas, target=target)
+            return
+        lost = [d for d in self.tab[target] if d // 12 == x]
+        self.tab[target] = [d for d in self.tab[target] if d // 12 != x]
+        for d in lost:
+            self.loc[d] = -1
+            self.pile_of[d] = -1
+        if self.arl_owner[x] == target:
+            self.arl_owner[x] = -1
+        self._to_bottom([*lost, arlas])
+        self._emit("removed", seat, target=target, cards=lost, arlas=arlas)
+
+    def _match(self, start: int, i: int) -> None:
+        bets = self.stay_bets
+        if not bets:
+            return
+        assert self.money is not None
+        n = self.players
+        for k in range(i, n):
+            s = (start + k) % n
+            if not self.active[s] or self.money.stacks[s] == 0:
+                continue
+            owed = sum(amt for b, amt in bets if b != s)
+            if owed:
+                self.tasks.append((T_MATCH, start, k + 1))
+                self.need = (K_OWE, s, owed, 1)
+                return
+        self.stay_bets = []
+
+    def _challenge_step(self, seat: int, amount: int, i: int) -> None:
+        assert self.money is not None
+        n = self.players
+        for k in range(i, n):
+            s = (seat + k) % n
+            if self.active[s] and self.money.stacks[s] > 0:
+                self.tasks.append((T_CHAL, seat, amount, k + 1))
+                self.need = (K_CHAL, s, amount)
+                return
+        paid = {}
+        for k in range(n):
+            s = (seat + k) % n
+            if self.active[s]:
+                paid[s] = self.money.pay_up_to(s, amount)
+        self._emit("challenge_met", seat, amount=amount, paid=paid)
+
+    def _fold(self, seat: int) -> None:
+        assert self.money is not None
+        self.money.fold(seat)
+        self.active[seat] = False
+        self.removed_priv[seat].extend(self.hands[seat])
+        self.hands[seat] = []
+        self.pub[seat] = 0
+        self._clear_tableau(seat)
+        self._emit("fold", seat)
+        if sum(self.active) <= 1:
+            self._end_hand("fold")
+
+    def _clear_tableau(self, seat: int) -> None:
+        for c in self.tab[seat]:
+            self.loc[c] = -1
+            self.pile_of[c] = -1
+            if c % 12 + 1 == ARL and self.arl_owner[c // 12] == seat:
+                self.arl_owner[c // 12] = -1
+        self.removed_pub.extend(self.tab[seat])
+        self.tab[seat] = []
+
+    def _end_hand(self, reason: str) -> None:
+        n = self.players
+        mult = self._multiplier()
+        scores = [
+            tableau_score(self.tab[s], self.acc) * mult if self.active[s] else 0 for s in range(n)
+        ]
+        live = [s for s in range(n) if self.active[s]]
+        best = max((scores[s] for s in live), default=0)
+        winners = [s for s in live if scores[s] == best]
+        for s in range(n):
+            self.tallies[s] += scores[s]
+        entry: dict[str, Any] = {
+            "dealer": self.dealer,
+            "scores": scores,
+            "winners": winners,
+            "multiplier": mult,
+            "reason": reason,
+        }
+        if self.money is not None:
+            settlement = self.money.settle_by(
+                lambda eligible: [
+                    s for s in eligible if scores[s] == max(scores[e] for e in eligible)
+                ],
+                odd_from=(self.dealer + 1) % n,
+            )
+            entry["pots"] = settlement.to_json()["pots"]
+            entry["received"] = list(settlement.received)
+            entry["chips"] = list(self.money.stacks)
+        self.hand_log.append(entry)
+        self._emit("hand_end", None, **entry, tallies=list(self.tallies))
+        # cleanup
+        for s in range(n):
+            self.removed_priv[s].extend(self.hands[s])
+            self.hands[s] = []
+            self.pub[s] = 0
+            self._clear_tableau(s)
+        if self.limbo >= 0:  # pragma: no cover - attacks resolve before any end
+            self.removed_pub.append(D[self.limbo])
+            self.limbo = -1
+        if self.clear_discard:
+            self.removed_pub.extend(self.discard)
+            self.discard = []
+            self.disc_by = []
+        self.arl_owner = [-1] * 8
+        self.active = [False] * n
+        self.dealer = (self.dealer + 1) % n
+        self.tasks = []
+        self.trig = []
+        self.need = None
+        self.in_turn = False
+        self.turn_seat = -1
+        played = len(self.hand_log)
+        if self.thousand:
+            done = max(self.tallies) >= TARGET_POINTS
+        else:
+            done = played >= self.hands_per_game
+        if self.money is not None and sum(1 for x in self.money.stacks if x > 0) <= 1:
+            done = True
+        if done or played >= MAX_HANDS:
+            self.over = True
+            self._emit("game_end", None, tallies=list(self.tallies))
+            return
+        self._start_hand()
+
+    # ------------------------------------------------------------------ card movements
+
+    def _from_hand(self, seat: int, c: int) -> None:
+        self.hands[seat].remove(c)  # type: ignore[arg-type]
+        self.pub[seat] &= ~(1 << c)
+
+    def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
+        self.hands[seat].append(c)
+        if self.deck_known_flag:
+            self.pub[seat] |= 1 << c
+            self._emit(kind, seat, card=c, deck_size=len(self.deck))
+        else:
+            self._emit_private(
+                kind, seat, {"card": c, "deck_size": len(self.deck)}, {"deck_size": len(self.deck)}
+            )
+
+    def _place_pile(self, seat: int, c: RailogCard) -> None:
+        self.tab[seat].append(c)
+        self.loc[c] = seat
+        self.pile_of[c] = c
+        if c % 12 + 1 == ARL:
+            self.arl_owner[c // 12] = seat
+
+    def _take_cards(self, seat: int, x: int, cards: list[RailogCard], what: str) -> None:
+        """An arl owner takes ``cards`` of suit ``x`` (to the hand, or the arl pile)."""
+        if not cards:
+            return
+        if self.to_pile:
+            arl = x * 12 + ARL - 1
+            for c in cards:
+                self.tab[seat].append(c)
+                self.loc[c] = seat
+                self.pile_of[c] = arl if c % 12 < 8 else c
+        else:
+            self.hands[seat].extend(cards)
+            for c in cards:
+                self.pub[seat] |= 1 << c
+        self._emit(what, seat, cards=cards, suit=x + 1, to="pile" if self.to_pile else "hand")
+
+    def _from_tables(self, seat: int, x: int) -> list[RailogCard]:
+        n = self.players
+        out: list[RailogCard] = []
+        for k in range(1, n):
+            t = (seat + k) % n
+            tab = self.tab[t]
+            if any(c // 12 == x for c in tab):
+                mine = [c for c in tab if c // 12 == x]
+                self.tab[t] = [c for c in tab if c // 12 != x]
+                for c in mine:
+                    self.loc[c] = -1
+                    self.pile_of[c] = -1
+                out.extend(mine)
+        return out
+
+    def _discard_run(self, x: int) -> list[RailogCard]:
+        out: list[RailogCard] = []
+        disc = self.discard
+        while disc and disc[-1] // 12 == x:
+            out.append(disc.pop())
+            self.disc_by.pop()
+        return out
+
+    def _sweep(self, seat: int, x: int) -> None:
+        cards = self._from_tables(seat, x)
+        run = self._discard_run(x)
+        self._take_cards(seat, x, cards + run, "sweep")
+        if run:
+            self._trig_w1()
+
+    def _claim(self, seat: int) -> None:
+        x = self.discard[-1] // 12
+        run = self._discard_run(x)
+        self._take_cards(seat, x, run, "claim")
+        self._trig_w1()
+
+    def _collect(self, seat: int, x: int) -> None:
+        self._take_cards(seat, x, self._from_tables(seat, x), "collect")
+
+    def _to_bottom(self, cards: list[RailogCard]) -> None:
+        # top-first order ends ... cards[0], cards[1], ..., cards[-1] (the very bottom)
+        self.deck[0:0] = cards[::-1]
+        self.pub_tail += len(cards)
+
+    # the deck ---------------------------------------------------------------------
+
+    deck_known_flag = False
+
+    def _removed_count(self) -> int:
+        return len(self.removed_pub) + sum(len(r) for r in self.removed_priv)
+
+    def _can_refill(self) -> bool:
+        pool = self._removed_count() + len(self.discard)
+        if self.seed_discard:
+            return pool >= 2
+        return pool - (1 if self.discard else 0) >= 1
+
+    def _reshuffle(self) -> bool:
+        """RS: rebuild the deck from the removed pile and the discard pile (keeping its top
+        unless ``seed_discard``). Returns whether the deck has cards afterwards."""
+        pool: list[RailogCard] = list(self.removed_pub)
+        for r in self.removed_priv:
+            pool.extend(r)
+        if self.seed_discard:
+            pool.extend(self.discard)
+            keep: list[RailogCard] = []
+            keep_by: list[int] = []
+        else:
+            pool.extend(self.discard[:-1])
+            keep = self.discard[-1:]
+            keep_by = self.disc_by[-1:]
+        if not pool:
+            return False
+        self.removed_pub = []
+        self.removed_priv = [[] for _ in range(self.players)]
+        self.discard = keep
+        self.disc_by = keep_by
+        order = self.chance.shuffle(pool)
+        self.deck = order[::-1]
+        self.pub_tail = 0
+        self._emit("reshuffle", None, deck_size=len(self.deck))
+        if self.seed_discard:
+            self._seed_flip()
+        return bool(self.deck)
+
+    def _seed_flip(self) -> None:
+        c = self.deck.pop()
+        self.pub_tail = min(self.pub_tail, len(self.deck))
+        self.discard.append(c)
+        self.disc_by.append(-1)
+        self._emit("seed", None, card=c)
+        self._trig_w1()
+
+    def _draw_card(self) -> RailogCard | None:
+        """The top card of the deck (reshuffling if needed), or -1 if there is none.
+        Sets :attr:`deck_known_flag` when everyone knew which card it was."""
+        if not self.deck and not self._reshuffle():
+            self.deck_known_flag = False
+            return None
+        if not self.deck:  # pragma: no cover - seed flip took the only card
+            self.deck_known_flag = False
+            return None
+        deck = self.deck
+        self.deck_known_flag = len(deck) <= self.pub_tail
+        c = deck.pop()
+        if self.pub_tail > len(deck):
+            self.pub_tail = len(deck)
+        return c
+
+    # ------------------------------------------------------------------ outcome & views
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        details: dict[str, Any] = {
+            "tallies": list(self.tallies),
+            "hands": [dict(h) for h in self.hand_log],
+        }
+        if self.money is not None:
+            chips = list(self.money.stacks)
+            start = int(self.game.options["chips"])
+            best = max(chips)
+            details["chips"] = chips
+            return Outcome(
+                scores=tuple(chips),
+                winners=tuple(s for s, c in enumerate(chips) if c == best),
+                payoffs=tuple(float(c - start) for c in chips),
+                details=details,
+            )
+        best = max(self.tallies)
+        return Outcome(
+            scores=tuple(self.tallies),
+            winners=tuple(s for s, t in enumerate(self.tallies) if t == best),
+            details=details,
+        )
+
+    def piles(self, seat: int) -> list[list[RailogCard]]:
+        """Seat's tableau as piles (each opened by a face card, then its numbers in order)."""
+        tab = self.tab[seat]
+        out: list[list[RailogCard]] = []
+        for f in tab:
+            if f % 12 >= 8:
+                out.append([f, *(c for c in tab if c % 12 < 8 and self.pile_of[c] == f)])
+        return out
+
+    def pending(self) -> dict[str, Any] | None:
+        """The decision the game waits for, as public data."""
+        need = self.need
+        if need is None:
+            return None
+        kind = need[0]
+        data: dict[str, Any] = {"kind": NEED_NAMES[kind], "seat": need[1]}
+        if kind == K_W1:
+            data["card"] = str(D[need[2]])
+        elif kind == K_W2:
+            data["suit"] = need[2] + 1
+        elif kind == K_W3:
+            data["suit"] = need[2] + 1
+            data["attacker"] = need[3]
+        elif kind == K_OWE:
+            data["amount"] = need[2]
+            data["for"] = "bring-in" if need[3] == 0 else "stay-in bets"
+        elif kind == K_CHAL:
+            data["amount"] = need[2]
+            data["challenger"] = self.turn_seat
+        return data
+
+    def scores_now(self) -> list[int]:
+        mult = self._multiplier()
+        return [tableau_score(t, self.acc) * mult for t in self.tab]
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        n = self.players
+        data: dict[str, Any] = {
+            "hand_number": len(self.hand_log) + (0 if self.over else 1),
+            "dealer": self.dealer,
+            "turn": self.turn_seat if self.turn_seat >= 0 else None,
+            "pending": self.pending(),
+            "hand": [str(c) for c in sorted(self.hands[seat])] if seat is not None else None,
+            "taken": str(D[self.taken])
+            if seat is not None and seat == self.turn_seat and self.taken >= 0
+            else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "tableaus": [[[str(c) for c in p] for p in self.piles(s)] for s in range(n)],
+            "discard_top": str(self.discard[-1]) if self.discard else None,
+            "discard_size": len(self.discard),
+            "deck_size": len(self.deck),
+            "removed_size": self._removed_count(),
+            "arls": {str(x + 1): o for x, o in enumerate(self.arl_owner) if o >= 0},
+            "dealt": list(self.dealt),
+            "active": list(self.active),
+            "scores": self.scores_now(),
+            "multiplier": self._multiplier(),
+            "tallies": list(self.tallies),
+            "turns": self.turns,
+            "hands": [dict(h) for h in self.hand_log],
+        }
+        if self.money is not None:
+            data["chips"] = list(self.money.stacks)
+            data["in_pot"] = list(self.money.totals)
+            data["bring_in"] = self.bi_level
+            data["stay_bets"] = [list(b) for b in self.stay_bets]
+        return data
+
+    def zones(self) -> dict[str, list[Any]]:
+        z: dict[str, list[Any]] = {
+            "deck": self.deck[::-1],
+            "discard": list(self.discard),
+            "removed": self.removed_pub + [c for r in self.removed_priv for c in r],
+            "limbo": [D[self.limbo]] if self.limbo >= 0 else [],
+        }
+        for s in range(self.players):
+            z[f"hand{s}"] = list(self.hands[s])
+            z[f"tableau{s}"] = list(self.tab[s])
+        return z
+
+    # ------------------------------------------------------------------ copies
+
+    def clone(self) -> SomachiState:
+        other = SomachiState.__new__(SomachiState)
+        self._copy_base(other)
+        d = self.__dict__
+        od = other.__dict__
+        for k, v in d.items():
+            if k in _COPIED:
+                continue
+            od[k] = v
+        other.money = self.money.clone() if self.money is not None else None
+        other.deck = self.deck.copy()
+        other.discard = self.discard.copy()
+        other.disc_by = self.disc_by.copy()
+        other.removed_pub = self.removed_pub.copy()
+        other.removed_priv = [r.copy() for r in self.removed_priv]
+        other.hands = [h.copy() for h in self.hands]
+        other.tab = [t.copy() for t in self.tab]
+        other.pile_of = self.pile_of.copy()
+        other.loc = self.loc.copy()
+        other.pub = self.pub.copy()
+        other.arl_owner = self.arl_owner.copy()
+        other.dealt = self.dealt.copy()
+        other.active = self.active.copy()
+        other.tallies = self.tallies.copy()
+        other.hand_log = self.hand_log.copy()
+        other.tasks = self.tasks.copy()
+        other.trig = self.trig.copy()
+        other.stay_bets = self.stay_bets.copy()
+        other.bi_paid = self.bi_paid.copy()
+        other.bi_exempt = self.bi_exempt.copy()
+        other.open_order = self.open_order.copy()
+        other._cache = self._cache.copy()
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> SomachiState:
+        """Redeal what ``seat`` cannot know: the others' hands (apart from cards everyone
+        saw them take), the deck (apart from the cards put under it in view of all) and the
+        hand cards of others in the removed pile. The discard pile is public knowledge (every
+        card in it was seen arriving) and stays as it is."""
+        other = self.clone()
+        n = self.players
+        pool: list[RailogCard] = []
+        keep_hands: list[list[RailogCard]] = []
+        for s in range(n):
+            if s == seat:
+                keep_hands.append(other.hands[s])
+                continue
+            mask = other.pub[s]
+            known = [c for c in other.hands[s] if mask >> c & 1]
+            pool.extend(c for c in other.hands[s] if not mask >> c & 1)
+            keep_hands.append(known)
+        tail = other.pub_tail
+        pool.extend(other.deck[tail:])
+        for s in range(n):
+            if s != seat:
+                pool.extend(other.removed_priv[s])
+        pool.sort()
+        rng.shuffle(pool)
+        i = 0
+        for s in range(n):
+            if s == seat:
+                continue
+            k = len(other.hands[s]) - len(keep_hands[s])
+            other.hands[s] = keep_hands[s] + pool[i : i + k]
+            i += k
+        k = len(other.deck) - tail
+        other.deck = other.deck[:tail] + pool[i : i + k]
+        i += k
+        for s in range(n):
+            if s != seat:
+                k = len(other.removed_priv[s])
+                other.removed_priv[s] = pool[i : i + k]
+                i += k
+        assert i == len(pool)
+        other.chance = self.chance.fork(f"{rng.random()!r}")
+        other._cache_seat = -1
+        return other
+
+    # ------------------------------------------------------------------ invariants
+
+    def check_invariants(self) -> None:
+        n = self.players
+        # 1. a folded (or sitting-out) seat holds no cards
+        for s in range(n):
+            if not self.active[s]:
+                assert not self.hands[s] and not self.tab[s], f"seat {s} is out but holds cards"
+        # 2. piles: one face first, numbers of the same suit after it
+        arls = [-1] * 8
+        for s in range(n):
+            for c in self.tab[s]:
+                assert self.loc[c] == s, f"{D[c]} misplaced"
+                r = c % 12 + 1
+                if r > 8:
+                    assert self.pile_of[c] == c
+                    if r == ARL:
+                        assert arls[c // 12] == -1, "two arls of one suit on the table"
+                        arls[c // 12] = s
+                    if r == ARLAS:
+                        assert self.afo or self.to_pile, "an arlas on the table without AFO"
+                else:
+                    f = self.pile_of[c]
+                    assert f >= 0 and f // 12 == c // 12 and self.loc[f] == s, (
+                        f"{D[c]} off its pile"
+                    )
+                    rf = f % 12 + 1
+                    assert self.afo or rf in (ALAK, ARL), f"{D[c]} added to a {rf} pile"
+                    assert self.tab[s].index(D[f]) < self.tab[s].index(c), "pile out of order"
+        # 3. at most one arl per suit, and the owner table agrees
+        assert arls == self.arl_owner, f"arl owners {self.arl_owner} != table {arls}"
+        # 5. the taken card is never on the discard pile during its turn
+        if self.in_turn and self.taken >= 0:
+            assert self.taken not in self.discard
+        # 6. tallies are sums of non-negative hand scores
+        for s in range(n):
+            assert self.tallies[s] == sum(h["scores"][s] for h in self.hand_log)
+            assert all(h["scores"][s] >= 0 for h in self.hand_log)
+        # 7. chips
+        if self.money is not None:
+            self.money.check()
+            assert self.money.chips == n * int(self.game.options["chips"])
+            for s in range(n):
+                assert self.money.is_live(s) == self.active[s] or self.over
+        # 8. no active seat waits with an empty hand at a quiet decision
+        if self.need is not None and self.need[0] in _QUIET:
+            assert not self._someone_out(), "a hand is empty but the hand goes on"
+        assert self.turns <= self.max_turns
+        assert self.over == (self.need is None)
+
+
+_COPIED = frozenset(
+    (
+        "game",
+        "chance",
+        "events",
+        "history",
+        "money",
+        "deck",
+        "discard",
+        "disc_by",
+        "removed_pub",
+        "removed_priv",
+        "hands",
+        "tab",
+        "pile_of",
+        "loc",
+        "pub",
+        "arl_owner",
+        "dealt",
+        "active",
+        "tallies",
+        "hand_log",
+        "tasks",
+        "trig",
+        "stay_bets",
+        "bi_paid",
+        "bi_exempt",
+        "open_order",
+        "_cache",
+    )
+)
