@@ -6,6 +6,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardhall.cards import FRENCH_DECK, FrenchCard
 from cardhall.errors import NotationError
@@ -194,3 +196,22 @@ def test_bad_positions_are_rejected() -> None:
     with pytest.raises(NotationError, match="card 2"):
         parse_layout("AS ZZ")
     assert len(parse_layout(" ".join(str(c) for c in FRENCH_DECK))) == 24
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cards=st.permutations(list(range(24))),
+    n=st.integers(min_value=0, max_value=8),
+    split=st.tuples(st.integers(0, 24), st.integers(0, 24)),
+)
+def test_property_solver_equals_the_literal_minimax(
+    cards: list[int], n: int, split: tuple[int, int]
+) -> None:
+    row = cards[:n]
+    rest = cards[n:]
+    a = min(split[0], len(rest))
+    b = min(split[1], len(rest) - a)
+    mine, theirs = rest[:a], rest[a : a + b]
+    analysis = solve_position(row, mine, theirs)
+    assert analysis.value == naive(row, mine, theirs)
+    assert final_difference(row, mine, theirs, analysis.pv) == analysis.value
