@@ -36,9 +36,7 @@ def stacked(*hands: Sequence[str], then: Sequence[str] = ()) -> list[RailogCard]
     return cards + [c for c in RAILOG_DECK if c not in cards]
 
 
-def new(
-    *hands: Sequence[str], then: Sequence[str] = (), **options: Any
-) -> SomachiState:
+def new(*hands: Sequence[str], then: Sequence[str] = (), **options: Any) -> SomachiState:
     state = make_game("somachi", len(hands), **options).new_state(deck=stacked(*hands, then=then))
     assert isinstance(state, SomachiState)
     return state
@@ -103,9 +101,7 @@ def test_s1_player_counts() -> None:
 
 
 def test_s3_opening_round_offers_only_alak_or_arl_and_draws_one() -> None:
-    state = new(
-        ["alak/S1", "arl/S2", "deiskatun/S3", "arlas/S4"], LOW1, then=["5/S5", "6/S5"]
-    )
+    state = new(["alak/S1", "arl/S2", "deiskatun/S3", "arlas/S4"], LOW1, then=["5/S5", "6/S5"])
     assert legal(state, 0) == ["open alak/S1", "open arl/S2", "stand"]
     play(state, "0 open alak/S1")
     assert len(state.hands[0]) == 4 and "5/S5" in hand(state, 0)  # drew the next card
@@ -115,9 +111,7 @@ def test_s3_opening_round_offers_only_alak_or_arl_and_draws_one() -> None:
 
 
 def test_s27_any_face_opens_allows_every_face_as_a_pile() -> None:
-    state = new(
-        ["alak/S1", "arl/S2", "deiskatun/S3", "arlas/S4"], LOW1, any_face_opens=True
-    )
+    state = new(["alak/S1", "arl/S2", "deiskatun/S3", "arlas/S4"], LOW1, any_face_opens=True)
     assert legal(state, 0) == [
         "open alak/S1",
         "open arl/S2",
@@ -190,26 +184,443 @@ def test_s7_a_card_taken_from_the_discard_pile_cannot_be_discarded_that_turn() -
 
 
 def test_s33_an_add_that_would_strand_the_taken_card_is_illegal() -> None:
-    # seat 1 holds 2/S1 plus the taken 5/S7 (no pile of S7 anywhere): adding 2/S1 would
-    # leave only the taken card, which can be neither discarded, played nor added.
-    state = new(["alak/S1", "1/S8", "2/S8", "3/S8"], ["2/S1", "1/S7", "2/S7", "3/S7"])
-    play(state, "0 open alak/S1", "1 stand", "0 draw", "0 discard 1/S8")
-    play(state, "1 draw", "1 discard 1/S7", "0 draw", "0 discard 2/S8")
-    play(state, "1 draw", "1 discard 2/S7", "0 draw", "0 discard 3/S8")
-    play(state, "1 draw", "1 discard 3/S7", "0 draw")
-    play(state, "0 discard " + str(state.hands[0][-1]))
-    assert len(state.hands[1]) == 4
-    # bring seat 1 down to one card plus the taken one
-    while len(state.hands[1]) > 1:
-        play(state, "1 draw")
-        c = next(c for c in hand(state, 1) if c != "2/S1")
-        play(state, f"1 discard {c}")
-        play(state, "0 draw", f"0 discard {state.hands[0][-1]}")
-    top = state.discard[-1]
-    assert hand(state, 1) == ["2/S1"]
-    play(state, "1 take")
-    assert str(top) in hand(state, 1)
-    if top // 12 != 0:  # the taken card has no pile: adding 2/S1 would strand it
-        assert "add 2/S1 alak/S1" not in legal(state, 1)
-        assert f"discard {top}" not in legal(state, 1)
-        assert "discard 2/S1" in legal(state, 1)
+    state = new(["alak/S1", "5/S6", "1/S8", "2/S8"], ["2/S1", "3/S1", "4/S1", "6/S1"])
+    play(state, "0 open alak/S1", "1 stand", "0 draw", "0 discard 5/S6", "1 take")
+    play(state, "1 add 2/S1 alak/S1", "1 add 3/S1 alak/S1", "1 add 4/S1 alak/S1")
+    # adding 6/S1 would leave only the taken 5/S6, which nothing could get rid of
+    moves = legal(state, 1)
+    assert "add 6/S1 alak/S1" not in moves
+    assert "discard 5/S6" not in moves and "discard 6/S1" in moves
+
+
+# ------------------------------------------------------------------ S-8, S-31, S-35: the sweep
+
+
+SWEEP_HANDS = (["alak/S2", "5/S2", "8/S2", "1/S8"], ["arl/S2", "3/S2", "1/S7", "2/S7"])
+SWEEP_THEN = ["6/S5", "7/S5", "8/S5", "1/S4", "2/S4"]
+SWEEP_MOVES = (
+    "0 open alak/S2",
+    "1 stand",
+    "0 draw",
+    "0 discard 6/S5",
+    "1 draw",
+    "1 discard 3/S2",
+    "0 draw",
+    "0 add 5/S2 alak/S2",
+    "0 discard 8/S2",
+    "1 draw",
+    "1 play arl/S2",
+)
+
+
+def test_s8_s35_an_arl_sweeps_other_tableaus_and_the_discard_run_into_the_hand() -> None:
+    state = new(*SWEEP_HANDS, then=SWEEP_THEN)
+    play(state, *SWEEP_MOVES)
+    # seat 0's whole S2 pile, then the S2 run on the discard pile (its own 3/S2 included),
+    # stopping at the 6/S5
+    assert state.tab[0] == []
+    assert hand(state, 1) == sorted(
+        ["1/S7", "2/S7", "8/S5", "2/S4", "alak/S2", "5/S2", "8/S2", "3/S2"]
+    )
+    assert [str(c) for c in state.discard] == ["6/S5"]
+    assert state.piles(1) == [cards("arl/S2")]
+    assert state.scores_now() == [0, 0]
+
+
+def test_s31_collect_to_pile_puts_the_takings_on_the_arl_pile() -> None:
+    state = new(*SWEEP_HANDS, then=SWEEP_THEN, collect_to="pile")
+    play(state, *SWEEP_MOVES)
+    assert state.piles(1) == [cards("arl/S2 5/S2 8/S2 3/S2"), cards("alak/S2")]
+    assert state.scores_now()[1] == 8 + 5 + 8 + 3
+    state.check_invariants()
+
+
+# ------------------------------------------------------------------ S-9, S-10, S-11, S-32: windows
+
+CLAIM_HANDS = (
+    ["5/S3", "6/S3", "1/S8", "2/S8"],
+    ["alak/S6", "1/S7", "2/S7", "3/S7"],
+    ["arl/S3", "1/S6", "2/S6", "3/S6"],
+)
+CLAIM_THEN = ["4/S5", "5/S5", "6/S5", "7/S5", "8/S5", "1/S4"]
+
+
+def test_s10_s11_a_claim_out_of_turn_comes_before_the_next_player_can_draw_it() -> None:
+    state = new(*CLAIM_HANDS, then=CLAIM_THEN)
+    play(state, "0 stand", "1 stand", "2 open arl/S3", "0 draw", "0 discard 5/S3")
+    # seat 1 is next, but seat 2's arl may claim first: only seat 2 may act
+    assert state.actors() == {2}
+    assert legal(state, 2) == ["claim", "pass"]
+    assert legal(state, 1) == []
+    assert state.pending() == {"kind": "claim window", "seat": 2, "card": "5/S3"}
+    with pytest.raises(IllegalActionError):
+        state.apply(1, "take")
+    play(state, "2 claim")
+    assert "5/S3" in hand(state, 2) and state.discard == []
+    assert state.actors() == {1} and legal(state, 1) == ["draw"]
+
+
+def test_s10_s35_after_passing_the_owner_claims_in_turn_while_on_top_with_the_run() -> None:
+    state = new(*CLAIM_HANDS, then=CLAIM_THEN)
+    play(state, "0 stand", "1 stand", "2 open arl/S3", "0 draw", "0 discard 5/S3", "2 pass")
+    play(state, "1 draw", "1 play alak/S6")  # the 5/S3 stays on top
+    play(state, "2 draw")
+    assert "claim" in legal(state, 2)
+    play(state, "2 discard 1/S6")  # covered: the claim is gone
+    assert state.actors() == {0}
+    play(state, "0 draw", "0 discard 6/S3")  # a new S3 on top: the window opens again
+    assert state.actors() == {2} and legal(state, 2) == ["claim", "pass"]
+    play(state, "2 claim")
+    # only the run of S3 at the top is taken; the 1/S6 underneath stops it
+    assert "6/S3" in hand(state, 2) and "5/S3" not in hand(state, 2)
+    assert [str(c) for c in state.discard] == ["5/S3", "1/S6"]
+
+
+def test_s10_the_owner_cannot_claim_his_own_discard() -> None:
+    state = new(*CLAIM_HANDS, then=CLAIM_THEN)
+    play(state, "0 stand", "1 stand", "2 open arl/S3")
+    play(state, "0 draw", "0 discard 1/S8", "1 draw", "1 discard 1/S7", "2 draw")
+    state.hands[2].append(state.hands[0].pop(0))  # hand seat 2 a 5/S3 (white-box)
+    state._cache_seat = -1
+    play(state, "2 discard 5/S3")
+    assert state.actors() == {0}  # no window for its own discard
+    play(state, "0 draw", "0 discard 2/S8", "1 draw", "1 discard 2/S7")
+    play(state, "2 draw")
+    assert "claim" not in legal(state, 2)
+
+
+def test_s9_w2_an_arl_collects_a_card_played_into_another_tableau() -> None:
+    hands = (["arl/S4", "1/S8", "2/S8", "3/S8"], ["alak/S4", "1/S7", "2/S7", "3/S7"], LOW2)
+    state = new(*hands)
+    play(state, "0 open arl/S4", "1 open alak/S4")
+    assert state.actors() == {0}
+    assert legal(state, 0) == ["collect arl/S4", "pass"]
+    play(state, "0 collect arl/S4")
+    assert "alak/S4" in hand(state, 0) and state.tab[1] == []
+    assert state.actors() == {2}
+    # the option turns the window off
+    state = new(*hands, arl_tableau_collect=False)
+    play(state, "0 open arl/S4", "1 open alak/S4")
+    assert state.actors() == {2}
+
+
+def test_s32_the_seat_whose_turn_it_is_gets_no_window_but_may_collect_in_turn() -> None:
+    state = new(["arl/S4", "5/S4", "1/S8", "2/S8"], ["alak/S4", "1/S7", "2/S7", "3/S7"])
+    play(state, "0 open arl/S4", "1 stand")
+    play(state, "0 draw", "0 discard 1/S8", "1 draw", "1 play alak/S4")
+    assert state.actors() == {0} and legal(state, 0) == ["collect arl/S4", "pass"]
+    play(state, "0 pass", "0 draw")
+    # seat 0 adds its 5/S4 to seat 1's alak: in its own turn there is no window...
+    play(state, "0 add 5/S4 alak/S4")
+    assert state.actors() == {0} and state.pending()["kind"] == "turn"  # type: ignore[index]
+    # ...but the in-turn collect is there
+    assert "collect arl/S4" in legal(state, 0)
+    play(state, "0 collect arl/S4")
+    assert {"alak/S4", "5/S4"} <= set(hand(state, 0))
+
+
+# ------------------------------------------------------------------ S-12, S-13, S-14, S-30: arlas
+
+ATTACK_THEN = ["1/S4", "2/S4", "3/S4", "4/S4", "3/S5", "5/S4"]
+
+
+def attack_setup(p1: list[str], p1_play: str = "alak/S6") -> SomachiState:
+    state = new(["arlas/S5", "1/S8", "2/S8", "3/S8"], p1, LOW2, then=ATTACK_THEN)
+    play(state, "0 stand", "1 open alak/S5", "2 stand")
+    play(state, "0 draw", "0 discard 1/S8")
+    play(state, "1 draw", "1 add 2/S5 alak/S5", f"1 play {p1_play}")
+    play(state, "2 draw", "2 discard 1/S6")
+    play(state, "0 draw", "0 add 3/S5 alak/S5")  # seat 0 adds to seat 1's pile
+    return state
+
+
+def test_s12_s14_s30_an_arlas_removes_the_targets_suit_in_placement_order() -> None:
+    state = attack_setup(["alak/S5", "2/S5", "alak/S6", "1/S7"])
+    moves = legal(state, 0)
+    assert "attack arlas/S5 1" in moves
+    assert "attack arlas/S5 0" not in moves and "attack arlas/S5 2" not in moves
+    assert "play arlas/S5" not in moves  # only under any_face_opens
+    play(state, "0 attack arlas/S5 1")
+    # every target is asked (so the window does not reveal its hand); without the
+    # deiskatun it can only pass
+    assert state.actors() == {1} and legal(state, 1) == ["pass"]
+    play(state, "1 pass")
+    assert state.piles(1) == [cards("alak/S6")]
+    # removed in the order they entered seat 1's tableau, then the arlas
+    assert deck_bottom(state, 4) == ["alak/S5", "2/S5", "3/S5", "arlas/S5"]
+    assert state.actors() == {1}
+
+
+def test_s13_a_deiskatun_in_hand_defends_out_of_turn() -> None:
+    state = attack_setup(["alak/S5", "2/S5", "alak/S6", "deiskatun/S5"])
+    play(state, "0 attack arlas/S5 1")
+    assert legal(state, 1) == ["defend", "pass"]
+    play(state, "1 defend")
+    assert state.piles(1) == [cards("alak/S5 2/S5 3/S5"), cards("alak/S6"), cards("deiskatun/S5")]
+    assert deck_bottom(state, 1) == ["arlas/S5"]  # only the arlas goes under the deck
+    assert state.actors() == {1}
+
+
+def test_s13_a_deiskatun_on_the_table_negates_without_a_window() -> None:
+    state = attack_setup(["alak/S5", "2/S5", "deiskatun/S5", "1/S7"], p1_play="deiskatun/S5")
+    play(state, "0 attack arlas/S5 1")
+    assert state.actors() == {1} and state.pending()["kind"] == "draw"  # type: ignore[index]
+    assert deck_bottom(state, 1) == ["arlas/S5"]
+    assert [str(c) for c in state.piles(1)[0]] == ["alak/S5", "2/S5", "3/S5"]
+
+
+def test_s39_an_arlas_and_a_deiskatun_empty_two_hands_at_once() -> None:
+    state = new(
+        ["alak/S1", "1/S1", "2/S1", "arlas/S2"],
+        ["alak/S2", "deiskatun/S2", "4/S2", "5/S2"],
+        then=["3/S1", "6/S2", "4/S1", "7/S2", "5/S1"],
+        hands_per_game=1,
+    )
+    play(state, "0 open alak/S1", "1 open alak/S2")
+    play(state, "0 draw", "0 add 1/S1 alak/S1", "0 add 2/S1 alak/S1", "0 add 3/S1 alak/S1")
+    play(state, "0 discard 4/S1")
+    play(state, "1 draw", "1 add 4/S2 alak/S2", "1 add 5/S2 alak/S2", "1 add 6/S2 alak/S2")
+    play(state, "1 discard 7/S2")
+    play(state, "0 draw", "0 add 5/S1 alak/S1")
+    assert hand(state, 0) == ["arlas/S2"] and hand(state, 1) == ["deiskatun/S2"]
+    play(state, "0 attack arlas/S2 1")
+    assert not state.is_over  # the defence window comes before the end check
+    play(state, "1 defend")
+    assert state.is_over
+    entry = state.hand_log[0]
+    assert entry["scores"] == [8 + 1 + 2 + 3 + 5, 8 + 4 + 5 + 6]
+    assert entry["winners"] == [1] and entry["reason"] == "out"
+
+
+# ------------------------------------------------------------------ S-15: when the hand ends
+
+
+def test_s15_a_sweep_refills_a_hand_that_was_about_to_end() -> None:
+    state = new(
+        ["alak/S1", "1/S1", "2/S1", "arl/S3"],
+        ["alak/S3", "5/S3", "1/S7", "2/S7"],
+        then=["3/S1", "1/S6", "4/S1"],
+        hands_per_game=1,
+    )
+    play(state, "0 open alak/S1", "1 open alak/S3", "0 draw")
+    for c in ("1/S1", "2/S1", "3/S1", "4/S1"):
+        play(state, f"0 add {c} alak/S1")
+    assert hand(state, 0) == ["arl/S3"]
+    play(state, "0 play arl/S3")  # the last card... but the sweep brings the alak back
+    assert not state.is_over
+    assert hand(state, 0) == ["alak/S3"] and state.actors() == {1}
+
+
+def test_s15_an_add_that_empties_the_hand_ends_it_at_once() -> None:
+    state = new(["alak/S1", "1/S1", "2/S1", "3/S1"], LOW1, then=["4/S1", "5/S1"], hands_per_game=1)
+    play(state, "0 open alak/S1", "1 stand", "0 draw")
+    for c in ("1/S1", "2/S1", "3/S1", "4/S1"):
+        play(state, f"0 add {c} alak/S1")
+    assert not state.is_over
+    play(state, "0 add 5/S1 alak/S1")
+    assert state.is_over
+    outcome = state.outcome()
+    assert outcome is not None and outcome.scores == (8 + 15, 0) and outcome.winners == (0,)
+
+
+# ------------------------------------------------------------------ S-16, S-17: scoring
+
+
+def test_s16_tableau_scores() -> None:
+    table = cards("alak/S1 5/S1 arl/S2 3/S2 deiskatun/S4")
+    assert tableau_score(table) == 8 + 5 + 3
+    assert tableau_score(table, all_cards_count=True) == 8 + 5 + 8 + 3 + 8
+    assert tableau_score([]) == 0
+
+
+def test_s16_all_cards_count_scores_every_face_on_the_table() -> None:
+    def run(**opts: Any) -> tuple[float, ...]:
+        state = new(
+            ["arl/S1", "deiskatun/S2", "1/S8", "2/S8"],
+            LOW1,
+            hands_per_game=1,
+            max_turns_per_hand=1,
+            **opts,
+        )
+        play(state, "0 open arl/S1", "1 stand", "0 draw", "0 play deiskatun/S2")
+        outcome = state.outcome()
+        assert outcome is not None
+        return outcome.scores
+
+    assert run() == (0, 0)
+    assert run(all_cards_count=True) == (16, 0)
+
+
+def test_s17_s20_tied_seats_share_the_win_and_the_turn_limit_ends_the_hand() -> None:
+    state = new(LOW0, LOW1, hands_per_game=1, max_turns_per_hand=2)
+    play(state, "0 stand", "1 stand", "0 draw", "0 discard 1/S8", "1 draw", "1 discard 1/S7")
+    assert state.is_over
+    assert state.hand_log[0]["reason"] == "turn limit"
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0, 1) and outcome.scores == (0, 0)
+
+
+# ------------------------------------------------------------------ S-18: length of a game
+
+
+def random_game(players: int, seed: int, **options: Any) -> SomachiState:
+    state = make_game("somachi", players, **options).new_state(seed=seed)
+
+    def check(s: Any) -> None:
+        check_cards_conserved(s)
+        s.check_invariants()
+
+    random_playout(state, random.Random(seed), check)
+    assert isinstance(state, SomachiState)
+    return state
+
+
+def test_s18_a_game_is_one_hand_per_seat_by_default() -> None:
+    state = random_game(3, 1, max_turns_per_hand=30)
+    assert len(state.hand_log) == 3
+    assert [h["dealer"] for h in state.hand_log] == [2, 0, 1]
+
+
+def test_s18_thousand_points_plays_until_a_tally_reaches_584() -> None:
+    assert TARGET_POINTS == 8 * 64 + 8 * 8 + 8
+    state = random_game(2, 4, thousand_points=True, all_cards_count=True, max_turns_per_hand=40)
+    assert max(state.tallies) >= TARGET_POINTS
+    before = [sum(h["scores"][s] for h in state.hand_log[:-1]) for s in range(2)]
+    assert max(before) < TARGET_POINTS  # it ended after the first hand that reached it
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (state.tallies.index(max(state.tallies)),)
+
+
+# ------------------------------------------------------------------ S-19, S-2: deck and discards
+
+
+@pytest.mark.parametrize("seed_discard", [False, True])
+def test_s19_the_reshuffle_uses_removed_cards_and_the_discards_under_the_top(
+    seed_discard: bool,
+) -> None:
+    game = make_game("somachi", 2, seed_discard=seed_discard, hands_per_game=8)
+    state = game.new_state(seed=2)
+    assert isinstance(state, SomachiState)
+    rng = random.Random(2)
+    seen = 0
+    while not state.is_over and seen < 2:
+        seat = min(state.actors())
+        action = rng.choice(state.legal_actions(seat))
+        if action.kind == "draw" and not state.deck:
+            top = state.discard[-1] if state.discard else None
+            pool = sorted(
+                state.removed_pub
+                + [c for r in state.removed_priv for c in r]
+                + (state.discard if seed_discard else state.discard[:-1])
+            )
+            state.apply(seat, action)
+            seen += 1
+            assert state.events[-1].kind == "draw" or any(
+                e.kind == "reshuffle" for e in state.events[-4:]
+            )
+            now = sorted(state.zones()["deck"] + [state.hands[seat][-1]])
+            if seed_discard:
+                # the whole pile went in, and the new deck's top card was turned up
+                assert len(state.discard) == 1 and state.disc_by == [-1]
+                now = sorted(now + state.discard)
+                assert now == pool
+            else:
+                assert state.discard == [top] and now == pool
+            assert not state.removed_pub and not any(state.removed_priv)
+        else:
+            state.apply(seat, action)
+    assert seen == 2
+
+
+@pytest.mark.parametrize("clear", [True, False])
+def test_s2_the_discard_pile_is_removed_between_hands(clear: bool) -> None:
+    game = make_game("somachi", 2, clear_discard_between_hands=clear, max_turns_per_hand=6)
+    state = game.new_state(seed=5)
+    assert isinstance(state, SomachiState)
+    rng = random.Random(5)
+    while not state.hand_log:
+        seat = min(state.actors())
+        before = list(state.discard)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert before, "the first hand left discards"
+    if clear:
+        assert state.discard == []
+    else:
+        assert state.discard  # kept (possibly changed by the last action)
+    assert state.dealer == 0 and state.actors() == {1}  # the deal moved left
+
+
+def test_s36_the_opening_draw_falls_back_to_the_discard_pile() -> None:
+    state = new(["alak/S1", "1/S8", "2/S8", "3/S8"], LOW1)
+    # white-box: empty the deck into seat 1's hand, leaving one card on the discard pile
+    state.hands[1].extend(state.deck[1:])
+    state.discard = [state.deck[0]]
+    state.disc_by = [-1]
+    state.deck = []
+    top = str(state.discard[0])
+    play(state, "0 open alak/S1")
+    assert top in hand(state, 0) and state.discard == []
+    check_cards_conserved(state)
+
+
+# ------------------------------------------------------------------ S-26 and the views
+
+
+def test_views_show_own_hand_tableaus_discard_top_and_sizes_only() -> None:
+    state = new(*CLAIM_HANDS, then=CLAIM_THEN)
+    play(state, "0 stand", "1 stand", "2 open arl/S3", "0 draw", "0 discard 1/S8", "1 draw")
+    play(state, "1 discard 1/S7", "2 draw", "2 discard 1/S6")
+    view = state.view(0)
+    assert sorted(view["hand"]) == hand(state, 0)
+    assert view["hand_sizes"] == [4, 4, 4]
+    assert view["tableaus"] == [[], [], [["arl/S3"]]]
+    assert view["discard_top"] == "1/S6" and view["discard_size"] == 3
+    assert view["deck_size"] == len(state.deck)
+    text = json.dumps(view)
+    for seat in (1, 2):
+        for c in state.hands[seat]:
+            assert f'"{c}"' not in text, f"seat 0 sees {c} in seat {seat}'s hand"
+    for c in state.discard[:-1]:
+        assert f'"{c}"' not in text, "a card under the top of the discard pile is shown"
+    assert all(f'"{c}"' not in json.dumps(state.view(None)) for h in state.hands for c in h)
+    # seat 1's private draw is hidden from seat 0's events
+    drawn = [e for e in state.events_for(0) if e["kind"] == "draw" and e["seat"] == 1]
+    assert drawn and all("card" not in e for e in drawn)
+
+
+def test_determinize_keeps_what_a_seat_knows() -> None:
+    state = new(*CLAIM_HANDS, then=CLAIM_THEN)
+    play(state, "0 stand", "1 stand", "2 open arl/S3", "0 draw", "0 discard 5/S3", "2 claim")
+    for k in range(5):
+        world = state.determinize(0, random.Random(k))
+        assert isinstance(world, SomachiState)
+        assert world.hands[0] == state.hands[0]
+        assert RailogCard.parse("5/S3") in world.hands[2]  # everyone saw it claimed
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        assert world.discard == state.discard
+        check_cards_conserved(world)
+
+
+def test_notation_and_ids_round_trip() -> None:
+    game = make_game("somachi", 3, gambling=True, chips=5)
+    for i in range(game.num_distinct_actions):
+        try:
+            action = game.action_from_id(i)
+        except KeyError:
+            continue
+        assert game.action_id(action) == i
+        assert game.parse_action(str(action)) == action
+    with pytest.raises(NotationError):
+        game.parse_action("attack arlas/S3")
+    assert game.parse_action("add 5/S3 alak/S3") == Action("add", tuple(cards("5/S3 alak/S3")))
+
+
+def test_full_games_replay_from_their_records() -> None:
+    for players, opts in (
+        (2, {}),
+        (4, {"gambling": True, "chips": 20}),
+        (8, {"seed_discard": True}),
+    ):
+        state = random_game(players, 11, **opts)
+        rec = Record.from_json(Record.from_state(state).to_json())
+        assert replay(rec).digest() == state.digest()
