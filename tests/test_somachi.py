@@ -624,3 +624,172 @@ def test_full_games_replay_from_their_records() -> None:
         state = random_game(players, 11, **opts)
         rec = Record.from_json(Record.from_state(state).to_json())
         assert replay(rec).digest() == state.digest()
+
+
+# ------------------------------------------------------------------ 2.3, S-21..S-25, S-34..S-38: chips
+
+BRING_HANDS = (LOW0, ["alak/S1", "1/S7", "2/S7", "3/S7"], ["alak/S2", "1/S6", "2/S6", "3/S6"])
+
+
+def test_s21_bring_in_later_seats_pay_or_fold_openers_raise_and_a_catch_up_follows() -> None:
+    state = new(*BRING_HANDS, gambling=True, chips=10)
+    play(state, "0 stand", "1 open alak/S1")
+    assert legal(state, 1) == [f"bet {k}" for k in range(1, 11)] + ["check"]  # S-37
+    play(state, "1 bet 2", "2 pay")
+    assert legal(state, 2) == ["open alak/S2", "stand"]
+    play(state, "2 open alak/S2")
+    assert legal(state, 2)[-1] == "check" and "raise 8" in legal(state, 2)
+    assert "raise 9" not in legal(state, 2)  # declared amounts must be payable in full
+    play(state, "2 raise 3")
+    # the catch-up, clockwise from the dealer's left: seat 0 (who stood before) and seat 1
+    assert state.pending() == {"kind": "owe", "seat": 0, "amount": 5, "for": "bring-in"}
+    play(state, "0 pay", "1 pay")
+    assert state.money is not None
+    assert state.money.stacks == [5, 5, 5] and state.money.totals == [5, 5, 5]
+    assert state.actors() == {0} and legal(state, 0) == ["draw"]
+
+
+def test_s21_bring_in_binds_earlier_false_exempts_seats_that_stood_before() -> None:
+    state = new(*BRING_HANDS, gambling=True, chips=10, bring_in_binds_earlier=False)
+    play(state, "0 stand", "1 open alak/S1", "1 bet 2", "2 pay", "2 open alak/S2", "2 raise 3")
+    assert state.pending() == {"kind": "owe", "seat": 1, "amount": 3, "for": "bring-in"}
+    play(state, "1 pay")
+    assert state.money is not None and state.money.stacks == [10, 5, 5]
+
+
+def test_s21_no_bring_in_when_the_first_opener_declines() -> None:
+    state = new(*BRING_HANDS, gambling=True, chips=10)
+    play(state, "0 stand", "1 open alak/S1", "1 check", "2 open alak/S2")
+    assert state.actors() == {0} and legal(state, 0) == ["draw"]  # no raise, no bring-in
+    assert state.money is not None and state.money.stacks == [10, 10, 10]
+
+
+def test_s22_stay_in_bets_on_an_arlas_and_its_deiskatun_are_both_owed() -> None:
+    state = new(
+        ["arlas/S5", "1/S8", "2/S8", "3/S8"],
+        ["alak/S5", "2/S5", "alak/S6", "deiskatun/S5"],
+        LOW2,
+        then=ATTACK_THEN,
+        gambling=True,
+        chips=10,
+    )
+    play(state, "0 stand", "1 open alak/S5", "1 check", "2 stand")
+    play(state, "0 draw", "0 discard 1/S8")
+    play(state, "1 draw", "1 add 2/S5 alak/S5", "1 play alak/S6", "1 check")
+    play(state, "2 draw", "2 discard 1/S6")
+    play(state, "0 draw", "0 add 3/S5 alak/S5", "0 attack arlas/S5 1", "0 bet 2")
+    play(state, "1 defend")
+    assert state.pending() == {"kind": "stay-in bet", "seat": 1}
+    play(state, "1 bet 3")
+    # clockwise from the attacker: each pays every bet it did not make itself
+    assert state.pending() == {"kind": "owe", "seat": 0, "amount": 3, "for": "stay-in bets"}
+    play(state, "0 pay")
+    assert state.pending() == {"kind": "owe", "seat": 1, "amount": 2, "for": "stay-in bets"}
+    play(state, "1 pay")
+    assert state.pending() == {"kind": "owe", "seat": 2, "amount": 5, "for": "stay-in bets"}
+    play(state, "2 pay")
+    assert state.money is not None and state.money.stacks == [5, 5, 5]
+    assert state.actors() == {1}
+
+
+def challenge_state(**opts: Any) -> SomachiState:
+    state = new(
+        ["alak/S3", "1/S8", "2/S8", "3/S8"],
+        LOW1,
+        LOW2,
+        gambling=True,
+        chips=10,
+        hands_per_game=1,
+        **opts,
+    )
+    play(state, "0 stand", "1 stand", "2 stand", "0 draw")
+    return state
+
+
+def test_s23_a_declined_challenge_moves_no_chips_and_doubles_the_points() -> None:
+    state = challenge_state(max_turns_per_hand=1)
+    play(state, "0 challenge 2", "1 meet", "2 decline")
+    assert state.money is not None and state.money.stacks == [10, 10, 10]
+    assert state.view(0)["multiplier"] == 2
+    assert "challenge 1" not in legal(state, 0)  # once per turn
+    play(state, "0 play alak/S3", "0 check")
+    assert state.is_over
+    assert state.hand_log[0]["scores"] == [16, 0, 0]
+    assert state.tallies == [16, 0, 0]
+
+
+def test_s34_a_challenge_ends_at_the_first_decline_and_if_all_meet_everyone_pays() -> None:
+    state = challenge_state()
+    play(state, "0 challenge 2", "1 decline")
+    assert state.actors() == {0}  # seat 2 was not asked
+    state = challenge_state()
+    play(state, "0 challenge 2", "1 meet", "2 meet")
+    assert state.money is not None and state.money.stacks == [8, 8, 8]
+    assert state.view(0)["multiplier"] == 1
+
+
+@pytest.mark.parametrize(("stack", "mult"), [(True, 4), (False, 2)])
+def test_s23_declined_challenges_stack(stack: bool, mult: int) -> None:
+    state = challenge_state(challenge_stack=stack)
+    play(state, "0 challenge 1", "1 decline", "0 discard 1/S8")
+    play(state, "1 draw", "1 challenge 1", "2 decline")
+    assert state.view(0)["multiplier"] == mult
+
+
+def test_s24_s25_s38_all_in_side_pots_and_folding() -> None:
+    state = new(
+        ["alak/S3", "1/S8", "2/S8", "3/S8"],
+        ["arl/S1", "1/S7", "2/S7", "3/S7"],
+        LOW2,
+        gambling=True,
+        chips=4,
+        bring_in_binds_earlier=False,
+        hands_per_game=1,
+        max_turns_per_hand=2,
+    )
+    play(state, "0 stand", "1 open arl/S1", "1 bet 3", "2 pay", "2 stand")
+    play(state, "0 draw", "0 play alak/S3", "0 bet 2")
+    assert state.money is not None
+    assert state.pending() == {"kind": "owe", "seat": 1, "amount": 2, "for": "stay-in bets"}
+    play(state, "1 pay")  # only 1 chip left: all-in, and still in
+    assert state.money.stacks[1] == 0 and state.active[1]
+    folded_hand = list(state.hands[2])
+    assert legal(state, 2) == ["pay", "fold"]
+    play(state, "2 fold")
+    assert not state.active[2] and state.hands[2] == []
+    assert set(folded_hand) <= set(state.zones()["removed"])  # S-25
+    assert [(p.amount, p.eligible) for p in state.money.pots()] == [(6, (0, 1)), (3, (1,))]
+    assert state.actors() == {1}  # S-38: the next active seat after seat 0
+    play(state, "1 draw", "1 discard 1/S7")
+    assert state.is_over
+    # seat 0 (alak, 8) beats seat 1 (arl, 0) for the main pot; the side pot goes back
+    assert state.money.stacks == [2 + 6, 0 + 3, 1]
+    outcome = state.outcome()
+    assert outcome is not None and outcome.scores == (8, 3, 1) and outcome.winners == (0,)
+    assert outcome.payoffs == (4.0, -1.0, -3.0)
+
+
+def test_whole_pot_mode_makes_one_pot_for_everyone_still_in() -> None:
+    state = new(
+        ["alak/S3", "1/S8", "2/S8", "3/S8"],
+        ["arl/S1", "1/S7", "2/S7", "3/S7"],
+        LOW2,
+        gambling=True,
+        chips=4,
+        bring_in_binds_earlier=False,
+        allin_mode="whole_pot",
+    )
+    play(state, "0 stand", "1 open arl/S1", "1 bet 3", "2 pay", "2 stand")
+    play(state, "0 draw", "0 play alak/S3", "0 bet 2", "1 pay", "2 fold")
+    assert state.money is not None
+    assert [(p.amount, p.eligible) for p in state.money.pots()] == [(9, (0, 1))]
+
+
+def test_a_fold_that_leaves_one_seat_ends_the_hand_and_it_takes_the_pot() -> None:
+    state = new(["alak/S3", "1/S8", "2/S8", "3/S8"], LOW1, gambling=True, chips=5, hands_per_game=1)
+    play(state, "0 stand", "1 stand", "0 draw")
+    assert "fold" not in legal(state, 0)  # S-37: folding only when owing
+    play(state, "0 play alak/S3", "0 bet 2", "1 fold")
+    assert state.is_over
+    assert state.money is not None and state.money.stacks == [5, 5]
+    assert state.hand_log[0]["reason"] == "fold" and state.hand_log[0]["winners"] == [0]
