@@ -60,7 +60,7 @@ def _load(case: Case) -> pyspiel.Game:
     return pyspiel.load_game(adapter.short_name(name), {"players": players, **options})
 
 
-def _sims(game: pyspiel.Game, budget: int = 600) -> int:
+def _sims(game: pyspiel.Game, budget: int = 300) -> int:
     """Simulations for a test: about ``budget`` decisions' worth (``max_game_length`` is
     about three times the longest probed game), at least 1, at most 10."""
     return max(1, min(10, budget // game.max_game_length()))

@@ -525,7 +525,8 @@ class CardhallObserver:
         cache = state._cache
         key = ("tensor", player)
         if key not in cache:
-            cache[key] = self.encoder.encode_view(_view(state, player), player, st.actors())
+            encoded = self.encoder.encode_view(_view(state, player), player, st.actors())
+            cache[key] = np.asarray(encoded, dtype=np.float32)
         self.tensor[:] = cache[key]
 
     def string_from(self, state: CardhallState, player: int) -> str:
