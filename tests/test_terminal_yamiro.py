@@ -148,3 +148,19 @@ def test_cardhall_play_yamiro_partner_and_solitaire(tmp_path: Path) -> None:
         assert "Game over." in result.output
         record = load_record(save)
         assert record.players == players and record.result is not None
+
+
+def test_summary_names_the_deck_when_solitaire_is_lost() -> None:
+    from cardhall.engine import Outcome
+    from cardhall.terminal.yamiro import summary
+
+    lost = Outcome((-12.0,), (), (-12.0,), {"form": "solitaire", "captures": [40, 52]})
+    assert summary(lost, ["you (seat 0)"]) == (
+        "Captures 40 against 52. The deck wins by 12 (margin -12)."
+    )
+    won = Outcome((30.0,), (0,), (30.0,), {"form": "solitaire", "captures": [50, 20]})
+    assert "You win by 30" in summary(won, ["you (seat 0)"])
+    two = Outcome((60.0, 20.0), (0,), (), {"form": "two-player", "captures": [60, 20]})
+    assert summary(two, ["ann", "bot"]) == "Captures 60 against 20. ann wins by 40."
+    draw = Outcome((20.0, 20.0), (), (), {"form": "two-player", "captures": [20, 20]})
+    assert summary(draw, ["ann", "bot"]) == "Captures 20 against 20: a draw."

@@ -12,7 +12,9 @@ A game's renderer module may define:
   table is used otherwise);
 * ``describe_event(event, names) -> str | None``: one line per event the seat sees;
 * ``hint(state, seat) -> str | None``: advice for the human (e.g. solver values);
-* ``why(state, seat) -> str | None``: why the seat is being asked now (out-of-turn windows).
+* ``why(state, seat) -> str | None``: why the seat is being asked now (out-of-turn windows);
+* ``summary(outcome, seat_names) -> str``: the closing line, where "scores and winners"
+  says it badly (a solitaire margin, a game against the deck).
 """
 
 from __future__ import annotations
@@ -142,7 +144,10 @@ class TerminalGame:
                 f"{self.seat_names[s]}: {outcome.scores[s]:g}" for s in range(self.game.players)
             )
             won = ", ".join(self.seat_names[w] for w in outcome.winners) or "nobody (a draw)"
-            self.console.print(f"[bold]Game over.[/bold] {scores}. Winner: {won}.")
+            line = f"{scores}. Winner: {won}."
+            if self.renderer is not None and hasattr(self.renderer, "summary"):
+                line = str(self.renderer.summary(outcome, self.seat_names))
+            self.console.print(f"[bold]Game over.[/bold] {line}")
         self._save()
         return state
 

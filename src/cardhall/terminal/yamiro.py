@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -24,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardhall.cards import RailogCard, SuitNames
-from cardhall.engine import State
+from cardhall.engine import Outcome, State
 
 __all__ = ["card_text", "describe_event", "hint", "render", "side_name"]
 
@@ -169,6 +170,23 @@ def describe_event(event: dict[str, Any], names: SuitNames) -> str | None:
             f"{'win' if form == 'solitaire' and side == 0 else 'wins'} by {abs(a - b)}"
         )
     return None
+
+
+def summary(outcome: Outcome, seat_names: Sequence[str]) -> str:
+    """The closing line: capture totals, and who won by how much (the deck in solitaire)."""
+    details = outcome.details
+    a, b = details["captures"]
+    form = details.get("form", "two-player")
+    if a == b:
+        return f"Captures {a} against {b}: a draw."
+    side = 0 if a > b else 1
+    if form == "solitaire":
+        who = "You win" if side == 0 else "The deck wins"
+        return f"Captures {a} against {b}. {who} by {abs(a - b)} (margin {a - b:+d})."
+    if form == "partner":
+        names = " and ".join(seat_names[s] for s in outcome.winners)
+        return f"Captures {a} against {b}. {names} win by {abs(a - b)}."
+    return f"Captures {a} against {b}. {seat_names[outcome.winners[0]]} wins by {abs(a - b)}."
 
 
 def hint(state: State, seat: int) -> str | None:
