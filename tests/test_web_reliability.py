@@ -359,3 +359,12 @@ def test_two_processes_racing_on_one_table_keep_one_order(tmp_path: Path) -> Non
         a.stop()
         b.stop()
     assert check_one_order(url, table, acks) >= 10
+
+
+def test_load_benchmark_smoke() -> None:
+    """The ``make bench`` load run, small: every table finishes, no error, seats agree."""
+    from cardhall.benchmarks.web_load import measure
+
+    figures = measure(tables=6, limit=60)
+    assert figures["errors"] == 0 and figures["unfinished_tables"] == 0
+    assert figures["actions"] >= 6 * 8 and figures["p50_ms"] > 0

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -61,7 +62,13 @@ class _Table:
 
 
 async def _seat(
-    ws_url: str, table: _Table, seat: int, token: str, lat: list[float], errors: list[str]
+    ws_url: str,
+    table: _Table,
+    seat: int,
+    token: str,
+    lat: list[float],
+    errors: list[str],
+    think: float,
 ) -> None:
     from websockets.asyncio.client import connect
 
@@ -90,6 +97,8 @@ async def _seat(
                 table.final[seat] = version
                 return
             if view["legal"] and not pending and version >= acked and "view" in msg:
+                if think:  # people do not all think alike: 0.5 to 1.5 times ``think``
+                    await asyncio.sleep(think * (0.5 + random.random()))
                 n += 1
                 table.sent[version + 1] = time.perf_counter()
                 pending = True
@@ -98,7 +107,7 @@ async def _seat(
                 )
 
 
-async def _drive(base: str, tables: int, limit: float) -> dict[str, Any]:
+async def _drive(base: str, tables: int, limit: float, think: float = 0.0) -> dict[str, Any]:
     import httpx
 
     ws_url = base.replace("http://", "ws://") + "/ws"
@@ -123,7 +132,9 @@ async def _drive(base: str, tables: int, limit: float) -> dict[str, Any]:
         tasks = []
         for table, tokens in made:
             for seat, token in tokens:
-                tasks.append(asyncio.create_task(_seat(ws_url, table, seat, token, lat, errors)))
+                tasks.append(
+                    asyncio.create_task(_seat(ws_url, table, seat, token, lat, errors, think))
+                )
         await asyncio.sleep(0.5)  # let every seat connect and sync
         for table, tokens in made:
             await http.post(
@@ -140,6 +151,7 @@ async def _drive(base: str, tables: int, limit: float) -> dict[str, Any]:
         disagree = sum(1 for table, _ in made if len(set(table.final.values())) > 1)
     return {
         "tables": tables,
+        "think_s": think,
         "actions": len(lat),
         "seconds": round(elapsed, 2),
         "actions_per_s": round(len(lat) / elapsed, 1) if elapsed else 0.0,
@@ -153,7 +165,7 @@ async def _drive(base: str, tables: int, limit: float) -> dict[str, Any]:
     }
 
 
-def measure(tables: int = 200, limit: float = 240.0) -> dict[str, Any]:
+def measure(tables: int = 200, limit: float = 240.0, think: float = 0.0) -> dict[str, Any]:
     """Start a server on a temporary SQLite file, run ``tables`` tables, stop it."""
     with tempfile.TemporaryDirectory(prefix="cardhall-load-") as tmp:
         port = _free_port()
@@ -188,7 +200,7 @@ def measure(tables: int = 200, limit: float = 240.0) -> dict[str, Any]:
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("the web server did not start")
                 time.sleep(0.1)
-            return asyncio.run(_drive(base, tables, limit))
+            return asyncio.run(_drive(base, tables, limit, think))
         finally:
             proc.terminate()
             try:
@@ -198,13 +210,20 @@ def measure(tables: int = 200, limit: float = 240.0) -> dict[str, Any]:
 
 
 def run(console: Console, quick: bool) -> dict[str, Any]:
-    figures = measure(tables=20 if quick else 200, limit=60 if quick else 240)
-    table = Table(title=f"{figures['tables']} tables of Abstrac (half with a bot), loopback")
-    for key in ("actions", "seconds", "actions/s", "p50 ms", "p95 ms", "p99 ms", "errors"):
+    """Two runs: scripted players who answer at once (the server saturated: latency is
+    mostly queueing), then players who think for a second before each action."""
+    tables = 20 if quick else 200
+    out: dict[str, Any] = {}
+    table = Table(title=f"{tables} tables of Abstrac (half with a bot), loopback, one process")
+    for key in ("players", "actions", "seconds", "actions/s", "p50 ms", "p95 ms", "p99 ms"):
         table.add_column(key, justify="right")
-    keys = ("actions", "seconds", "actions_per_s", "p50_ms", "p95_ms", "p99_ms", "errors")
-    table.add_row(*(str(figures[k]) for k in keys))
+    table.add_column("errors", justify="right")
+    for label, think in (("answer at once", 0.0), ("think 1 s", 1.0)):
+        figures = measure(tables=tables, limit=60 if quick else 240, think=think)
+        out[label] = figures
+        keys = ("actions", "seconds", "actions_per_s", "p50_ms", "p95_ms", "p99_ms", "errors")
+        table.add_row(label, *(str(figures[k]) for k in keys))
+        if figures["error_samples"]:
+            console.print(f"error samples ({label}): {figures['error_samples']}")
     console.print(table)
-    if figures["error_samples"]:
-        console.print(f"error samples: {figures['error_samples']}")
-    return figures
+    return out

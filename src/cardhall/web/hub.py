@@ -242,7 +242,6 @@ class Hub:
     async def _poll_loop(self) -> None:
         """SQLite: notice changes other processes committed to the same file."""
         since = time.time() - 5
-        known: dict[str, tuple[int, int]] = {}
         while not self._stop.is_set():
             await asyncio.sleep(self.poll_interval)
             try:
@@ -250,11 +249,11 @@ class Hub:
                 rows = await asyncio.to_thread(self.service.changed_since, since - 2)
                 since = started
                 for table_id, version, rev in rows:
-                    if known.get(table_id) != (version, rev):
-                        known[table_id] = (version, rev)
+                    # only what this process has not published itself
+                    if self._hints.get(table_id, (-1, -1)) < (version, rev):
                         self.notice(table_id, version, rev)
-                if len(known) > 10000:
-                    known.clear()
+                if len(self._hints) > 100_000:
+                    self._hints.clear()
             except Exception:  # pragma: no cover - the next round retries
                 log.exception("poll failed")
 

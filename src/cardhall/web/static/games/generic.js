@@ -17,22 +17,39 @@
     return Array.isArray(v) && v.length > 0 && v.every((x) => Cards.isCard(x));
   }
 
-  function valueNode(key, v) {
+  function valueNode(key, v, depth) {
+    depth = depth || 0;
+    if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) return el("span", "muted", "—");
     if (Cards.isCard(v)) { const d = el("div", "cards"); d.innerHTML = Cards.svg(v); return d; }
-    if (isCardList(v)) return Cards.row(v);
-    if (Array.isArray(v) && v.length && v.every(isCardList)) {
+    if (isCardList(v)) return Cards.row(v, depth ? "small" : "");
+    if (Array.isArray(v) && v.every(isCardList)) {
       const d = el("div");
       v.forEach((group) => d.appendChild(Cards.row(group, "small")));
       return d;
     }
-    const text = typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+    if (depth < 3 && Array.isArray(v) && v.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
+      const d = el("div", "row");
+      v.forEach((item, i) => {
+        const box = el("div", "sub");
+        box.appendChild(el("div", "muted", `${key.replace(/_/g, " ")} ${i + 1}`));
+        for (const [k, x] of Object.entries(item)) box.appendChild(field(k, x, depth + 1));
+        d.appendChild(box);
+      });
+      return d;
+    }
+    if (depth < 3 && v && typeof v === "object" && !Array.isArray(v)) {
+      const box = el("div", "sub");
+      for (const [k, x] of Object.entries(v)) box.appendChild(field(k, x, depth + 1));
+      return box;
+    }
+    const text = Array.isArray(v) ? v.map((x) => (typeof x === "object" ? JSON.stringify(x) : String(x))).join(", ") : String(v);
     return el("span", CHIPS.test(key) ? "chips" : "", text);
   }
 
-  function field(key, v) {
+  function field(key, v, depth) {
     const f = el("div", "field");
     f.appendChild(el("b", "", key.replace(/_/g, " ") + ": "));
-    f.appendChild(valueNode(key, v));
+    f.appendChild(valueNode(key, v, depth || 0));
     return f;
   }
 
@@ -45,14 +62,18 @@
       if (Array.isArray(v) && v.length === n && n > 1 && !isCardList(v)) perSeat.push(k);
       else shared.push(k);
     }
+    if (Array.isArray(view.hand)) {
+      const mine = el("div", "panel hand");
+      mine.appendChild(el("strong", "", "Your hand"));
+      mine.appendChild(view.hand.length ? Cards.row(view.hand) : el("div", "muted", "no cards"));
+      root.appendChild(mine);
+    }
     const table = el("div", "panel");
     for (const k of shared) {
-      const v = view[k];
-      if (v === null || (Array.isArray(v) && v.length === 0)) {
-        table.appendChild(field(k, Array.isArray(v) ? "—" : "—"));
-      } else table.appendChild(field(k, v));
+      if (k === "hand" && Array.isArray(view.hand)) continue;
+      table.appendChild(field(k, view[k]));
     }
-    if (shared.length) root.appendChild(table);
+    if (table.childNodes.length) root.appendChild(table);
     for (let s = 0; s < n; s++) {
       const box = el("div", "seatbox panel" + (view.actors.includes(s) ? " actor" : "") + (s === view.seat ? " me" : ""));
       box.dataset.seat = String(s);
