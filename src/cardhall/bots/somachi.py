@@ -1,0 +1,277 @@
+"""Somachi bots.
+
+* ``random`` (overrides the generic one for Somachi): uniform among the legal actions,
+  except that all the amounts of one kind (``bet k``, ``raise k``, ``challenge k``) count as
+  one choice, made with a small amount (1 to 3 chips). Without that, the hundred amounts a
+  seat may name would drown every other action.
+* ``heuristic``: a hand-written policy. It opens an alak (else an arl), takes the discard
+  only when it fits one of its own piles, claims and collects whatever its arls may take,
+  adds numbers to its own piles, plays alaks at once and arls when the sweep gains cards,
+  attacks the richest suit on another table, keeps a deiskatun in hand for defence (and
+  defends whenever it can), discards its least useful card (never one an opponent's arl may
+  claim if it can help it), and adds to other seats' piles or empties its hand only when it
+  leads the hand. When gambling it bets small when it leads, pays small amounts, meets
+  challenges only when it is not behind, and challenges when it leads clearly.
+
+Honesty: the heuristic reads only what its seat may know: its own hand, the tableaus, the
+top of the discard pile, the arl owners and the chip counts (public attributes of the
+state, the same facts :meth:`SomachiState.view` gives), and its legal actions. The bot
+tests check that its choices do not change when hidden cards are redealt.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from cardhall.bots import Bot, register_bot
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN
+from cardhall.engine import Action, State
+from cardhall.games.somachi import (
+    CHECK,
+    CLAIM,
+    DECLINE,
+    DEFEND,
+    DRAW,
+    FOLD,
+    K_BRINGIN,
+    K_CHAL,
+    K_DRAW,
+    K_MAIN,
+    K_OPEN,
+    K_OWE,
+    K_RAISE,
+    K_STAY,
+    K_W1,
+    K_W2,
+    K_W3,
+    MEET,
+    PASS,
+    PAY,
+    STAND,
+    TAKE,
+    SomachiState,
+    tableau_score,
+)
+
+__all__ = ["SomachiHeuristicBot", "SomachiRandomBot"]
+
+_AMOUNTS = ("bet", "raise", "challenge")
+
+
+@register_bot("somachi", "random")
+class SomachiRandomBot(Bot):
+    """Uniform over the legal actions, with each kind of amount counted once (small)."""
+
+    level = "random"
+
+    def choose(self, state: State, seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no legal action")
+        groups: dict[str, list[Action]] = defaultdict(list)
+        choices: list[Action | str] = []
+        for a in legal:
+            if a.kind in _AMOUNTS:
+                if a.kind not in groups:
+                    choices.append(a.kind)
+                groups[a.kind].append(a)
+            else:
+                choices.append(a)
+        pick = self.rng.choice(choices)
+        if isinstance(pick, str):
+            amounts = groups[pick][:3]
+            return self.rng.choice(amounts)
+        return pick
+
+
+def _rank(c: int) -> int:
+    return c % 12 + 1
+
+
+def _suit(c: int) -> int:
+    return c // 12
+
+
+@register_bot("somachi", "heuristic")
+class SomachiHeuristicBot(Bot):
+    """The hand-written Somachi policy described in the module docstring."""
+
+    level = "heuristic"
+
+    def choose(self, state: State, seat: int) -> Action:
+        assert isinstance(state, SomachiState)
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has no legal action")
+        need = state.need
+        assert need is not None
+        kind = need[0]
+        if kind == K_OPEN:
+            return self._open(state, seat, legal)
+        if kind == K_DRAW:
+            return self._draw(state, seat, legal)
+        if kind == K_MAIN:
+            return self._main(state, seat, legal)
+        if kind == K_W1:
+            return CLAIM
+        if kind == K_W2:
+            return legal[0]
+        if kind == K_W3:
+            return DEFEND if DEFEND in legal else PASS
+        return self._money(state, seat, kind, legal)
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _lead(self, state: SomachiState, seat: int) -> int:
+        """My tableau score minus the best other active seat's."""
+        scores = [tableau_score(t, state.acc) for t in state.tab]
+        others = [scores[s] for s in range(state.players) if s != seat and state.active[s]]
+        return scores[seat] - max(others, default=0)
+
+    def _my_piles(self, state: SomachiState, seat: int) -> set[int]:
+        """Suits of the piles in my tableau that take adds."""
+        return {
+            _suit(c)
+            for c in state.tab[seat]
+            if _rank(c) in (ALAK, ARL) or (state.afo and _rank(c) > 8)
+        }
+
+    # -- decisions -------------------------------------------------------------------
+
+    def _open(self, state: SomachiState, seat: int, legal: list[Action]) -> Action:
+        hand = state.hands[seat]
+        counts = [0] * 8
+        for c in hand:
+            if _rank(c) <= 8:
+                counts[_suit(c)] += 1
+        best: Action = STAND
+        best_v = -1.0
+        for a in legal:
+            if a.kind != "open":
+                continue
+            c = a.arg
+            r = _rank(c)
+            if r == ALAK:
+                v = 10.0 + counts[_suit(c)]
+            elif r == ARL:
+                v = 5.0 + counts[_suit(c)]
+            else:
+                continue  # keep a deiskatun (defence) and an arlas (attack) in hand
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+    def _draw(self, state: SomachiState, seat: int, legal: list[Action]) -> Action:
+        if TAKE in legal and state.discard:
+            top = state.discard[-1]
+            r = _rank(top)
+            if r <= 8 and _suit(top) in self._my_piles(state, seat) and r >= 3:
+                return TAKE
+            if r == ALAK or (r == ARL and state.arl_owner[_suit(top)] < 0):
+                return TAKE
+        return DRAW if DRAW in legal else legal[0]
+
+    def _main(self, state: SomachiState, seat: int, legal: list[Action]) -> Action:
+        if CLAIM in legal:
+            return CLAIM
+        for a in legal:
+            if a.kind == "collect":
+                return a
+        hand = state.hands[seat]
+        lead = self._lead(state, seat)
+        mine = self._my_piles(state, seat)
+        adds = [a for a in legal if a.kind == "add"]
+        own_adds = [a for a in adds if state.loc[a.arg[1]] == seat]
+        if own_adds:
+            # the highest number first; never the add that empties the hand while behind
+            own_adds.sort(key=lambda a: -_rank(a.arg[0]))
+            for a in own_adds:
+                if len(hand) > 1 or lead + _rank(a.arg[0]) >= 0:
+                    return a
+        if lead > 0 and adds and len(hand) <= 3:
+            # racing to go out while ahead: dump numbers on other piles
+            return min(adds, key=lambda a: _rank(a.arg[0]))
+        if state.gambling and lead >= 15:
+            chal = [a for a in legal if a.kind == "challenge"]
+            if chal:
+                return chal[0]
+        # the finishing action
+        plays = {a.arg: a for a in legal if a.kind == "play"}
+        for c, a in plays.items():
+            if _rank(c) == ALAK:
+                return a
+        for c, a in plays.items():
+            if _rank(c) == ARL:
+                gain = self._sweep_gain(state, seat, _suit(c))
+                held = sum(1 for d in hand if _rank(d) <= 8 and _suit(d) == _suit(c))
+                if gain > 0 or held >= 2:
+                    return a
+        best_attack: Action | None = None
+        best_v = 0
+        for a in legal:
+            if a.kind == "attack":
+                c, target = a.arg
+                v = sum(
+                    _rank(d) if _rank(d) <= 8 else 8 if _rank(d) == ALAK else 0
+                    for d in state.tab[target]
+                    if _suit(d) == _suit(c)
+                )
+                if v > best_v:
+                    best_attack, best_v = a, v
+        if best_attack is not None and best_v >= 8:
+            return best_attack
+        discards = [a for a in legal if a.kind == "discard"]
+        if discards:
+            return min(discards, key=lambda a: self._keep_value(state, seat, a.arg, mine))
+        if plays:  # nothing to discard (only the taken card is left): play a face
+            return next(iter(plays.values()))
+        return legal[-1]
+
+    def _sweep_gain(self, state: SomachiState, seat: int, x: int) -> int:
+        gain = 0
+        for s, t in enumerate(state.tab):
+            if s != seat:
+                gain += sum(1 for d in t if _suit(d) == x)
+        for d in reversed(state.discard):
+            if _suit(d) != x:
+                break
+            gain += 1
+        return gain
+
+    def _keep_value(self, state: SomachiState, seat: int, c: int, mine: set[int]) -> float:
+        """How much we want to keep card ``c`` (the lowest is discarded)."""
+        r = _rank(c)
+        x = _suit(c)
+        if r == DEISKATUN:
+            return 50.0
+        if r in (ALAK, ARL):
+            return 40.0
+        if r == ARLAS:
+            return 20.0
+        value = float(r)
+        if x in mine:
+            value += 15.0
+        owner = state.arl_owner[x]
+        if owner >= 0 and owner != seat:
+            value += 10.0  # a discard its arl could claim
+        return value
+
+    def _money(self, state: SomachiState, seat: int, kind: int, legal: list[Action]) -> Action:
+        money = state.money
+        assert money is not None and state.need is not None
+        stack = money.stacks[seat]
+        lead = self._lead(state, seat)
+        if kind == K_OWE:
+            owed = state.need[2]
+            if owed <= max(2, stack // 3) or lead >= 0:
+                return PAY
+            return FOLD
+        if kind == K_CHAL:
+            return MEET if lead >= 0 and state.need[2] <= max(2, stack // 2) else DECLINE
+        if kind in (K_BRINGIN, K_STAY):
+            if lead > 0 and stack > 4:
+                return legal[0]  # bet 1
+            return CHECK
+        if kind == K_RAISE:
+            return CHECK
+        return legal[-1]  # pragma: no cover
