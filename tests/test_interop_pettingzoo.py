@@ -120,7 +120,7 @@ def test_rewards_sum_to_engine_payoffs(case: Case) -> None:
         e = _raw(case)
         e.reset(seed=seed)
         totals = _play_episode(e, rng)
-        outcome = e.state.outcome()
+        outcome = e.engine_state.outcome()
         assert outcome is not None
         assert [totals[a] for a in e.possible_agents] == pytest.approx(list(outcome.payoffs))
         if game_class(case[0]).zero_sum and case[1] > 1:
@@ -142,7 +142,7 @@ def test_illegal_actions_raise_with_state_unchanged(case: Case) -> None:
             continue
         illegal = np.flatnonzero(obs["action_mask"] == 0)
         before = (
-            e.state.digest(),
+            e.engine_state.digest(),
             dict(e.rewards),
             dict(e._cumulative_rewards),
             e.agent_selection,
@@ -153,7 +153,7 @@ def test_illegal_actions_raise_with_state_unchanged(case: Case) -> None:
         for action in bad:
             with pytest.raises(IllegalActionError):
                 e.step(action)
-            after = (e.state.digest(), dict(e.rewards), dict(e._cumulative_rewards))
+            after = (e.engine_state.digest(), dict(e.rewards), dict(e._cumulative_rewards))
             assert after == before[:3]
             assert e.agent_selection == before[3] == agent
         tried += 1
@@ -167,11 +167,11 @@ def test_turn_is_lowest_acting_seat_and_mask_matches_engine(case: Case) -> None:
     e.reset(seed=8)
     rng = np.random.default_rng(8)
     game = e.game
-    while not e.state.is_over:
-        seat = min(e.state.actors())
+    while not e.engine_state.is_over:
+        seat = min(e.engine_state.actors())
         assert e.agent_selection == f"player_{seat}"
         obs = e.observe(e.agent_selection)
-        legal = sorted(game.action_id(a) for a in e.state.legal_actions(seat))
+        legal = sorted(game.action_id(a) for a in e.engine_state.legal_actions(seat))
         assert np.flatnonzero(obs["action_mask"]).tolist() == legal
         for other in e.possible_agents:
             if other != e.agent_selection:
@@ -189,14 +189,14 @@ def test_seeded_reset_ignores_global_randomness(case: Case) -> None:
         e.reset(seed=21)
         picks = np.random.default_rng(0)
         out: list[Any] = []
-        while not e.state.is_over:
+        while not e.engine_state.is_over:
             if disturb:
                 random.random()
                 np.random.random()
             obs = e.observe(e.agent_selection)
             out.append(obs["observation"].tobytes())
             e.step(int(picks.choice(np.flatnonzero(obs["action_mask"]))))
-        out.append(e.state.chance.used)
+        out.append(e.engine_state.chance.used)
         return out
 
     random.seed(99)
@@ -208,11 +208,11 @@ def test_different_seeds_deal_differently() -> None:
     for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
         e = raw_env(name, players=players, **options)
         e.reset(seed=1)
-        first = e.state.chance.used[0]
+        first = e.engine_state.chance.used[0]
         e.reset(seed=2)
-        assert e.state.chance.used[0] != first
+        assert e.engine_state.chance.used[0] != first
         e.reset(seed=1)
-        assert e.state.chance.used[0] == first
+        assert e.engine_state.chance.used[0] == first
 
 
 @pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])

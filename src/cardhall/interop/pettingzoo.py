@@ -34,8 +34,10 @@ Conventions (those of PettingZoo's classic card environments):
   the API order is enforced. The unwrapped ``raw_env`` instead raises
   :class:`~cardhall.errors.IllegalActionError` and leaves the game unchanged.
 
-Every game is registered with PettingZoo's registry as ``cardhall/<Title>-v0`` (e.g.
-``pettingzoo.make("aec", "cardhall/Abstrac-v0", players=2)``).
+Importing this module registers every game with PettingZoo's registry as
+``cardhall/<Title>-v0`` (e.g. ``pettingzoo.make("aec", "cardhall/Abstrac-v0", players=2)``).
+The engine state is ``env.unwrapped.engine_state`` (``AECEnv.state()`` is PettingZoo's
+optional global-state method, which these environments do not provide).
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.np_random, self.np_random_seed = seeding.np_random(None)
-        self.state: State | None = None
+        self.engine_state: State | None = None
 
     # -- spaces ----------------------------------------------------------------------------
 
@@ -125,7 +127,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         engine_seed = int(self.np_random.integers(0, 2**62))
-        self.state = self.game.new_state(seed=engine_seed)
+        self.engine_state = self.game.new_state(seed=engine_seed)
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -135,8 +137,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         self._select()
 
     def _select(self) -> None:
-        assert self.state is not None
-        seat = acting_seat(self.state)
+        assert self.engine_state is not None
+        seat = acting_seat(self.engine_state)
         if seat is not None:
             self.agent_selection = self.possible_agents[seat]
 
@@ -182,9 +184,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             self.render()
 
     def _require_state(self) -> State:
-        if self.state is None:
+        if self.engine_state is None:
             raise RuntimeError("call reset() before using the environment")
-        return self.state
+        return self.engine_state
 
     # -- rendering -------------------------------------------------------------------------
 
