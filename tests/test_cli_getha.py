@@ -1,12 +1,23 @@
-"""``cardhall getha odds``: the Monte Carlo odds of a hand at the showdown."""
+"""``cardhall getha odds`` (the Monte Carlo odds of a hand at the showdown) and terminal
+play of Getha with the showdown explained."""
 
 from __future__ import annotations
 
+import io
 import json
+import random
+from pathlib import Path
 
+from rich.console import Console
 from typer.testing import CliRunner
 
+from cardhall.cards import SuitNames
 from cardhall.cli import app
+from cardhall.conformance import random_playout
+from cardhall.record import load_record, replay
+from cardhall.registry import make_game
+from cardhall.terminal import TerminalGame
+from cardhall.terminal.getha import describe_event, explain_pot
 
 runner = CliRunner()
 STRONG = "alak/S1 alak/S2 8/S1 8/S2 7/S1 deiskatun/S1 7/S2 6/S2"
@@ -47,3 +58,39 @@ def test_odds_errors_name_the_problem() -> None:
     assert result.exit_code == 1 and "suit" in result.output
     result = runner.invoke(app, ["getha", "odds", STRONG, "-n", "9"])
     assert result.exit_code == 1 and "opponents" in result.output
+
+
+def test_terminal_play_explains_the_showdown(tmp_path: Path) -> None:
+    out = io.StringIO()
+    answers = iter(["h"] + ["1"] * 80 + ["q"])
+    tg = TerminalGame(
+        make_game("getha", 3),
+        bot_level="random",
+        seed=3,
+        console=Console(file=out, width=120),
+        ask=lambda prompt: next(answers),
+        save=tmp_path / "getha.json",
+    )
+    tg.play()
+    text = out.getvalue()
+    assert "to win the showdown" in text  # the hint
+    assert "your hand: 1:" in text
+    assert ("showdown: seat" in text and "matchup order" in text) or "arlas shown" in text
+    assert "=> seat" in text or "no winner" in text
+    assert replay(load_record(tmp_path / "getha.json")).digest() == tg.state.digest()
+
+
+def test_event_descriptions_cover_a_whole_game() -> None:
+    state = make_game("getha", 4, chips=10, max_deals=3).new_state(seed=8)
+    random_playout(state, random.Random(8))
+    names = SuitNames.default()
+    for seat in (None, 0):
+        for event in state.events_for(seat):
+            line = describe_event(event, names)
+            assert line is None or isinstance(line, str)
+    kinds = {e["kind"] for e in state.events_for(0)}
+    assert {"deal", "bringin", "game_over"} <= kinds
+    pots = [e for e in state.events_for(None) if e["kind"] == "pot"]
+    for pot in pots:
+        lines = explain_pot(pot, names)
+        assert lines[0].startswith(f"pot {pot['pot'] + 1}: {pot['amount']} chips")

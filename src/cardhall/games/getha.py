@@ -904,8 +904,7 @@ class GethaState(State):
         if phase == ANSWER:
             return [PAY, DECLINE]
         if phase in (DRAW, DECLARE):
-            most = self._most_discards()
-            return [a for a in _DISCARDS if len(a.arg) <= most]
+            return _DISCARD_LISTS[self._most_discards()].copy()
         if phase == REPLACE:
             return [_REPLACES[s - 1] for s in suits_of(self.reserve[seat])]
         # betting
@@ -1351,6 +1350,11 @@ class GethaState(State):
 
 
 _DISCARD_SET = frozenset(a for a in _DISCARDS if len(a.arg) <= 6)
+#: Legal discards when at most k cards may go, fewest cards first (keeping all is first).
+_DISCARD_LISTS = [
+    sorted((a for a in _DISCARDS if len(a.arg) <= k), key=lambda a: (len(a.arg), a.arg))
+    for k in range(7)
+]
 
 
 _REDACTED = Event("hidden", None, {}, frozenset())
