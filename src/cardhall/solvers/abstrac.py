@@ -135,7 +135,9 @@ class _Search:
             self.rest[p] = self.rest[p + 1] | _BIT[row[p]]
         self.nodes = 0
         # best[(m_x << 5) | pos]: the last take that raised alpha at that node. Along the
-        # principal variation of a full-window search those are the best takes.
+        # principal variation of a full-window search those are the best takes. The key
+        # names one node: the row's first card always goes to the root's mover, and the
+        # mover's cards spell out every take made, so no two lines reach the same key.
         self.best: dict[int, int] = {}
 
     def value(self, pos: int, m_x: int, n_x: int, m_y: int, n_y: int, alpha: int, beta: int) -> int:
