@@ -62,7 +62,7 @@ def test_odds_errors_name_the_problem() -> None:
 
 def test_terminal_play_explains_the_showdown(tmp_path: Path) -> None:
     out = io.StringIO()
-    answers = iter(["h"] + ["1"] * 80 + ["q"])
+    answers = iter(["h"] + ["1"] * 14 + ["q"])
     tg = TerminalGame(
         make_game("getha", 3),
         bot_level="random",
