@@ -262,3 +262,31 @@ def test_unknown_options_are_rejected() -> None:
         raw_env("abstrac", no_such_option=True)
     with pytest.raises(ValueError, match="render_mode"):
         raw_env("abstrac", render_mode="rgb_array")
+
+
+def test_envs_pickle_and_deepcopy_mid_game() -> None:
+    """Vector-env libraries and search copy environments: a copy continues identically."""
+    import copy
+    import pickle
+
+    for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
+        e = raw_env(name, players=players, **options)
+        e.reset(seed=6)
+        rng = np.random.default_rng(6)
+        for _ in range(5):
+            if e.engine_state.is_over:
+                break
+            e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+        twins = [pickle.loads(pickle.dumps(e)), copy.deepcopy(e)]
+        for twin in twins:
+            assert twin.engine_state.digest() == e.engine_state.digest()
+            assert twin.agent_selection == e.agent_selection
+        # the copies are independent of the original and play on identically
+        before = e.engine_state.digest()
+        for twin in twins:
+            r = np.random.default_rng(1)
+            while not twin.engine_state.is_over:
+                mask = twin.observe(twin.agent_selection)["action_mask"]
+                twin.step(int(r.choice(np.flatnonzero(mask))))
+        assert twins[0].engine_state.digest() == twins[1].engine_state.digest()
+        assert e.engine_state.digest() == before
