@@ -13,12 +13,14 @@ A game's renderer module may define:
 * ``describe_event(event, names) -> str | None``: one line per event the seat sees;
 * ``hint(state, seat) -> str | None``: advice for the human (e.g. solver values);
 * ``why(state, seat) -> str | None``: why the seat is being asked now (out-of-turn windows);
+  it may take an optional ``names`` keyword to name suits as the player chose;
 * ``summary(outcome, seat_names) -> str``: the closing line, where "scores and winners"
   says it badly (a solitaire margin, a game against the deck).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -156,7 +158,10 @@ class TerminalGame:
         self._show_news(seat)
         self.console.print(self._render(seat))
         if self.renderer is not None and hasattr(self.renderer, "why"):
-            reason = self.renderer.why(state, seat)
+            why = self.renderer.why
+            # a renderer's why() may take the suit names (optional ``names`` parameter)
+            takes_names = "names" in inspect.signature(why).parameters
+            reason = why(state, seat, names=self.names) if takes_names else why(state, seat)
             if reason:
                 self.console.print(f"[yellow]{reason}[/yellow]")
         legal = state.legal_actions(seat)
