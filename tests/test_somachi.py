@@ -793,3 +793,89 @@ def test_a_fold_that_leaves_one_seat_ends_the_hand_and_it_takes_the_pot() -> Non
     assert state.is_over
     assert state.money is not None and state.money.stacks == [5, 5]
     assert state.hand_log[0]["reason"] == "fold" and state.hand_log[0]["winners"] == [0]
+
+
+# ------------------------------------------------------------------ variants and invariants
+
+
+def test_seed_discard_turns_a_card_up_after_the_opening_round_and_may_open_a_claim() -> None:
+    state = new(
+        ["arl/S4", "1/S8", "2/S8", "3/S8"], LOW1, then=["1/S5", "6/S4"], seed_discard=True
+    )
+    play(state, "0 open arl/S4", "1 stand")
+    # the next card of the deck (6/S4) is turned up; seat 0's arl may claim it at once
+    assert [str(c) for c in state.discard] == ["6/S4"] and state.disc_by == [-1]
+    assert state.actors() == {0} and legal(state, 0) == ["claim", "pass"]
+    play(state, "0 claim")
+    assert "6/S4" in hand(state, 0)
+    assert state.actors() == {0} and legal(state, 0) == ["draw"]
+
+
+def test_any_face_opens_lets_a_deiskatun_pile_take_adds() -> None:
+    state = new(["deiskatun/S3", "4/S3", "1/S8", "2/S8"], LOW1, any_face_opens=True)
+    play(state, "0 open deiskatun/S3", "1 stand", "0 draw", "0 add 4/S3 deiskatun/S3")
+    assert state.piles(0) == [cards("deiskatun/S3 4/S3")]
+    state.check_invariants()
+
+
+def test_a_seat_without_chips_sits_the_next_hand_out() -> None:
+    state = new(["alak/S3", "1/S8", "2/S8", "3/S8"], LOW1, LOW2, gambling=True, chips=3)
+    play(state, "0 stand", "1 stand", "2 stand", "0 draw", "0 play alak/S3", "0 bet 3")
+    play(state, "1 pay", "2 fold")
+    assert state.money is not None and state.money.stacks == [0, 0, 3]
+    # the hand goes on until someone goes out or the limit; play it out at random
+    rng = random.Random(0)
+    while len(state.hand_log) < 1:
+        seat = min(state.actors())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    if not state.is_over:
+        broke = [s for s in range(3) if state.money.stacks[s] == 0]
+        assert broke
+        for s in broke:
+            assert not state.dealt[s] and state.hands[s] == []
+        assert all(s not in broke for s in state.actors())
+
+
+def test_invariant_4_hand_sizes_over_turns() -> None:
+    """Over a regular turn the hand changes by +1 (draw) - adds + takings - 1 (finish)."""
+    for seed in range(6):
+        game = make_game("somachi", 3, hands_per_game=1, max_turns_per_hand=80)
+        state = game.new_state(seed=seed)
+        assert isinstance(state, SomachiState)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = min(state.actors())
+            action = rng.choice(state.legal_actions(seat))
+            size = len(state.hands[seat])
+            n_events = len(state.events)
+            state.apply(seat, action)
+            if state.is_over or state.hand_log:
+                break
+            taken = sum(
+                len(e.data["cards"])
+                for e in state.events[n_events:]
+                if e.kind in ("sweep", "claim", "collect") and e.seat == seat and e.to is None
+            )
+            delta = len(state.hands[seat]) - size
+            if action.kind in ("draw", "take"):
+                assert delta in (1, 1 + taken)
+            elif action.kind == "add":
+                assert delta == -1
+            elif action.kind in ("claim", "collect"):
+                assert delta == taken
+            elif action.kind == "discard":
+                assert delta == -1
+            elif action.kind == "play":
+                assert delta == -1 + taken
+            elif action.kind == "open":
+                assert delta == taken or delta == taken - 1  # drew 1 unless nothing was left
+
+
+def test_options_are_validated() -> None:
+    with pytest.raises(OptionError):
+        make_game("somachi", 2, collect_to="table")
+    with pytest.raises(OptionError):
+        make_game("somachi", 2, allin_mode="split")
+    with pytest.raises(OptionError):
+        make_game("somachi", 2, max_turns_per_hand=0)
+    assert make_game("somachi", 5).n_hands == 5

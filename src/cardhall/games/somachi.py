@@ -1472,36 +1472,34 @@ class SomachiState(State):
 
     def clone(self) -> SomachiState:
         other = SomachiState.__new__(SomachiState)
-        self._copy_base(other)
-        d = self.__dict__
-        od = other.__dict__
-        for k, v in d.items():
-            if k in _COPIED:
-                continue
-            od[k] = v
-        other.money = self.money.clone() if self.money is not None else None
-        other.deck = self.deck.copy()
-        other.discard = self.discard.copy()
-        other.disc_by = self.disc_by.copy()
-        other.removed_pub = self.removed_pub.copy()
-        other.removed_priv = [r.copy() for r in self.removed_priv]
-        other.hands = [h.copy() for h in self.hands]
-        other.tab = [t.copy() for t in self.tab]
-        other.pile_of = self.pile_of.copy()
-        other.loc = self.loc.copy()
-        other.pub = self.pub.copy()
-        other.arl_owner = self.arl_owner.copy()
-        other.dealt = self.dealt.copy()
-        other.active = self.active.copy()
-        other.tallies = self.tallies.copy()
-        other.hand_log = self.hand_log.copy()
-        other.tasks = self.tasks.copy()
-        other.trig = self.trig.copy()
-        other.stay_bets = self.stay_bets.copy()
-        other.bi_paid = self.bi_paid.copy()
-        other.bi_exempt = self.bi_exempt.copy()
-        other.open_order = self.open_order.copy()
-        other._cache = self._cache.copy()
+        d = self.__dict__.copy()  # flags and ints as they are; mutable parts copied below
+        other.__dict__ = d
+        d["chance"] = self.chance.clone()
+        d["events"] = self.events.copy()
+        d["history"] = self.history.copy()
+        if self.money is not None:
+            d["money"] = self.money.clone()
+        d["deck"] = self.deck.copy()
+        d["discard"] = self.discard.copy()
+        d["disc_by"] = self.disc_by.copy()
+        d["removed_pub"] = self.removed_pub.copy()
+        d["removed_priv"] = [r.copy() for r in self.removed_priv]
+        d["hands"] = [h.copy() for h in self.hands]
+        d["tab"] = [t.copy() for t in self.tab]
+        d["pile_of"] = self.pile_of.copy()
+        d["loc"] = self.loc.copy()
+        d["pub"] = self.pub.copy()
+        d["arl_owner"] = self.arl_owner.copy()
+        d["dealt"] = self.dealt.copy()
+        d["active"] = self.active.copy()
+        d["tallies"] = self.tallies.copy()
+        d["hand_log"] = self.hand_log.copy()
+        d["tasks"] = self.tasks.copy()
+        d["trig"] = self.trig.copy()
+        d["stay_bets"] = self.stay_bets.copy()
+        d["bi_paid"] = self.bi_paid.copy()
+        d["bi_exempt"] = self.bi_exempt.copy()
+        # open_order and _cache are replaced, never mutated: shared
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> SomachiState:
@@ -1597,36 +1595,3 @@ class SomachiState(State):
             assert not self._someone_out(), "a hand is empty but the hand goes on"
         assert self.turns <= self.max_turns
         assert self.over == (self.need is None)
-
-
-_COPIED = frozenset(
-    (
-        "game",
-        "chance",
-        "events",
-        "history",
-        "money",
-        "deck",
-        "discard",
-        "disc_by",
-        "removed_pub",
-        "removed_priv",
-        "hands",
-        "tab",
-        "pile_of",
-        "loc",
-        "pub",
-        "arl_owner",
-        "dealt",
-        "active",
-        "tallies",
-        "hand_log",
-        "tasks",
-        "trig",
-        "stay_bets",
-        "bi_paid",
-        "bi_exempt",
-        "open_order",
-        "_cache",
-    )
-)
