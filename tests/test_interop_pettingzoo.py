@@ -290,3 +290,16 @@ def test_envs_pickle_and_deepcopy_mid_game() -> None:
                 twin.step(int(r.choice(np.flatnonzero(mask))))
         assert twins[0].engine_state.digest() == twins[1].engine_state.digest()
         assert e.engine_state.digest() == before
+
+
+def test_every_tensor_value_has_a_unique_name() -> None:
+    for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
+        enc = encoder_for(make_game(name, players, **options))
+        names = enc.feature_names()
+        assert len(names) == enc.size
+        assert all(names), "every slot of the layout is named"
+        assert len(set(names)) == len(names)
+        # the seat one-hot is where the names say
+        state = make_game(name, players, **options).new_state(seed=1)
+        tensor = enc.encode(state, players - 1)
+        assert tensor[names.index(f"seat={players - 1}")] == 1.0

@@ -354,6 +354,45 @@ class ViewEncoder:
             offset = self._assign(child, offset)
         return offset
 
+    def feature_names(self) -> list[str]:
+        """A name for every value of the tensor, e.g. ``seat=0``, ``hand:card=5/S3``,
+        ``hand:order=5/S3``, ``sides[0].total``, ``phase=bidding``, ``pile#len``
+        (empty if the game defines its own tensor).
+
+        >>> from cardhall.registry import make_game
+        >>> names = encoder_for(make_game("abstrac")).feature_names()
+        >>> names[:3], "row:card=AS" in names
+        (['seat=0', 'seat=1', 'actor=0'], True)
+        """
+        if self._own_shape is not None:
+            return []
+        names = [""] * self.size
+        for s in range(self.players):
+            names[s] = f"seat={s}"
+            names[self.players + s] = f"actor={s}"
+        deck = list(self._cards)
+        stack: list[tuple[str, _Node]] = [(k, n) for k, n in self._root.keys.items()]
+        while stack:
+            path, node = stack.pop()
+            if node.num >= 0:
+                names[node.num] = path
+            if node.none >= 0:
+                names[node.none] = f"{path}#none"
+            if node.length >= 0:
+                names[node.length] = f"{path}#len"
+            if node.card >= 0:
+                for i, c in enumerate(deck):
+                    names[node.card + i] = f"{path}={c}"
+            if node.cards >= 0:
+                for i, c in enumerate(deck):
+                    names[node.cards + i] = f"{path}:card={c}"
+                    names[node.cards + len(deck) + i] = f"{path}:order={c}"
+            for value, slot in node.cats.items():
+                names[slot] = f"{path}={value}"
+            stack.extend((f"{path}.{k}", n) for k, n in node.keys.items())
+            stack.extend((f"{path}[{i}]", n) for i, n in node.items.items())
+        return names
+
     @property
     def shape(self) -> tuple[int, ...]:
         return self._own_shape if self._own_shape is not None else (self.size,)
