@@ -310,12 +310,12 @@ class Somachi(Game):
     # cost grows with the square of a game's length; full-length games are played by
     # tests/test_somachi.py and the benchmarks.
     conformance_configs = (
-        (2, {"hands_per_game": 2, "max_turns_per_hand": 8}),
-        (2, {"gambling": True, "chips": 4, "hands_per_game": 2, "max_turns_per_hand": 6}),
+        (2, {"hands_per_game": 2, "max_turns_per_hand": 5}),
+        (2, {"gambling": True, "chips": 4, "hands_per_game": 2, "max_turns_per_hand": 5}),
         (
             3,
             {
-                "max_turns_per_hand": 8,
+                "max_turns_per_hand": 5,
                 "hands_per_game": 1,
                 "all_cards_count": True,
                 "seed_discard": True,
@@ -327,7 +327,7 @@ class Somachi(Game):
                 "gambling": True,
                 "chips": 3,
                 "hands_per_game": 1,
-                "max_turns_per_hand": 6,
+                "max_turns_per_hand": 4,
                 "allin_mode": "whole_pot",
                 "challenge_stack": False,
             },
@@ -336,7 +336,7 @@ class Somachi(Game):
             5,
             {
                 "hands_per_game": 1,
-                "max_turns_per_hand": 6,
+                "max_turns_per_hand": 4,
                 "any_face_opens": True,
                 "collect_to": "pile",
                 "clear_discard_between_hands": False,
@@ -348,7 +348,7 @@ class Somachi(Game):
                 "gambling": True,
                 "chips": 3,
                 "hands_per_game": 1,
-                "max_turns_per_hand": 6,
+                "max_turns_per_hand": 4,
                 "bring_in_binds_earlier": False,
                 "any_face_opens": True,
             },
@@ -357,7 +357,7 @@ class Somachi(Game):
             7,
             {
                 "hands_per_game": 1,
-                "max_turns_per_hand": 6,
+                "max_turns_per_hand": 4,
                 "arl_tableau_collect": False,
                 "seed_discard": True,
             },
@@ -368,7 +368,7 @@ class Somachi(Game):
                 "gambling": True,
                 "chips": 2,
                 "hands_per_game": 1,
-                "max_turns_per_hand": 6,
+                "max_turns_per_hand": 4,
                 "collect_to": "pile",
                 "all_cards_count": True,
             },
@@ -935,7 +935,10 @@ class SomachiState(State):
         return seat  # pragma: no cover
 
     def _someone_out(self) -> bool:
-        return any(self.active[s] and not self.hands[s] for s in range(self.players))
+        hands = self.hands
+        if all(hands):
+            return False
+        return any(self.active[s] and not hands[s] for s in range(self.players))
 
     def _multiplier(self) -> int:
         d = self.declines if self.stack else min(1, self.declines)
