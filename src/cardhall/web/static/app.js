@@ -70,12 +70,14 @@
           o.allowed.forEach((a) => { const op = el("option", "", String(a)); op.value = JSON.stringify(a); if (a === o.default) op.selected = true; input.appendChild(op); });
         } else if (typeof o.default === "boolean") {
           input = el("input"); input.type = "checkbox"; input.checked = o.default;
-        } else if (typeof o.default === "number") {
-          input = el("input"); input.type = "number"; input.value = o.default;
+        } else if (typeof o.default === "number" || (o.allowed && typeof o.allowed === "object" && "min" in o.allowed)) {
+          input = el("input"); input.type = "number"; input.value = o.default == null ? "" : o.default;
+          if (o.nullable) input.placeholder = "none";
           if (o.allowed && o.allowed.min != null) input.min = o.allowed.min;
           if (o.allowed && o.allowed.max != null) input.max = o.allowed.max;
         } else { input = el("input"); input.value = o.default == null ? "" : o.default; }
         input.dataset.option = o.name;
+        if (o.nullable) input.dataset.nullable = "1";
         lab.appendChild(input);
         lab.appendChild(el("span", "muted", o.doc));
         opts.appendChild(lab);
@@ -94,6 +96,7 @@
       opts.querySelectorAll("[data-option]").forEach((i) => {
         if (i.type === "checkbox") options[i.dataset.option] = i.checked;
         else if (i.tagName === "SELECT") options[i.dataset.option] = JSON.parse(i.value);
+        else if (i.value === "" && i.dataset.nullable) options[i.dataset.option] = null;
         else if (i.type === "number") options[i.dataset.option] = Number(i.value);
         else options[i.dataset.option] = i.value;
       });
@@ -298,7 +301,9 @@
       }
       for (const [kind, list] of groups) {
         const row = el("div", "row");
-        if (list.length > 12 && list.every((a) => /^\S+ -?\d+$/.test(a))) {
+        if (list.length > 12 && list.some((a) => a.split(" ").length > 2)) {
+          row.appendChild(this.picker(kind, list, v));
+        } else if (list.length > 12 && list.every((a) => /^\S+ -?\d+$/.test(a))) {
           const sel = el("select"); sel.dataset.kind = kind;
           list.forEach((a) => { const o = el("option", "", a.split(" ")[1]); o.value = a; sel.appendChild(o); });
           row.append(el("span", "", kind), sel, button(kind, () => this.act(sel.value)));
@@ -318,6 +323,38 @@
         }
         box.appendChild(row);
       }
+      return box;
+    }
+    // A kind with many multi-argument actions (discard 1 3 5, select 2 7 ...): toggle the
+    // arguments, then send the combination if it is legal.
+    picker(kind, list, v) {
+      const legal = new Set(list);
+      const tokens = [];
+      for (const a of list) for (const t of a.split(" ").slice(1)) if (!tokens.includes(t)) tokens.push(t);
+      if (tokens.every((t) => /^-?\d+$/.test(t))) tokens.sort((x, y) => Number(x) - Number(y));
+      const label = (window.ActionLabels || {})[this.table.game];
+      const chosen = new Set();
+      const box = el("div", "row picker"); box.dataset.kind = kind;
+      const go = el("button", "", kind);
+      const compose = () => [kind, ...tokens.filter((t) => chosen.has(t))].join(" ");
+      const refresh = () => { go.disabled = this.pending || !legal.has(compose()); go.textContent = compose(); };
+      for (const t of tokens) {
+        const b = el("button", "secondary toggle");
+        b.dataset.token = t;
+        const shown = label ? label(kind, t, v) : t;
+        if (Cards.isCard(shown)) { b.innerHTML = Cards.svg(shown, "small"); b.title = `${t}: ${shown}`; }
+        else b.textContent = shown;
+        b.addEventListener("click", () => {
+          if (chosen.has(t)) chosen.delete(t); else chosen.add(t);
+          b.classList.toggle("on", chosen.has(t));
+          refresh();
+        });
+        box.appendChild(b);
+      }
+      go.addEventListener("click", () => { if (legal.has(compose())) this.act(compose()); });
+      go.dataset.action = "";
+      box.appendChild(go);
+      refresh();
       return box;
     }
     renderOutcome(v, names) {
