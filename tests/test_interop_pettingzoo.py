@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pettingzoo
 import pytest
+from gymnasium.utils import seeding
 from pettingzoo.test import api_test, render_test, seed_test
 
 from cardhall.conformance import configs
@@ -70,12 +71,14 @@ def _quiet_harness_warnings() -> Any:
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_api_test_over_seeds(case: Case) -> None:
-    """PettingZoo's ``api_test`` on the wrapped and the raw env, over several seeds of the
-    masked random actions it samples."""
+    """PettingZoo's ``api_test`` on the wrapped and the raw env, over several seeds: of the
+    env's generator (``api_test`` mostly resets without a seed, so the deals follow from
+    it) and of the masked random actions it samples."""
     name, players, options = case
     for seed in range(2):
         for make in (env, raw_env):
             e = make(name, players=players, **options)
+            e.unwrapped.np_random, _ = seeding.np_random(seed)
             for i, agent in enumerate(e.possible_agents):
                 e.action_space(agent).seed(seed * 100 + i)
             api_test(e, num_cycles=2000)
@@ -95,10 +98,12 @@ def test_render_test(case: Case) -> None:
     def ansi_names_the_game(text: str) -> bool:
         return isinstance(text, str) and text.startswith(title)
 
-    render_test(
-        lambda render_mode=None: env(name, players=players, render_mode=render_mode, **options),
-        custom_tests={"ansi": ansi_names_the_game},
-    )
+    def make(render_mode: str | None = None) -> Any:
+        e = env(name, players=players, render_mode=render_mode, **options)
+        e.unwrapped.np_random, _ = seeding.np_random(7)  # render_test resets without a seed
+        return e
+
+    render_test(make, custom_tests={"ansi": ansi_names_the_game})
 
 
 def test_pettingzoo_make_finds_every_game() -> None:
