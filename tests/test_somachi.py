@@ -799,9 +799,7 @@ def test_a_fold_that_leaves_one_seat_ends_the_hand_and_it_takes_the_pot() -> Non
 
 
 def test_seed_discard_turns_a_card_up_after_the_opening_round_and_may_open_a_claim() -> None:
-    state = new(
-        ["arl/S4", "1/S8", "2/S8", "3/S8"], LOW1, then=["1/S5", "6/S4"], seed_discard=True
-    )
+    state = new(["arl/S4", "1/S8", "2/S8", "3/S8"], LOW1, then=["1/S5", "6/S4"], seed_discard=True)
     play(state, "0 open arl/S4", "1 stand")
     # the next card of the deck (6/S4) is turned up; seat 0's arl may claim it at once
     assert [str(c) for c in state.discard] == ["6/S4"] and state.disc_by == [-1]
@@ -879,3 +877,55 @@ def test_options_are_validated() -> None:
     with pytest.raises(OptionError):
         make_game("somachi", 2, max_turns_per_hand=0)
     assert make_game("somachi", 5).n_hands == 5
+
+
+def test_s11_a_claim_that_uncovers_another_suit_offers_that_window_before_the_next_turn() -> None:
+    state = new(
+        ["4/S4", "5/S3", "1/S8", "2/S8"],
+        ["alak/S7", "1/S7", "2/S7", "3/S7"],
+        ["arl/S3", "alak/S6", "2/S6", "3/S6"],
+        ["arl/S4", "alak/S5", "2/S5", "3/S5"],
+    )
+    play(state, "0 stand", "1 stand", "2 open arl/S3", "3 open arl/S4")
+    play(state, "0 draw", "0 discard 4/S4", "3 pass")
+    play(state, "1 draw", "1 play alak/S7", "2 draw", "2 play alak/S6", "3 draw")
+    play(state, "3 play alak/S5", "0 draw", "0 discard 5/S3")
+    assert state.actors() == {2}
+    play(state, "2 claim")
+    # the claim uncovered seat 0's 4/S4: seat 3's window is settled before seat 1 plays
+    assert state.actors() == {3} and legal(state, 3) == ["claim", "pass"]
+    play(state, "3 claim")
+    assert "4/S4" in hand(state, 3) and "5/S3" in hand(state, 2)
+    assert state.actors() == {1} and state.pending()["kind"] == "draw"  # type: ignore[index]
+
+
+def test_s13_an_arl_sweeps_a_played_deiskatun() -> None:
+    state = new(["arl/S2", "1/S8", "2/S8", "3/S8"], ["deiskatun/S2", "1/S7", "2/S7", "3/S7"])
+    play(state, "0 stand", "1 stand", "0 draw", "0 discard 1/S8", "1 draw")
+    play(state, "1 play deiskatun/S2", "0 draw", "0 play arl/S2")
+    assert "deiskatun/S2" in hand(state, 0) and state.tab[1] == []
+
+
+def test_s19_when_the_deck_cannot_be_rebuilt_the_draw_comes_from_the_discard_pile() -> None:
+    state = new(LOW0, LOW1)
+    play(state, "0 stand", "1 stand", "0 draw", "0 discard 1/S8")
+    assert state.actors() == {1} and legal(state, 1) == ["draw", "take"]
+    # white-box: the rest of the deck goes into seat 0's hand; nothing to rebuild from
+    state.hands[0].extend(state.deck)
+    state.deck = []
+    state._cache_seat = -1
+    assert legal(state, 1) == ["take"]
+
+
+def test_s28_cards_added_to_another_seats_arl_score_for_its_owner() -> None:
+    state = new(["arl/S2", "1/S8", "2/S8", "3/S8"], ["6/S2", "1/S7", "2/S7", "3/S7"])
+    play(state, "0 open arl/S2", "1 stand", "0 draw", "0 discard 1/S8")
+    play(state, "1 draw", "1 add 6/S2 arl/S2", "1 discard 1/S7")
+    assert state.scores_now() == [6, 0]
+
+
+def test_s31_claims_go_to_the_arl_pile_under_collect_to_pile() -> None:
+    state = new(*CLAIM_HANDS, then=CLAIM_THEN, collect_to="pile")
+    play(state, "0 stand", "1 stand", "2 open arl/S3", "0 draw", "0 discard 5/S3", "2 claim")
+    assert state.piles(2) == [cards("arl/S3 5/S3")]
+    assert state.scores_now()[2] == 5
