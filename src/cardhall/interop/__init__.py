@@ -399,52 +399,73 @@ class ViewEncoder:
 
     # -- encoding ------------------------------------------------------------------------
 
-    def encode(self, state: State, seat: int) -> list[float]:
-        """The observation tensor of ``seat`` (flat, :attr:`size` floats)."""
+    def encode(self, state: State, seat: int, out: Any = None) -> Any:
+        """The observation tensor of ``seat`` (flat, :attr:`size` floats), written into
+        ``out`` if given (a zeroed buffer) or into a new list."""
         if self._own_shape is not None:
             own = list(state.observation_tensor(seat))
             assert len(own) == self.size, f"{self.game.name}: observation_tensor size"
-            return own
-        return self.encode_view(state.view(seat), seat, state.actors())
+            if out is None:
+                return own
+            out[:] = own
+            return out
+        return self.encode_view(state.view(seat), seat, state.actors(), out)
 
-    def encode_view(self, view: dict[str, Any], seat: int, actors: frozenset[int]) -> list[float]:
-        """Encode an already-built view (``seat`` and ``actors`` as in the view)."""
-        out = [0.0] * self.size
+    def encode_view(
+        self,
+        view: dict[str, Any],
+        seat: int,
+        actors: frozenset[int],
+        out: Any = None,
+    ) -> Any:
+        """Encode an already-built view (``seat`` and ``actors`` as in the view) into
+        ``out`` (a zeroed buffer of :attr:`size`, e.g. a numpy array; default: a new list).
+        Only the non-zero values are written."""
+        if out is None:
+            out = [0.0] * self.size
         out[seat] = 1.0
         for s in actors:
             out[self.players + s] = 1.0
         keys = self._root.keys
+        encode = self._encode
         for k, v in view.items():
             node = keys.get(k)
             if node is not None:
-                self._encode(v, node, out)
+                encode(v, node, out)
         return out
 
-    def _encode(self, value: Any, node: _Node, out: list[float]) -> None:
-        if isinstance(value, dict):
+    def _encode(self, value: Any, node: _Node, out: Any) -> None:
+        kind = type(value)
+        if kind is dict:
             keys = node.keys
+            encode = self._encode
             for k, v in value.items():
-                child = keys.get(str(k))
+                child = keys.get(k if type(k) is str else str(k))
                 if child is not None:
-                    self._encode(v, child, out)
-        elif isinstance(value, list | tuple):
-            if node.length >= 0:
+                    encode(v, child, out)
+        elif kind is list or kind is tuple:
+            if node.length >= 0 and value:
                 out[node.length] = float(len(value))
+            if not value:
+                return
             cards = self._cards
-            if node.cards >= 0 and value and all(isinstance(v, str) and v in cards for v in value):
-                base = node.cards
-                deck = self.deck_size
-                for pos, name in enumerate(value):
-                    c = base + cards[name]
-                    out[c] = 1.0
-                    out[c + deck] = (pos + 1) / deck
-            elif node.items:
-                items = node.items
+            if node.cards >= 0 and type(value[0]) is str:
+                slots = [cards.get(v) if type(v) is str else None for v in value]
+                if None not in slots:
+                    base = node.cards
+                    deck = self.deck_size
+                    for pos, c in enumerate(slots):
+                        out[base + c] = 1.0  # type: ignore[operator]
+                        out[base + deck + c] = (pos + 1) / deck  # type: ignore[operator]
+                    return
+            items = node.items
+            if items:
+                encode = self._encode
                 for i, v in enumerate(value):
                     child = items.get(i)
                     if child is not None:
-                        self._encode(v, child, out)
-        elif isinstance(value, str):
+                        encode(v, child, out)
+        elif kind is str:
             if node.card >= 0:
                 card = self._cards.get(value)
                 if card is not None:
@@ -456,7 +477,10 @@ class ViewEncoder:
         elif value is None:
             if node.none >= 0:
                 out[node.none] = 1.0
-        elif node.num >= 0 and isinstance(value, bool | int | float):
+        elif node.num >= 0 and (kind is int or kind is float or kind is bool):
+            if value:
+                out[node.num] = float(value)
+        elif node.num >= 0 and isinstance(value, int | float):  # subclasses (cards are ints)
             out[node.num] = float(value)
 
 

@@ -525,8 +525,9 @@ class CardhallObserver:
         cache = state._cache
         key = ("tensor", player)
         if key not in cache:
-            encoded = self.encoder.encode_view(_view(state, player), player, st.actors())
-            cache[key] = np.asarray(encoded, dtype=np.float32)
+            encoded = np.zeros(self.encoder.size, dtype=np.float32)
+            self.encoder.encode_view(_view(state, player), player, st.actors(), encoded)
+            cache[key] = encoded
         self.tensor[:] = cache[key]
 
     def string_from(self, state: CardhallState, player: int) -> str:

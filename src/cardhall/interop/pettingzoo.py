@@ -145,9 +145,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         st = self._require_state()
         seat = self._seat[agent]
-        obs = np.asarray(self.encoder.encode(st, seat), dtype=np.float32).reshape(
-            self.encoder.shape
-        )
+        obs = np.zeros(self.encoder.size, dtype=np.float32)
+        self.encoder.encode(st, seat, obs)
+        obs = obs.reshape(self.encoder.shape)
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if not st.is_over and agent == self.agent_selection:
             action_id = self.game.action_id
