@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.bots import bot_levels, make_bot
+from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.games.somachi import SomachiState
 from cardhall.registry import make_game
 
@@ -65,3 +66,46 @@ def test_random_bot_names_small_amounts() -> None:
             amounts.append(action.arg)
         state.apply(seat, action)
     assert amounts and max(amounts) <= 3
+
+
+def _stacked(*hands: list[str]) -> list[RailogCard]:
+    prefix = [RailogCard.parse(h[i]) for i in range(4) for h in hands]
+    return prefix + [c for c in RAILOG_DECK if c not in prefix]
+
+
+def test_heuristic_claims_defends_and_keeps_its_deiskatun() -> None:
+    game = make_game("somachi", 2)
+    state = game.new_state(
+        deck=_stacked(
+            ["arlas/S5", "1/S8", "2/S8", "3/S8"], ["alak/S5", "2/S5", "deiskatun/S5", "1/S7"]
+        )
+    )
+    bot = make_bot(game, "heuristic")
+    state.apply(0, "stand")
+    assert str(bot.choose(state, 1)) == "open alak/S5"
+    state.apply(1, "open alak/S5")
+    state.apply(0, "draw")
+    state.apply(0, "attack arlas/S5 1")  # the richest (only) suit on another table
+    assert str(bot.choose(state, 1)) == "defend"
+    state.apply(1, "defend")
+    state.apply(1, "draw")
+    choice = bot.choose(state, 1)
+    assert choice.kind != "play" or choice.arg.rank != 11  # never throws a deiskatun away
+
+
+def test_heuristic_attacks_the_richest_suit() -> None:
+    game = make_game("somachi", 2)
+    state = game.new_state(
+        deck=_stacked(["arlas/S5", "1/S8", "2/S8", "3/S8"], ["alak/S5", "6/S5", "7/S5", "8/S5"])
+    )
+    bot = make_bot(game, "heuristic")
+    state.apply(0, "stand")
+    state.apply(1, "open alak/S5")
+    state.apply(0, "draw")
+    state.apply(0, "discard 1/S8")
+    state.apply(1, "draw")
+    for c in ("6/S5", "7/S5", "8/S5"):
+        state.apply(1, f"add {c} alak/S5")
+    state.apply(1, f"discard {state.legal_actions(1)[-1].arg}")
+    state.apply(0, "draw")
+    assert str(bot.choose(state, 0)) == "attack arlas/S5 1"
