@@ -282,6 +282,8 @@ def _arg_suit(text: str) -> int:
     return suits[0]
 
 
+_TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
+
 PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(1, 9), 2))
 _PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
 
@@ -375,24 +377,24 @@ class Getha(Game):
         (2, {"chips": 12, "max_deals": 6}),
         (3, {"chips": 12, "max_deals": 4}),
         (4, {"chips": 12, "max_deals": 3}),
-        (5, {"chips": 10, "max_deals": 3}),
-        (6, {"chips": 10, "max_deals": 2}),
-        (7, {"chips": 10, "max_deals": 2}),
-        (8, {"chips": 10, "max_deals": 2}),
+        (5, {"chips": 10, "max_deals": 2}),
+        (6, {"chips": 10, "max_deals": 1}),
+        (7, {"chips": 10, "max_deals": 1}),
+        (8, {"chips": 10, "max_deals": 1}),
         (8, {"chips": 8, "max_deals": 1, "simultaneous_discard_above": 8, "ante": 0}),
         (
             4,
             {
                 "chips": 10,
-                "max_deals": 3,
+                "max_deals": 2,
                 "allin_mode": "whole_pot",
                 "arlas_holders_immune": True,
                 "deiskatun_same_suit": True,
                 "matchup_order": "seat",
             },
         ),
-        (3, {"chips": 15, "max_deals": 3, "min_bring_in": 0, "min_raise": 2, "max_bet": 3}),
-        (5, {"chips": 10, "max_deals": 2, "simultaneous_discard_above": 2}),
+        (3, {"chips": 15, "max_deals": 2, "min_bring_in": 0, "min_raise": 2, "max_bet": 3}),
+        (5, {"chips": 10, "max_deals": 1, "simultaneous_discard_above": 2}),
     )
     conformance_weight = 20
 
@@ -1058,7 +1060,7 @@ class GethaState(State):
                 "folded_count": len(self.folded[p]),
             }
             if self.revealed and live[p]:
-                info["played"] = [str(RAILOG_DECK[c]) for c in sorted(self.played[p])]
+                info["played"] = [_TEXT[c] for c in sorted(self.played[p])]
             seats.append(info)
         data: dict[str, Any] = {
             "deal": self.deals,
@@ -1079,11 +1081,11 @@ class GethaState(State):
             "last_deal": self.last_showdown,
         }
         if seat is not None:
-            data["hand"] = [str(RAILOG_DECK[c]) for c in self.hand[seat]]
-            data["played"] = [str(RAILOG_DECK[c]) for c in sorted(self.played[seat])]
-            data["reserve"] = [str(RAILOG_DECK[c]) for c in sorted(self.reserve[seat])]
-            data["my_discards"] = [str(RAILOG_DECK[c]) for c in self.dead[seat] + self.pool[seat]]
-            data["my_folded"] = [str(RAILOG_DECK[c]) for c in sorted(self.folded[seat])]
+            data["hand"] = [_TEXT[c] for c in self.hand[seat]]
+            data["played"] = [_TEXT[c] for c in sorted(self.played[seat])]
+            data["reserve"] = [_TEXT[c] for c in sorted(self.reserve[seat])]
+            data["my_discards"] = [_TEXT[c] for c in self.dead[seat] + self.pool[seat]]
+            data["my_folded"] = [_TEXT[c] for c in sorted(self.folded[seat])]
             mine = self.choice[seat]
             data["choice"] = list(mine) if mine is not None else None
         return data
