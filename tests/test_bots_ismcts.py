@@ -65,8 +65,9 @@ def test_decisions_do_not_depend_on_hidden_cards(name: str) -> None:
     assert points, f"{name}: no decision point found"
     for i, (state, seat) in enumerate(points):
         redealt = state.determinize(seat, random.Random(1000 + i))
-        a = ISMCTSBot(game, seed=i, iterations=40).search(state, seat)
-        b = ISMCTSBot(game, seed=i, iterations=40).search(redealt, seat)
+        playout = "mast" if i % 2 else "random"  # both playout policies
+        a = ISMCTSBot(game, seed=i, iterations=40, playout=playout).search(state, seat)
+        b = ISMCTSBot(game, seed=i, iterations=40, playout=playout).search(redealt, seat)
         assert a.action == b.action
         assert a.stats == b.stats, f"{name}: root statistics differ after a redeal"
         assert a.action in state.legal_actions(seat)
@@ -125,6 +126,10 @@ def test_bad_parameters_are_named() -> None:
         make_bot(game, "ismcts", reward="glory")
     with pytest.raises(OptionError, match="depth"):
         make_bot(game, "ismcts", depth=3)
+    with pytest.raises(OptionError, match="playout"):
+        make_bot(game, "ismcts", playout="greedy")
+    with pytest.raises(OptionError, match="epsilon"):
+        make_bot(game, "ismcts", playout="mast", epsilon=2)
     with pytest.raises(OptionError, match="time_limit"):
         make_bot(game, "ismcts", time_limit=-1)
     state = game.new_state(seed=1)

@@ -59,6 +59,9 @@ __all__ = ["DEFAULT_HORIZONS", "DEFAULT_ITERATIONS", "EVALUATORS", "ISMCTSBot", 
 #: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
 REWARDS = ("win", "score", "mixed")
+#: Playout policies: uniformly random, or MAST (move-average sampling: epsilon-greedy on
+#: each action's average reward over this search's playouts, Finnsson and Bjornsson 2008).
+PLAYOUTS = ("random", "mast")
 #: Weight of the payoff term in the ``"mixed"`` reward.
 MIXED_SCORE_WEIGHT = 0.2
 
@@ -97,7 +100,8 @@ class ISMCTSBot(Bot):
     ``iterations`` per move, ``time_limit`` seconds per move, ``c`` the UCB exploration
     constant, ``reward`` one of ``"win"``, ``"score"``, ``"mixed"``, ``horizon`` the
     playout length in actions before the game's evaluator may judge (``None``: play out
-    to the end; the default comes from :data:`DEFAULT_HORIZONS`).
+    to the end; the default comes from :data:`DEFAULT_HORIZONS`), ``playout`` ``"random"``
+    or ``"mast"`` with ``epsilon`` its share of random moves.
     """
 
     level = "ismcts"
@@ -112,6 +116,8 @@ class ISMCTSBot(Bot):
         c: float = 0.7,
         reward: str = "mixed",
         horizon: int | None = -1,
+        playout: str = "random",
+        epsilon: float = 0.3,
     ) -> None:
         super().__init__(game, seed)
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
@@ -122,6 +128,13 @@ class ISMCTSBot(Bot):
             raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
         if float(c) < 0:
             raise OptionError(f"ismcts c must be >= 0, got {c!r}")
+        if playout not in PLAYOUTS:
+            raise OptionError(f"ismcts playout must be one of {list(PLAYOUTS)}, got {playout!r}")
+        if not 0.0 <= float(epsilon) <= 1.0:
+            raise OptionError(f"ismcts epsilon must be within [0, 1], got {epsilon!r}")
+        self.playout = playout
+        self.epsilon = float(epsilon)
+        self._mast: dict[tuple[int, Action], list[float]] = {}
         if horizon == -1:
             horizon = DEFAULT_HORIZONS.get(game.name)
         if horizon is not None and (isinstance(horizon, bool) or int(horizon) < 0):
@@ -152,6 +165,7 @@ class ISMCTSBot(Bot):
             self.last = SearchResult(legal[0], 0, 0.0, [(legal[0], 0, 0.0)])
             return self.last
         root = _Node()
+        self._mast = {}
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 62
         rewards = self._reward_function(state.players)
@@ -190,6 +204,7 @@ class ISMCTSBot(Bot):
         world = root_state.determinize(seat, rng)
         apply = world._apply
         history = world.history
+        start = len(history)
         node = root
         path: list[tuple[int, _Node]] = []
         c = self.c
@@ -243,6 +258,8 @@ class ISMCTSBot(Bot):
         # Random playout (to the end, or to the horizon where the game has an evaluator).
         rnd = rng.random
         horizon = self.horizon
+        mast = self._mast if self.playout == "mast" else None
+        epsilon = self.epsilon
         outcome: Outcome | None = None
         steps = 0
         while not world.is_over:
@@ -252,7 +269,18 @@ class ISMCTSBot(Bot):
                     break
             actor = min(world.actors())
             legal = world.legal_actions(actor)
-            action = legal[int(rnd() * len(legal))]
+            if mast is not None and len(legal) > 1 and rnd() >= epsilon:
+                # MAST: the action with the best average so far in this search.
+                best_q = -1.0
+                action = legal[0]
+                for a in legal:
+                    stat = mast.get((actor, a))
+                    q = stat[0] / stat[1] if stat is not None else 1.0
+                    if q > best_q:
+                        best_q = q
+                        action = a
+            else:
+                action = legal[int(rnd() * len(legal))]
             apply(actor, action)
             history.append((actor, action))
             steps += 1
@@ -263,6 +291,14 @@ class ISMCTSBot(Bot):
         for actor, child in path:
             child.n += 1
             child.w += values[actor]
+        if mast is not None:
+            for key in history[start:]:
+                stat = mast.get(key)
+                if stat is None:
+                    mast[key] = [values[key[0]], 1.0]
+                else:
+                    stat[0] += values[key[0]]
+                    stat[1] += 1.0
 
     # -- rewards -----------------------------------------------------------------------------
 
@@ -360,10 +396,10 @@ EVALUATORS["getha"] = _getha
 
 @register_bot("*", "ismcts")
 def _make(game: Game, seed: int | str = 0, **params: Any) -> ISMCTSBot:
-    unknown = sorted(set(params) - {"iterations", "time_limit", "c", "reward", "horizon"})
+    known = {"iterations", "time_limit", "c", "reward", "horizon", "playout", "epsilon"}
+    unknown = sorted(set(params) - known)
     if unknown:
         raise OptionError(
-            f"ismcts bot takes no parameter {unknown[0]!r}; "
-            "parameters: iterations, time_limit, c, reward, horizon"
+            f"ismcts bot takes no parameter {unknown[0]!r}; parameters: " + ", ".join(sorted(known))
         )
     return ISMCTSBot(game, seed, **params)
