@@ -80,6 +80,8 @@ TARGET_POINTS = 584
 MAX_HANDS = 1000
 
 D = RAILOG_DECK
+#: Rank (1..12) of each card index.
+_RANK: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
 
 # ----------------------------------------------------------------------------- decisions
 
@@ -605,44 +607,55 @@ class SomachiState(State):
     def _legal_main(self, seat: int) -> list[Action]:
         hand = sorted(self.hands[seat])
         taken = self.taken
-        piles = self._addable()
-        out: list[Action] = []
-        n_hand = len(hand)
+        adds: list[Action] = []
+        plays: list[Action] = []
+        discards: list[Action] = []
+        piles: list[list[int]] | None = None
+        stranding = -1  # 1 if adding the other card would strand the taken one
         for c in hand:
-            r = c % 12 + 1
+            if c != taken:
+                discards.append(DISCARD_A[c])
+            r = _RANK[c]
             if r <= 8:
+                if piles is None:
+                    piles = self._addable()
                 faces = piles[c // 12]
                 if not faces:
                     continue
-                if n_hand == 2 and taken >= 0 and c != taken and self._stranded(seat, taken, piles):
-                    continue
+                if len(hand) == 2 and taken >= 0 and c != taken:
+                    if stranding < 0:
+                        stranding = 1 if self._stranded(seat, taken, piles) else 0
+                    if stranding:
+                        continue
+                row = ADD_A[c]
                 for f in faces:
-                    out.append(ADD_A[c][f % 12 + 1 - ALAK])
+                    adds.append(row[_RANK[f] - ALAK])
+            elif r == ARLAS:
+                if self.afo:
+                    plays.append(PLAY_A[c])
+                x = c // 12
+                tab = self.tab
+                for t in range(self.players):
+                    if t != seat and self.active[t]:
+                        for d in tab[t]:
+                            if d // 12 == x:
+                                plays.append(ATTACK_A[x][t])
+                                break
+            else:
+                plays.append(PLAY_A[c])
+        out = adds
         if self._claimable(seat):
             out.append(CLAIM)
         if self.w2:
+            owner = self.arl_owner
             for s in range(8):
-                if self.arl_owner[s] == seat and self._others_have(seat, s):
+                if owner[s] == seat and self._others_have(seat, s):
                     out.append(COLLECT_A[s])
         if self.gambling and not self.challenged:
             assert self.money is not None
             out.extend(_amount_actions("challenge", self.money.stacks[seat]))
-        for c in hand:
-            r = c % 12 + 1
-            if r <= 8:
-                continue
-            if r == ARLAS:
-                if self.afo:
-                    out.append(PLAY_A[c])
-                x = c // 12
-                for t in range(self.players):
-                    if t != seat and self.active[t] and any(d // 12 == x for d in self.tab[t]):
-                        out.append(ATTACK_A[x][t])
-            else:
-                out.append(PLAY_A[c])
-        for c in hand:
-            if c != taken:
-                out.append(DISCARD_A[c])
+        out.extend(plays)
+        out.extend(discards)
         return out
 
     def _stranded(self, seat: int, taken: int, piles: list[list[int]]) -> bool:
