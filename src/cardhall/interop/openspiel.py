@@ -308,7 +308,7 @@ class CardhallState(pyspiel.State):
         self._setup: tuple[_Cards, ...] = ()  # orders drawn before the engine state exists
         self._pool: _Cards | None = None  # cards still to place in the pending shuffle
         self._drawn: _Cards = _NO_CARDS  # the pending shuffle's order so far
-        self._orders: tuple[tuple[int, ...], ...] = ()  # orders known when the shuffle began
+        self._orders: _Cards = _NO_CARDS  # orders known when the pending shuffle began
         self._pending: tuple[int, int] | None = None  # (seat, action id) awaiting the shuffle
         self._distinct = True  # whether the pending shuffle's cards are all different
         self._replayable = True  # False for resampled worlds (past orders are not real)
@@ -353,7 +353,7 @@ class CardhallState(pyspiel.State):
         except _NeedShuffle as need:
             orders = st.chance.recorded
             self.engine = backup if backup is not None else self._rebuild(orders, st.history)
-            self._orders = orders
+            self._orders = _Cards(orders)
             self._pool = _Cards(need.pool)
             self._distinct = len(set(need.pool)) == len(need.pool)
             self._drawn = _NO_CARDS
@@ -468,7 +468,7 @@ class CardhallState(pyspiel.State):
         new._setup = ()
         new._pool = None
         new._drawn = _NO_CARDS
-        new._orders = ()
+        new._orders = _NO_CARDS
         new._pending = None
         new._replayable = False
         new._cache = _Cache()
