@@ -1043,12 +1043,13 @@ class GethaState(State):
         money = self.money
         n = self.game.players
         live = [money.is_live(p) for p in range(n)]
+        betting = self.phase == BET  # "put" and "cur" are this betting round's
         seats = []
         for p in range(n):
             info: dict[str, Any] = {
                 "stack": money.stacks[p],
                 "total": money.totals[p],
-                "put": money.put[p],
+                "put": money.put[p] if betting else 0,
                 "dealt": money.dealt[p],
                 "folded": money.dealt[p] and not live[p],
                 "all_in": money.is_all_in(p),
@@ -1070,7 +1071,7 @@ class GethaState(State):
             "turn": self.turn if self.phase not in (SELECT, OVER) else None,
             "order": list(self.order),
             "bring_in": self.bring_in,
-            "cur": money.cur,
+            "cur": money.cur if betting else 0,
             "carry": money.carry,
             "pots": [p.to_json() for p in money.pots()] if money.live_seats() else [],
             "seats": seats,
