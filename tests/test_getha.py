@@ -673,13 +673,19 @@ def test_g15_min_raise_and_max_bet() -> None:
 
 def test_g17_all_in_stays_in_however_high_the_bet() -> None:
     state = new(3, {}, chips=10)
+    shift_chips(state, [12, 3, 12])
     to_select(state)
     for p in (1, 2, 0):
         state.apply(p, str(state.legal_actions(p)[0]))
-    state.apply(1, "allin")
-    state.apply(2, "fold")
+    state.apply(1, "allin")  # 2 more chips: seat 1 is all-in for 4 in all
+    state.apply(2, "raise 8")
     state.apply(0, "call")
-    assert state.deals == 2 or state.phase == "replace"
+    # seat 1 could not match the raise, yet it is shown and eligible for the main pot
+    (reveal,) = events(state, "reveal")
+    assert "1" in reveal["played"]
+    pots = events(state, "pot")
+    assert pots[0]["eligible"] == [0, 1, 2] and pots[0]["amount"] == 12
+    assert all(1 not in p["eligible"] for p in pots[1:])
 
 
 def test_g19_g20_claims_take_every_card_of_the_suit_into_played() -> None:
