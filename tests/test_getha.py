@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardhall.cards import RailogCard
 from cardhall.conformance import check_cards_conserved, random_playout
@@ -873,3 +875,26 @@ def test_action_ids_round_trip() -> None:
         assert game.parse_action(str(action)) == action
     assert game.action_id(game.parse_action("discard 1 3")) == 6 + 0b101
     assert game.parse_action("select S3 S1") == game.parse_action("select 1 3")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_sequence_of_bets_and_folds_keeps_chips_and_pots_right(data: st.DataObject) -> None:
+    players = data.draw(st.integers(2, 8))
+    mode = data.draw(st.sampled_from(["side_pots", "whole_pot"]))
+    game = make_game("getha", players, chips=8, max_deals=2, allin_mode=mode)
+    state = game.new_state(seed=data.draw(st.integers(0, 10_000)))
+    assert isinstance(state, GethaState)
+    steps = 0
+    while not state.is_over and steps < 400:
+        seat = min(state.actors())
+        state.apply(seat, data.draw(st.sampled_from(state.legal_actions(seat))))
+        state.check_invariants()
+        assert sum(state.money.stacks) + state.money.in_play == 8 * players
+        steps += 1
+    for pot in events(state, "pot"):
+        assert pot["winner"] is None or pot["winner"] in pot["eligible"]
+        if mode == "whole_pot":
+            assert pot["pot"] == 0
+    for deal in state.results:
+        assert sum(deal["stacks"]) + deal["carry"] == 8 * players
