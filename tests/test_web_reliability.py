@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
 
 from cardhall.web.app import create_app
 from cardhall.web.store import actions, make_engine
@@ -336,6 +337,12 @@ def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> None:
         while not (c.view and (c.view["legal"] or c.view["over"])):
             assert time.monotonic() < deadline
             c.recv(timeout=20)
+        # a graceful stop (SIGTERM) tells connected clients to come back: close code 1012
+        assert server.proc is not None
+        server.proc.terminate()
+        with pytest.raises(ConnectionClosed) as closed:
+            c.recv(timeout=15)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
         c.close()
     finally:
         server.stop()

@@ -96,7 +96,8 @@ async def _seat(
             if view["over"] and "view" in msg:
                 table.final[seat] = version
                 return
-            if view["legal"] and not pending and version >= acked and "view" in msg:
+            fresh = "view" in msg or kind == "ack"  # the ack may come after the update
+            if view["legal"] and not pending and version >= acked and fresh:
                 if think:  # people do not all think alike: 0.5 to 1.5 times ``think``
                     await asyncio.sleep(think * (0.5 + random.random()))
                 n += 1

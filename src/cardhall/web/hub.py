@@ -180,7 +180,10 @@ class Hub:
                 if not conns:
                     return
                 hint = self._hints.get(table_id, (None, None))
-                info, cached = await asyncio.to_thread(self.service.load, table_id, *hint)
+                known = self.service.peek(table_id, *hint)
+                if known is None:
+                    known = await asyncio.to_thread(self.service.load, table_id, *hint)
+                info, cached = known
                 for conn in conns:
                     try:
                         await self.bring_up_to_date(conn, info, cached)
@@ -297,12 +300,16 @@ class Hub:
             while True:
                 self._bots_again.discard(table_id)
                 hint = self._hints.get(table_id, (None, None))
-                moves = await asyncio.to_thread(self.service.bot_moves, table_id, *hint)
+                known = self.service.peek(table_id, *hint)
+                if known is not None and not _bot_to_act(*known):
+                    moves = []
+                else:
+                    moves = await asyncio.to_thread(self.service.bot_moves, table_id, *hint)
                 if moves and self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
+                applied = 0
                 for seat, action, version in moves:
-                    # WebError: someone moved first (another process, a timer)
-                    with contextlib.suppress(WebError):
+                    try:
                         await asyncio.to_thread(
                             self.service.act,
                             table_id,
@@ -312,7 +319,10 @@ class Hub:
                             "bot",
                             version,
                         )
-                if not moves and table_id not in self._bots_again:
+                        applied += 1
+                    except WebError:
+                        pass  # someone moved first (another process, a timer)
+                if not applied and table_id not in self._bots_again:
                     return
         except WebError:
             return
@@ -330,6 +340,14 @@ class Hub:
                     await asyncio.to_thread(self.service.run_timer, table_id)
             except Exception:  # pragma: no cover
                 log.exception("timer sweep failed")
+
+
+def _bot_to_act(info: dict[str, Any], cached: Cached | None) -> bool:
+    """Whether a bot seat must act now (from memory)."""
+    if cached is None or info["status"] != "playing":
+        return False
+    bots = {s["seat"] for s in info["seats"] if s["kind"] == "bot"}
+    return bool(bots & cached.state.actors())
 
 
 def _parse_notice(payload: str) -> tuple[str, int | None, int | None]:

@@ -20,6 +20,7 @@ All methods here are synchronous (run them in a worker thread from async code).
 from __future__ import annotations
 
 import json
+import logging
 import pickle
 import random
 import secrets
@@ -57,6 +58,8 @@ __all__ = [
     "WebError",
     "default_action",
 ]
+
+log = logging.getLogger("cardhall.web")
 
 #: Action kinds a turn timer prefers, in order, when it must act for a seat.
 SAFE_KINDS: tuple[str, ...] = ("check", "pass", "stand", "fold", "decline", "keep", "done")
@@ -613,18 +616,9 @@ class TableService:
         ``version`` and ``rev`` come from a notice: when this process already holds
         exactly that version and lobby revision, nothing is read from the database.
         """
-        if version is not None:
-            info = self._info.get(table_id)
-            cached = self._cache.get(table_id)
-            if (
-                info is not None
-                and info["version"] == version
-                and info["lobby_rev"] == rev
-                and (
-                    info["status"] == "lobby" or (cached is not None and cached.version == version)
-                )
-            ):
-                return info, cached
+        known = self.peek(table_id, version, rev)
+        if known is not None:
+            return known
         with self.reader.connect() as conn:
             info = self.table_info(table_id, conn)
             cached = None
@@ -640,6 +634,24 @@ class TableService:
             conn.rollback()
         self._info[table_id] = info
         return info, cached
+
+    def peek(
+        self, table_id: str, version: int | None, rev: int | None
+    ) -> tuple[dict[str, Any], Cached | None] | None:
+        """:meth:`load` from memory only: ``None`` unless this process holds exactly
+        ``version`` and ``rev`` (cheap enough for the event loop)."""
+        if version is None:
+            return None
+        info = self._info.get(table_id)
+        cached = self._cache.get(table_id)
+        if (
+            info is not None
+            and info["version"] == version
+            and info["lobby_rev"] == rev
+            and (info["status"] == "lobby" or (cached is not None and cached.version == version))
+        ):
+            return info, cached
+        return None
 
     def has_bots(self, table_id: str) -> bool:
         """Whether the table may have a bot seat (``True`` when this process does not know)."""
@@ -781,11 +793,16 @@ class TableService:
                 seen = state.determinize(seat, rng)
             except NotImplementedError:
                 seen = None
-            if seen is None:
-                action = rng.choice(state.legal_actions(seat))
-            else:
+            legal = state.legal_actions(seat)
+            action = None
+            if seen is not None:
                 bot = make_bot(state.game, level, seed=f"{seed}:{seat}:{cached.version}")
-                action = bot.choose(seen, seat)
+                try:
+                    action = bot.choose(seen, seat)
+                except Exception:  # a broken bot must not stall the table
+                    log.exception("%s bot failed at table %s", level, table_id)
+            if action not in legal:  # never retry an illegal choice: play a legal one
+                action = rng.choice(legal)
             moves.append((seat, str(action), cached.version))
         return moves
 
