@@ -392,3 +392,73 @@ def test_snapshot_plus_tail_equals_full_replay(db_url: str) -> None:
     fresh = TableService(make_engine(db_url), snapshot_every=0)
     fresh_state = fresh.load(t["table_id"])[1]
     assert fresh_state is not None and fresh_state.state.digest() == live.state.digest()
+
+
+# --------------------------------------------------------------------------- pipeline units
+
+
+def _service(db_url: str) -> Any:
+    from cardhall.web.pipeline import TableService
+
+    migrate(db_url)
+    return TableService(make_engine(db_url))
+
+
+def test_stale_versions_and_repeated_timer_ids_apply_once(db_url: str) -> None:
+    from cardhall.web.pipeline import WebError
+
+    service = _service(db_url)
+    t = service.create_table("abstrac", bots=["random"])
+    tid = t["table_id"]
+    service.start(tid, t["token"])
+    with pytest.raises(WebError) as exc:
+        service.act(tid, 0, "first", "timer@3", "timer", expected_version=3)
+    assert exc.value.code == "stale" and service.load(tid)[1].version == 0
+    first = service.act(tid, 0, "first", "timer@0", "timer", expected_version=0)
+    again = service.act(tid, 0, "second", "timer@0", "timer", expected_version=0)
+    assert (first.version, first.duplicate) == (1, False)
+    assert (again.version, again.duplicate) == (1, True)
+    assert service.action_count(tid) == 1
+
+
+def test_timer_default_action_prefers_safe_kinds() -> None:
+    from cardhall.engine import Action
+    from cardhall.web.pipeline import default_action
+
+    class Fake:
+        def __init__(self, legal: list[Action]) -> None:
+            self.legal = legal
+
+        def legal_actions(self, seat: int) -> list[Action]:
+            return self.legal
+
+    bet, fold, check = Action("bet", 5), Action("fold"), Action("check")
+    assert default_action(Fake([bet, fold]), 0) == fold  # type: ignore[arg-type]
+    assert default_action(Fake([bet, fold, check]), 0) == check  # type: ignore[arg-type]
+    assert default_action(Fake([bet, Action("raise", 9)]), 0) == bet  # type: ignore[arg-type]
+    own = Fake([bet, fold])
+    own.default_action = lambda seat: bet  # type: ignore[attr-defined]
+    assert default_action(own, 0) == bet  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("behaviour", ["raises", "illegal"])
+def test_a_broken_bot_never_stalls_its_table(
+    db_url: str, behaviour: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardhall.engine import Action
+    from cardhall.web import pipeline
+
+    class Broken:
+        def choose(self, state: Any, seat: int) -> Action:
+            if behaviour == "raises":
+                raise RuntimeError("bot bug")
+            return Action("take", 7)
+
+    monkeypatch.setattr(pipeline, "make_bot", lambda *a, **k: Broken())
+    service = _service(db_url)
+    t = service.create_table("abstrac", bots=["random"])
+    tid = t["table_id"]
+    service.start(tid, t["token"])
+    service.act(tid, 0, "second")  # now the bot (seat 1) must take 1-3 cards
+    moves = service.bot_moves(tid)
+    assert len(moves) == 1 and moves[0][0] == 1 and moves[0][1] in ("take 1", "take 2", "take 3")
