@@ -102,18 +102,6 @@ __all__ = [
 ALAK_R, ARL_R, DEISKATUN_R, ARLAS_R = 8, 9, 10, 11  # card % 12 of the four faces
 
 
-def _suit(c: int) -> int:
-    return c // 12 + 1
-
-
-def _is_number(c: int) -> bool:
-    return c % 12 < 8
-
-
-def _value(c: int) -> int:
-    return c % 12 + 1
-
-
 def suits_of(cards: Iterable[int]) -> list[int]:
     """The suits present in ``cards``, ascending."""
     return sorted({c // 12 + 1 for c in cards})

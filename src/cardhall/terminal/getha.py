@@ -323,12 +323,8 @@ def hint(state: State, seat: int) -> str | None:
         rules={k: o[k] for k in ("arlas_holders_immune", "deiskatun_same_suit", "matchup_order")},
     )
     lo, hi = est.interval
-    played = " ".join(names_plain(s) for s in est.suits)
+    played = " ".join(f"S{s}" for s in est.suits)
     return (
         f"playing {played} against {max(1, len(live))} opponent(s): about {est.chance:.0%} "
         f"to win the showdown (95%: {lo:.0%}-{hi:.0%}, {est.samples} samples)"
     )
-
-
-def names_plain(suit: int) -> str:
-    return f"S{suit}"
