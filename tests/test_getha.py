@@ -898,3 +898,26 @@ def test_any_sequence_of_bets_and_folds_keeps_chips_and_pots_right(data: st.Data
             assert pot["pot"] == 0
     for deal in state.results:
         assert sum(deal["stacks"]) + deal["carry"] == 8 * players
+
+
+def test_determinize_during_a_replacement_keeps_the_public_showdown() -> None:
+    hands = {
+        1: "arl/S1 2/S1 3/S2 4/S2",
+        2: "7/S1 8/S1 5/S3 6/S3 arl/S4 1/S4 2/S4 3/S4",
+        0: "8/S4 7/S4 5/S5 6/S5 1/S6 2/S6 1/S7 2/S7",
+    }
+    state = new(3, hands, avoid="1 4")
+    to_showdown(state, {1: "1 2", 2: "1 3", 0: "4 5"})
+    assert state.actors() == frozenset({0})
+    rng = random.Random(9)
+    for _ in range(30):
+        world = state.determinize(1, rng)
+        world.check_invariants()
+        assert world.played == state.played  # face up: public
+        assert world.reserve[1] == state.reserve[1]  # seat 1's own
+        reserve0 = {c // 12 for c in world.reserve[0]}
+        assert len(reserve0) >= 2 and not reserve0 & {c // 12 for c in world.played[0]}
+        # no hidden card of an active arl's suit outside the deck and the discards
+        for zone in (world.reserve[0], world.reserve[2], *world.extra):
+            assert all(c // 12 not in (0, 3) for c in zone)
+        assert world.actors() == state.actors()
