@@ -56,3 +56,15 @@ def test_a_full_game_reaches_the_end(tmp_path: Path) -> None:
     assert tg.state.is_over
     assert "Game over." in text
     assert load_record(tmp_path / "rec.json").result is not None
+
+
+def test_long_action_lists_are_summarised_and_still_typed(tmp_path: Path) -> None:
+    from cardhall.engine import Action
+    from cardhall.terminal import MENU_LIMIT, menu
+
+    legal = [Action("check")] + [Action("raise", t) for t in range(2, 60)]
+    numbered, lines = menu(legal)
+    assert numbered == [legal[0], legal[1], legal[2], legal[3], legal[-1]]
+    assert lines == ["raise: 54 more between 'raise 4' and 'raise 59' (type one)"]
+    short = [Action("take", k) for k in range(1, MENU_LIMIT + 1)]
+    assert menu(short) == (short, [])

@@ -38,7 +38,41 @@ from cardhall.errors import CardhallError
 from cardhall.record import Record
 from cardhall.registry import import_modules
 
-__all__ = ["TerminalGame", "renderer_for"]
+__all__ = ["MENU_LIMIT", "TerminalGame", "menu", "renderer_for"]
+
+
+#: A kind with more legal actions than this is summarised instead of numbered.
+MENU_LIMIT = 12
+
+
+def menu(legal: list[Action]) -> tuple[list[Action], list[str]]:
+    """Split legal actions into a numbered menu and one summary line per kind that has too
+    many actions to list (e.g. Getha's 247 discards, or every bet size): such a kind shows
+    its first three and its last action numbered, and the rest are typed.
+
+    >>> from cardhall.engine import Action
+    >>> numbered, lines = menu([Action("fold")] + [Action("bet", t) for t in range(1, 40)])
+    >>> [str(a) for a in numbered]
+    ['fold', 'bet 1', 'bet 2', 'bet 3', 'bet 39']
+    >>> lines
+    ["bet: 35 more between 'bet 3' and 'bet 39' (type one)"]
+    """
+    by_kind: dict[str, list[Action]] = {}
+    for action in legal:
+        by_kind.setdefault(action.kind, []).append(action)
+    numbered: list[Action] = []
+    lines: list[str] = []
+    for kind, actions in by_kind.items():
+        if len(actions) > MENU_LIMIT:
+            numbered.extend(actions[:3])
+            numbered.append(actions[-1])
+            lines.append(
+                f"{kind}: {len(actions) - 4} more between {str(actions[2])!r} and "
+                f"{str(actions[-1])!r} (type one)"
+            )
+        else:
+            numbered.extend(actions)
+    return numbered, lines
 
 
 def renderer_for(game: Game | str) -> ModuleType | None:
@@ -165,9 +199,12 @@ class TerminalGame:
             if reason:
                 self.console.print(f"[yellow]{reason}[/yellow]")
         legal = state.legal_actions(seat)
+        numbered, summaries = menu(legal)
         while True:
-            for i, action in enumerate(legal, 1):
+            for i, action in enumerate(numbered, 1):
                 self.console.print(f"  [cyan]{i:>2}[/cyan]  {action}")
+            for line in summaries:
+                self.console.print(f"  [cyan] …[/cyan]  {line}")
             extra = ", h for a hint" if self._can_hint() else ""
             answer = self.ask(f"seat {seat}, your move (number or notation{extra}, q to quit): ")
             answer = answer.strip()
@@ -176,7 +213,7 @@ class TerminalGame:
             if answer.lower() in ("h", "hint", "?"):
                 self.console.print(self._hint(seat))
                 continue
-            choice = self._parse_choice(answer, legal)
+            choice = self._parse_choice(answer, numbered)
             if choice is None:
                 continue
             try:
