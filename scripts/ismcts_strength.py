@@ -14,6 +14,7 @@ import argparse
 import json
 import time
 
+from cardhall.analysis.runner import BotSpec
 from cardhall.analysis.tournament import tournament
 
 
@@ -29,6 +30,7 @@ def main() -> None:
     p.add_argument("-o", "--option", action="append", default=[])
     args = p.parse_args()
     spec = f"ismcts:iterations={args.iterations}" + (f",{args.extra}" if args.extra else "")
+    spec = str(BotSpec.parse(spec))  # the entrant's name, parameters sorted
     options = {}
     for item in args.option:
         k, _, v = item.partition("=")
