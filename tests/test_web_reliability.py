@@ -94,6 +94,29 @@ def test_stale_and_foreign_tokens_are_refused(client: TestClient) -> None:
     assert version(client, other) == 0
 
 
+def test_an_open_socket_cannot_act_once_its_seat_was_left(client: TestClient) -> None:
+    table, tokens = two_humans(client)
+    with client.websocket_connect("/ws") as w0:
+        assert hello(w0, table, tokens[0])["view"]["legal"] == ["first", "second"]
+        # seat 0 leaves over REST (a bot takes it); the socket opened before stays open
+        assert client.post(f"/api/tables/{table}/leave", headers=auth(tokens[0])).status_code == 200
+        w0.send_json({"type": "action", "action": "first", "id": "late"})
+        while (m := w0.receive_json())["type"] not in ("error", "ack"):
+            pass
+        assert m["type"] == "error" and m["code"] == "bad_token"
+    # the bot that took seat 0 moves; nothing was recorded under the old token's id
+    deadline = time.monotonic() + 10
+    while version(client, table) == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with service.reader.connect() as conn:
+        rows = conn.execute(
+            select(actions.c.client_id, actions.c.source).where(actions.c.table_id == table)
+        ).all()
+    assert rows and ("late", "human") not in [tuple(r) for r in rows]
+    assert rows[0].source == "bot"
+
+
 def test_out_of_turn_and_spoofed_seat_are_rejected_to_the_sender_only(client: TestClient) -> None:
     table, tokens = two_humans(client)
     with client.websocket_connect("/ws") as w0, client.websocket_connect("/ws") as w1:

@@ -254,7 +254,8 @@ def create_app(
         """Act for the caller's seat (the same pipeline as the WebSocket)."""
         service = svc()
         seat = await call(service.authenticate, table_id, _bearer(authorization))
-        result = await call(service.act, table_id, seat, body.action, body.id)
+        token = _bearer(authorization)
+        result = await call(service.act, table_id, seat, body.action, body.id, token=token)
         return models.ActionOut(version=result.version, duplicate=result.duplicate)
 
     @app.get("/api/tables/{table_id}/record", tags=["play"], responses=ERRORS)
@@ -309,7 +310,7 @@ def create_app(
             await error(exc.code, str(exc))
             await ws.close(code=4401)
             return
-        conn = Connection(ws, table_id, seat)
+        conn = Connection(ws, table_id, seat, token=hello["token"])
         last = hello.get("last_version")
         async with conn.lock:
             if (
@@ -357,7 +358,12 @@ def create_app(
                 if kind == "action":
                     try:
                         result = await call(
-                            service.act, table_id, conn.seat, msg.get("action"), ident
+                            service.act,
+                            table_id,
+                            conn.seat,
+                            msg.get("action"),
+                            ident,
+                            token=conn.token,
                         )
                     except WebError as exc:
                         await error(exc.code, str(exc), ident)

@@ -79,6 +79,7 @@ class Connection:
     ws: Any
     table_id: str
     seat: int
+    token: str = field(default="", repr=False)  # re-checked with every action
     version: int = -1  # last version sent
     lobby_rev: int = -1
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -282,7 +283,8 @@ class Hub:
     # ------------------------------------------------------------------ bots & timers
 
     def kick_bots(self, table_id: str) -> None:
-        if not self.service.has_bots(table_id):
+        hint = self._hints.get(table_id)
+        if not self.service.has_bots(table_id, hint[1] if hint else None):
             return
         if table_id in self._bots_busy:
             self._bots_again.add(table_id)

@@ -653,10 +653,13 @@ class TableService:
             return info, cached
         return None
 
-    def has_bots(self, table_id: str) -> bool:
-        """Whether the table may have a bot seat (``True`` when this process does not know)."""
+    def has_bots(self, table_id: str, rev: int | None = None) -> bool:
+        """Whether the table may have a bot seat at lobby revision ``rev`` (``True`` when
+        this process does not know that revision's seats)."""
         info = self._info.get(table_id)
-        return info is None or any(s["kind"] == "bot" for s in info["seats"])
+        if info is None or rev is None or info["lobby_rev"] != rev:
+            return True
+        return any(s["kind"] == "bot" for s in info["seats"])
 
     def act(
         self,
@@ -666,8 +669,14 @@ class TableService:
         client_id: Any = None,
         source: str = "human",
         expected_version: int | None = None,
+        token: str | None = None,
     ) -> ActResult:
-        """Apply one action for an authenticated seat (see the module docstring)."""
+        """Apply one action for a seat (see the module docstring).
+
+        People's actions pass the ``token`` their connection authenticated with: it is
+        checked again inside the transaction, so a seat left (or handed to a bot) since
+        the connection opened can no longer act through it.
+        """
         if not isinstance(notation, str) or not notation.strip() or len(notation) > MAX_ACTION:
             raise WebError("bad_action", "an action is a short text such as 'take 2'", 422)
         if client_id is not None and (not isinstance(client_id, str) or len(client_id) > 64):
@@ -681,6 +690,8 @@ class TableService:
                 )
                 if row is None:
                     raise WebError("no_table", "no such table", 404)
+                if token is not None and self.authenticate(table_id, token, conn) != seat:
+                    raise WebError("bad_token", "this token no longer holds this seat", 401)
                 if client_id is not None:
                     done = conn.execute(
                         _DONE, {"id": table_id, "seat": seat, "client_id": client_id}
