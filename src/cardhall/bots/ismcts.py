@@ -166,6 +166,7 @@ class ISMCTSBot(Bot):
             return self.last
         root = _Node()
         self._mast = {}
+        self._scale = 1.0  # each search starts afresh: its result depends on this state only
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 62
         rewards = self._reward_function(state.players)
