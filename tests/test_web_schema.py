@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,8 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from cardhall.web.app import create_app
 
+# loading the schema runs the app once, so its database directory exists from import on;
+# the fixture below removes it after the test
 _DB = Path(tempfile.mkdtemp(prefix="cardhall-schema-")) / "s.db"
 APP = create_app(f"sqlite:///{_DB}", bot_delay=0.0)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
@@ -22,10 +25,13 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 @pytest.fixture(scope="module", autouse=True)
 def running_app() -> Iterator[None]:
-    with TestClient(APP) as client:  # runs the lifespan (migrations, service, hub)
-        # a real table, so that some generated ids hit an existing row
-        client.post("/api/tables", json={"game": "abstrac", "bots": ["random"]})
-        yield
+    try:
+        with TestClient(APP) as client:  # runs the lifespan (migrations, service, hub)
+            # a real table, so that some generated ids hit an existing row
+            client.post("/api/tables", json={"game": "abstrac", "bots": ["random"]})
+            yield
+    finally:
+        shutil.rmtree(_DB.parent, ignore_errors=True)
 
 
 @schema.parametrize()
