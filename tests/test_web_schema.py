@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from cardhall.web.app import create_app
 # loading the schema runs the app once, so its database directory exists from import on;
 # the fixture below removes it after the test
 _DB = Path(tempfile.mkdtemp(prefix="cardhall-schema-")) / "s.db"
+atexit.register(shutil.rmtree, _DB.parent, True)  # also in workers that never run the test
 APP = create_app(f"sqlite:///{_DB}", bot_delay=0.0)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
