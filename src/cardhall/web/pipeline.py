@@ -41,7 +41,6 @@ from cardhall.registry import game_class, game_names, make_game
 from cardhall.web.store import (
     actions,
     hash_secret,
-    is_sqlite,
     make_engine,
     new_secret,
     seats,
@@ -930,10 +929,3 @@ def _module_doc(module: str) -> str:
     import importlib
 
     return importlib.import_module(module).__doc__ or ""
-
-
-def sqlite_url_for(path: str) -> str:
-    return "sqlite:///" + path
-
-
-__all__ += ["is_sqlite", "sqlite_url_for"]
