@@ -19,6 +19,7 @@ All methods here are synchronous (run them in a worker thread from async code).
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import pickle
@@ -921,11 +922,25 @@ _UPDATE_TABLE = text(
 )
 
 
+_TAGS: dict[str, str] = {}
+
+
 def _engine_tag(game: str) -> str:
-    return f"{game}@{cardhall.__version__}"
+    """Which code a snapshot was pickled by: the package version and a digest of the game's
+    module, so a snapshot is never read back by changed rules (it is replayed instead)."""
+    tag = _TAGS.get(game)
+    if tag is None:
+        import hashlib
+        import inspect
+
+        try:
+            source = inspect.getsource(importlib.import_module(game_class(game).__module__))
+        except (OSError, TypeError):
+            source = ""
+        digest = hashlib.sha256(source.encode()).hexdigest()[:10]
+        tag = _TAGS[game] = f"{game[:16]}@{cardhall.__version__[:8]}:{digest}"
+    return tag
 
 
 def _module_doc(module: str) -> str:
-    import importlib
-
     return importlib.import_module(module).__doc__ or ""
