@@ -26,6 +26,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from cardhall.benchmarks.playouts import cardhall_us_per_action
 from cardhall.conformance import configs
 from cardhall.registry import game_class, game_names, make_game
 
@@ -111,20 +112,10 @@ def openspiel_playouts(
 def engine_us_per_decision(
     name: str, players: int, options: dict[str, Any], budget: float
 ) -> float:
-    game = make_game(name, players, **options)
-    rng = random.Random(1)
-    actions = games = 0
-    start = time.process_time()
-    while True:
-        state = game.new_state(seed=games)
-        while not state.is_over:
-            seat = min(state.actors())
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-            actions += 1
-        games += 1
-        elapsed = time.process_time() - start
-        if elapsed >= budget and games >= 2:
-            return elapsed / actions * 1e6
+    """CPU µs per decision of the engine alone (the playouts benchmark's loop)."""
+    return cardhall_us_per_action(
+        name, players, options, budget, clock=time.process_time, min_games=2
+    )[0]
 
 
 def run(console: Console, quick: bool) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -25,14 +26,20 @@ NAME = "Random playouts: µs per action (ratio to OpenSpiel C++ hearts, same loo
 
 
 def cardhall_us_per_action(
-    name: str, players: int, options: dict[str, Any], budget: float
+    name: str,
+    players: int,
+    options: dict[str, Any],
+    budget: float,
+    clock: Callable[[], float] = time.perf_counter,
+    min_games: int = 3,
 ) -> tuple[float, int]:
-    """(µs per action, games played) over about ``budget`` seconds."""
+    """(µs per action, games played) of seeded random playouts over about ``budget``
+    seconds of ``clock`` (wall time by default; ``time.process_time`` for CPU time)."""
     game = make_game(name, players, **options)
     actions = 0
     games = 0
     rng = random.Random(1)
-    start = time.perf_counter()
+    start = clock()
     while True:
         state = game.new_state(seed=games)
         while not state.is_over:
@@ -40,8 +47,8 @@ def cardhall_us_per_action(
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             actions += 1
         games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= budget and games >= 3:
+        elapsed = clock() - start
+        if elapsed >= budget and games >= min_games:
             return elapsed / max(1, actions) * 1e6, games
 
 
