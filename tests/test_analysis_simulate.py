@@ -175,3 +175,15 @@ def test_somachi_figures_recount_hands_and_bets() -> None:
     assert sum(b["hands_with"] for b in bets.values()) > 0
     for b in bets.values():
         assert b["per_hand"] >= b["rate"]
+
+
+def test_the_64_claim_is_only_judged_for_two_player_yamiro() -> None:
+    def result(form: str, values: list[int]) -> dict[str, object]:
+        hand = {"values": values, "winner": 0, "points": 10, "arlas": -1}
+        return {"details": {"form": form, "captures": [10, 0], "hands": [hand]}}
+
+    partner = figures._yamiro_summary([result("partner", [96, 12])])  # type: ignore[list-item]
+    assert partner["claims"]["highest hand value 64"] is None
+    assert partner["hand_value_over_64"] == 1
+    two = figures._yamiro_summary([result("two-player", [64, 12])])  # type: ignore[list-item]
+    assert two["claims"]["highest hand value 64"] is True
