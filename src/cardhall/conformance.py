@@ -139,6 +139,7 @@ def deep_playout(game: Game, seed: int, swaps: int = 2) -> State:
     state = game.new_state(seed=seed)
     snapshots: list[tuple[int, str]] = [(0, state.digest())]
     steps = 0
+    last_legal: dict[int, list[Action]] = {}
     while True:
         before = state.digest()
         _check_views(state)
@@ -147,6 +148,8 @@ def deep_playout(game: Game, seed: int, swaps: int = 2) -> State:
             _assert_rejected(state, seat, action, before)
         if state.is_over:
             break
+        # remember what every seat could do, to probe again once the game is over
+        last_legal = {s: state.legal_actions(s) for s in range(game.players)}
         # clones are independent
         twin = state.clone()
         seat = min(state.actors())
@@ -166,10 +169,12 @@ def deep_playout(game: Game, seed: int, swaps: int = 2) -> State:
         assert steps < MAX_ACTIONS
         if steps & (steps - 1) == 0:
             snapshots.append((steps, state.digest()))
-    # after the end, every action is rejected
+    # after the end, every action is rejected, even those legal just before it
     final = state.digest()
     for seat in range(game.players):
         _assert_rejected(state, seat, Action("pass"), final)
+        for action in last_legal.get(seat, [])[:8]:
+            _assert_rejected(state, seat, action, final)
     # the record replays to the same state, at the end and at every snapshot
     rec = Record.from_json(Record.from_state(state).to_json())
     assert replay(rec).digest() == final, "record did not replay to the same state"
