@@ -300,3 +300,15 @@ def test_determinize_defaults() -> None:
         state.determinize(0, random.Random(0))
     abstrac = make_game("abstrac").new_state(seed=1)
     assert abstrac.determinize(0, random.Random(0)).digest() == abstrac.digest()
+
+
+def test_parse_assignments_reads_json_values_and_names_bad_items() -> None:
+    from cardhall.analysis.runner import BotSpec
+    from cardhall.engine import parse_assignments
+
+    assert parse_assignments(["a=1", "b=[1, 2]", "c=x=y"]) == {"a": 1, "b": [1, 2], "c": "x=y"}
+    with pytest.raises(OptionError, match="option 'oops' must be written key=value"):
+        parse_assignments(["oops"])
+    with pytest.raises(OptionError, match="in bot spec 'ismcts:deep', parameter 'deep'"):
+        BotSpec.parse("ismcts:deep")
+    assert BotSpec.parse("ismcts:iterations=50").params == (("iterations", 50),)

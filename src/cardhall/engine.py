@@ -55,6 +55,7 @@ __all__ = [
     "arg_card",
     "arg_cards",
     "arg_int",
+    "parse_assignments",
 ]
 
 #: The pseudo-seat used for spectators in event visibility sets.
@@ -199,6 +200,25 @@ class OptionSpec:
             "nullable": self.nullable,
             "doc": self.doc,
         }
+
+
+def parse_assignments(items: Iterable[str], what: str = "option") -> dict[str, Any]:
+    """``key=value`` texts as a dict (values are JSON where they parse, else text), as
+    written for game options and bot parameters on the command line.
+
+    >>> parse_assignments(["target=300", "match=true", "mode=fast"])
+    {'target': 300, 'match': True, 'mode': 'fast'}
+    """
+    result: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise OptionError(f"{what} {item!r} must be written key=value")
+        try:
+            result[key] = json.loads(value)
+        except json.JSONDecodeError:
+            result[key] = value
+    return result
 
 
 # --------------------------------------------------------------------------- chance

@@ -30,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from cardhall.engine import parse_assignments
 from cardhall.errors import OptionError
 
 __all__ = [
@@ -64,15 +65,10 @@ class BotSpec:
         level, _, rest = text.strip().partition(":")
         if not level:
             raise OptionError(f"bot spec {text!r} names no level")
-        params: dict[str, Any] = {}
-        for item in filter(None, (p.strip() for p in rest.split(","))):
-            key, sep, value = item.partition("=")
-            if not sep or not key:
-                raise OptionError(f"bot parameter {item!r} in {text!r} must be key=value")
-            try:
-                params[key] = json.loads(value)
-            except json.JSONDecodeError:
-                params[key] = value
+        params = parse_assignments(
+            filter(None, (p.strip() for p in rest.split(","))),
+            what=f"in bot spec {text!r}, parameter",
+        )
         return cls(level, tuple(sorted(params.items())))
 
     def __str__(self) -> str:

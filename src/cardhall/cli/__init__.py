@@ -16,7 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardhall.errors import CardhallError, RecordError
+from cardhall.engine import parse_assignments
+from cardhall.errors import CardhallError, OptionError, RecordError
 from cardhall.registry import game_class, game_names, import_modules, make_game
 
 app = typer.Typer(
@@ -47,16 +48,10 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 def parse_options(items: list[str] | None) -> dict[str, Any]:
     """``key=value`` pairs (values are JSON where they parse, else text)."""
-    options: dict[str, Any] = {}
-    for item in items or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise fail(f"option {item!r} must be written key=value")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
+    try:
+        return parse_assignments(items or [])
+    except OptionError as exc:
+        raise fail(str(exc)) from None
 
 
 @app.command()
