@@ -356,13 +356,7 @@ class TableService:
                 raise WebError("bad_invite", "wrong or missing invite code", 403)
             if row["status"] != "lobby":
                 raise WebError("started", "the game has started: no open seat", 409)
-            open_seats = [s["seat"] for s in self._seats(conn, table_id) if s["kind"] == "open"]
-            if seat is None:
-                if not open_seats:
-                    raise WebError("full", "no open seat", 409)
-                seat = open_seats[0]
-            elif seat not in open_seats:
-                raise WebError("seat_taken", f"seat {seat} is not open", 409)
+            seat = self._open_seat(conn, table_id, seat)
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
@@ -377,6 +371,17 @@ class TableService:
             version = int(row["version"])
         self.publish(table_id, version, rev)
         return {"table_id": table_id, "seat": seat, "token": token}
+
+    def _open_seat(self, conn: Connection, table_id: str, seat: int | None) -> int:
+        """The requested seat if it is open, else the first open seat (``seat`` None)."""
+        open_seats = [s["seat"] for s in self._seats(conn, table_id) if s["kind"] == "open"]
+        if seat is None:
+            if not open_seats:
+                raise WebError("full", "no open seat", 409)
+            return int(open_seats[0])
+        if seat not in open_seats:
+            raise WebError("seat_taken", f"seat {seat} is not open", 409)
+        return seat
 
     def _host(self, conn: Connection, table_id: str, token: Any) -> Any:
         row = self._row(conn, table_id, lock=True)
@@ -397,13 +402,7 @@ class TableService:
                 level = levels[-1]
             if level not in levels:
                 raise WebError("bad_bot", f"no {level!r} bot for {row['game']}: {levels}", 422)
-            open_seats = [s["seat"] for s in self._seats(conn, table_id) if s["kind"] == "open"]
-            if seat is None:
-                if not open_seats:
-                    raise WebError("full", "no open seat", 409)
-                seat = open_seats[0]
-            elif seat not in open_seats:
-                raise WebError("seat_taken", f"seat {seat} is not open", 409)
+            seat = self._open_seat(conn, table_id, seat)
             conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
