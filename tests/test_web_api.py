@@ -126,7 +126,7 @@ def test_lobby_flow_and_refusals(client: TestClient) -> None:
     bob = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"], "name": "Bob"})
     assert bob.status_code == 200 and bob.json()["seat"] == 1
     full = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"], "name": "Cy"})
-    assert full.status_code == 409
+    assert full.status_code == 409 and full.json()["code"] == "full"
     bob_token = bob.json()["token"]
     assert client.post(f"/api/tables/{tid}/start", headers=auth(bob_token)).status_code == 403
     assert (
@@ -140,6 +140,10 @@ def test_lobby_flow_and_refusals(client: TestClient) -> None:
     )
     r = client.post(f"/api/tables/{tid}/bots", headers=auth(host), json={"level": "random"})
     assert r.json() == {"seat": 1, "level": "random"}
+    taken = client.post(
+        f"/api/tables/{tid}/bots", headers=auth(host), json={"level": "random", "seat": 1}
+    )
+    assert taken.status_code == 409 and taken.json()["code"] == "seat_taken"
     seats = client.get(f"/api/tables/{tid}").json()["seats"]
     assert [s["kind"] for s in seats] == ["human", "bot"] and seats[0]["name"] == "Alice"
     # Bob's old token is dead
