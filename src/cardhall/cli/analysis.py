@@ -18,6 +18,15 @@ from rich.table import Table
 
 from cardhall.errors import CardhallError
 
+# Options both commands take.
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="seats")]
+OptionsOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="game option key=value")
+]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes")]
+BackendOpt = Annotated[str, typer.Option(help="local or ray")]
+AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")]
+
 
 def _progress(console: Console, enabled: bool) -> Progress:
     return Progress(
@@ -47,16 +56,12 @@ def register(app: typer.Typer) -> None:
                 "(repeat the option or separate with spaces), e.g. 'ismcts:iterations=200'",
             ),
         ] = None,
-        players: Annotated[int | None, typer.Option("--players", "-p", help="seats")] = None,
-        option: Annotated[
-            list[str] | None, typer.Option("--option", "-o", help="game option key=value")
-        ] = None,
+        players: PlayersOpt = None,
+        option: OptionsOpt = None,
         seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
-        backend: Annotated[str, typer.Option(help="local or ray")] = "local",
-        address: Annotated[
-            str | None, typer.Option(help="Ray cluster address (with --backend ray)")
-        ] = None,
+        jobs: JobsOpt = 1,
+        backend: BackendOpt = "local",
+        address: AddressOpt = None,
         report: Annotated[
             Path | None, typer.Option(help="write report.md, summary.json and PNG plots here")
         ] = None,
@@ -106,16 +111,12 @@ def register(app: typer.Typer) -> None:
         gauntlet: Annotated[
             bool, typer.Option(help="the first entrant plays each other (else round-robin)")
         ] = False,
-        players: Annotated[int | None, typer.Option("--players", "-p", help="seats")] = None,
-        option: Annotated[
-            list[str] | None, typer.Option("--option", "-o", help="game option key=value")
-        ] = None,
+        players: PlayersOpt = None,
+        option: OptionsOpt = None,
         seed: Annotated[int, typer.Option(help="seed of the whole tournament")] = 0,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="worker processes")] = 1,
-        backend: Annotated[str, typer.Option(help="local or ray")] = "local",
-        address: Annotated[
-            str | None, typer.Option(help="Ray cluster address (with --backend ray)")
-        ] = None,
+        jobs: JobsOpt = 1,
+        backend: BackendOpt = "local",
+        address: AddressOpt = None,
         save: Annotated[Path | None, typer.Option(help="write SAVE.json and SAVE.csv")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     ) -> None:
