@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardhall.bots import Bot, register_bot
+from cardhall.bots.ismcts import provisional, register_search
 from cardhall.cards import RailogCard
-from cardhall.engine import Action, Game, State
+from cardhall.engine import Action, Game, Outcome, State
 from cardhall.errors import OptionError
-from cardhall.games.getha import ALAK_R, ARL_R, ARLAS_R, DEISKATUN_R, resolve_pot
+from cardhall.games.getha import ALAK_R, ARL_R, ARLAS_R, DEISKATUN_R, GethaState, resolve_pot
 
 __all__ = [
     "GethaHeuristicBot",
@@ -403,3 +404,18 @@ class GethaHeuristicBot(Bot):
 
 
 register_bot("getha", "heuristic")(GethaHeuristicBot)
+
+
+# --------------------------------------------------------------------------- ISMCTS knowledge
+
+
+def search_evaluator(world: State, root: State) -> Outcome | None:
+    """ISMCTS evaluator: the chip stacks, once the deal being searched has been settled
+    (``None`` before: play on). Reads the sampled world."""
+    assert isinstance(world, GethaState) and isinstance(root, GethaState)
+    if world.deals <= root.deals:
+        return None
+    return provisional([float(c) for c in world.money.stacks])
+
+
+register_search("getha", evaluator=search_evaluator, horizon=0)

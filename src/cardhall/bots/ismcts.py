@@ -29,6 +29,13 @@ Somachi's tallies plus the tableaus on the table); an evaluator may also decline
 a position (Getha: only between deals, from the chip stacks), and the playout goes on
 until it accepts. Games without an evaluator are always played out to the end.
 
+Per-game knowledge: a game's bot module may register, with :func:`register_search`, an
+evaluator and horizon (above) and a *playout policy*: ``policy(world, actor, legal, rnd)
+-> Action``, called at every playout step with the sampled world, the acting seat, its
+legal actions and a ``random()`` function; it must read only what ``actor`` could see in
+that world (the world is already a sample, so this is about playing well, not honesty).
+``playout="policy"`` (the default where a game has one) uses it.
+
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
 joint win, ``1/n`` each when nobody wins), ``"score"`` (payoffs scaled into [0, 1] by the
@@ -50,18 +57,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardhall.bots import Bot, register_bot
+from cardhall.bots import Bot, _load, register_bot
 from cardhall.engine import Action, Game, Outcome, State
 from cardhall.errors import IllegalActionError, OptionError
 
-__all__ = ["DEFAULT_HORIZONS", "DEFAULT_ITERATIONS", "EVALUATORS", "ISMCTSBot", "SearchResult"]
+__all__ = [
+    "DEFAULT_HORIZONS",
+    "DEFAULT_ITERATIONS",
+    "EVALUATORS",
+    "PLAYOUT_POLICIES",
+    "ISMCTSBot",
+    "SearchResult",
+    "provisional",
+    "register_search",
+]
 
 #: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
 REWARDS = ("win", "score", "mixed")
-#: Playout policies: uniformly random, or MAST (move-average sampling: epsilon-greedy on
-#: each action's average reward over this search's playouts, Finnsson and Bjornsson 2008).
-PLAYOUTS = ("random", "mast")
+#: Playout policies: uniformly random, MAST (move-average sampling: epsilon-greedy on
+#: each action's average reward over this search's playouts, Finnsson and Bjornsson 2008),
+#: or the game's own policy (:data:`PLAYOUT_POLICIES`), with ``epsilon`` random moves.
+PLAYOUTS = ("random", "mast", "policy")
 #: Weight of the payoff term in the ``"mixed"`` reward.
 MIXED_SCORE_WEIGHT = 0.2
 
@@ -116,10 +133,11 @@ class ISMCTSBot(Bot):
         c: float = 0.7,
         reward: str = "mixed",
         horizon: int | None = -1,
-        playout: str = "random",
-        epsilon: float = 0.3,
+        playout: str | None = None,
+        epsilon: float | None = None,
     ) -> None:
         super().__init__(game, seed)
+        _load()  # the games' bot modules register their search knowledge when imported
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
             raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
         if time_limit is not None and float(time_limit) <= 0:
@@ -128,11 +146,19 @@ class ISMCTSBot(Bot):
             raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
         if float(c) < 0:
             raise OptionError(f"ismcts c must be >= 0, got {c!r}")
+        policy = PLAYOUT_POLICIES.get(game.name)
+        if playout is None:
+            playout = "policy" if policy is not None else "random"
         if playout not in PLAYOUTS:
             raise OptionError(f"ismcts playout must be one of {list(PLAYOUTS)}, got {playout!r}")
+        if playout == "policy" and policy is None:
+            raise OptionError(f"ismcts playout 'policy': {game.name} has no playout policy")
+        if epsilon is None:
+            epsilon = 0.3 if playout == "mast" else 0.0
         if not 0.0 <= float(epsilon) <= 1.0:
             raise OptionError(f"ismcts epsilon must be within [0, 1], got {epsilon!r}")
         self.playout = playout
+        self.policy = policy if playout == "policy" else None
         self.epsilon = float(epsilon)
         self._mast: dict[tuple[int, Action], list[float]] = {}
         if horizon == -1:
@@ -261,6 +287,7 @@ class ISMCTSBot(Bot):
         horizon = self.horizon
         mast = self._mast if self.playout == "mast" else None
         epsilon = self.epsilon
+        policy = self.policy
         outcome: Outcome | None = None
         steps = 0
         while not world.is_over:
@@ -270,7 +297,9 @@ class ISMCTSBot(Bot):
                     break
             actor = min(world.actors())
             legal = world.legal_actions(actor)
-            if mast is not None and len(legal) > 1 and rnd() >= epsilon:
+            if policy is not None and len(legal) > 1 and (epsilon == 0.0 or rnd() >= epsilon):
+                action = policy(world, actor, legal, rnd)
+            elif mast is not None and len(legal) > 1 and rnd() >= epsilon:
                 # MAST: the action with the best average so far in this search.
                 best_q = -1.0
                 action = legal[0]
@@ -347,52 +376,33 @@ class ISMCTSBot(Bot):
 Evaluator = Callable[[State, State], Outcome | None]
 EVALUATORS: dict[str, Evaluator] = {}
 #: Playout horizon in actions, per game (others: played out to the end).
-DEFAULT_HORIZONS: dict[str, int] = {"somachi": 40, "getha": 0}
+DEFAULT_HORIZONS: dict[str, int] = {}
+#: ``policy(world, actor, legal, rnd) -> Action``: a game's playout policy.
+PlayoutPolicy = Callable[[State, int, "list[Action]", Callable[[], float]], Action]
+PLAYOUT_POLICIES: dict[str, PlayoutPolicy] = {}
 
 
-def _provisional(scores: list[float]) -> Outcome:
+def provisional(scores: list[float]) -> Outcome:
+    """An evaluator's answer: ``scores`` as an outcome, the highest winning (ties shared)."""
     best = max(scores)
     return Outcome(tuple(scores), tuple(s for s, v in enumerate(scores) if v == best))
 
 
-def _somachi(world: State, root: State) -> Outcome | None:
-    """Somachi: tallies so far plus what each active tableau would score now (the hand's
-    multiplier included); with chips, the stacks."""
-    try:
-        money = world.money  # type: ignore[attr-defined]
-        if money is not None:
-            return None if world.is_over else _provisional([float(c) for c in money.stacks])
-        from cardhall.games.somachi import tableau_score
-
-        mult = world._multiplier()  # type: ignore[attr-defined]
-        acc = world.acc  # type: ignore[attr-defined]
-        return _provisional(
-            [
-                float(t + (tableau_score(tab, acc) * mult if active else 0))
-                for t, tab, active in zip(
-                    world.tallies,  # type: ignore[attr-defined]
-                    world.tab,  # type: ignore[attr-defined]
-                    world.active,  # type: ignore[attr-defined]
-                    strict=True,
-                )
-            ]
-        )
-    except (AttributeError, ImportError, TypeError):  # the game changed shape: play on
-        return None
-
-
-def _getha(world: State, root: State) -> Outcome | None:
-    """Getha: the chip stacks, once the deal being searched has been settled."""
-    try:
-        if world.deals <= root.deals:  # type: ignore[attr-defined]
-            return None
-        return _provisional([float(c) for c in world.money.stacks])  # type: ignore[attr-defined]
-    except AttributeError:
-        return None
-
-
-EVALUATORS["somachi"] = _somachi
-EVALUATORS["getha"] = _getha
+def register_search(
+    game: str,
+    *,
+    evaluator: Evaluator | None = None,
+    horizon: int | None = None,
+    playout: PlayoutPolicy | None = None,
+) -> None:
+    """Give the ISMCTS bot a game's knowledge: an evaluator with its playout ``horizon``,
+    and/or a playout policy (see the module docstring). Called by the game's bot module."""
+    if evaluator is not None:
+        EVALUATORS[game] = evaluator
+        if horizon is not None:
+            DEFAULT_HORIZONS[game] = horizon
+    if playout is not None:
+        PLAYOUT_POLICIES[game] = playout
 
 
 @register_bot("*", "ismcts")

@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from cardhall.bots import Bot, register_bot
+from cardhall.bots.ismcts import provisional, register_search
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN
-from cardhall.engine import Action, State
+from cardhall.engine import Action, Outcome, State
 from cardhall.games.somachi import (
     CHECK,
     CLAIM,
@@ -275,3 +276,25 @@ class SomachiHeuristicBot(Bot):
         if kind == K_RAISE:
             return CHECK
         return legal[-1]  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- ISMCTS knowledge
+
+
+def search_evaluator(world: State, root: State) -> Outcome | None:
+    """ISMCTS evaluator: the tallies so far plus what each active tableau would score now
+    (the hand's multiplier included); with chips, the stacks. Reads the sampled world."""
+    assert isinstance(world, SomachiState)
+    if world.money is not None:
+        return None if world.is_over else provisional([float(c) for c in world.money.stacks])
+    mult = world._multiplier()
+    acc = world.acc
+    return provisional(
+        [
+            float(t + (tableau_score(tab, acc) * mult if active else 0))
+            for t, tab, active in zip(world.tallies, world.tab, world.active, strict=True)
+        ]
+    )
+
+
+register_search("somachi", evaluator=search_evaluator, horizon=40)
