@@ -34,7 +34,11 @@ evaluator and horizon (above) and a *playout policy*: ``policy(world, actor, leg
 -> Action``, called at every playout step with the sampled world, the acting seat, its
 legal actions and a ``random()`` function; it must read only what ``actor`` could see in
 that world (the world is already a sample, so this is about playing well, not honesty).
-``playout="policy"`` (the default where a game has one) uses it.
+``playout="policy"`` (the default where a game has one) uses it. A game may also register
+*tree actions*: ``tree_actions(world, actor, legal) -> list[Action]``, a non-empty subset of
+``legal`` that selection and expansion consider (an action abstraction, e.g. a few bet
+sizes out of a hundred; at the root it must read only the searching seat's information,
+which every sampled world shares), and a default ``reward`` mode.
 
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
@@ -64,8 +68,10 @@ from cardhall.errors import IllegalActionError, OptionError
 __all__ = [
     "DEFAULT_HORIZONS",
     "DEFAULT_ITERATIONS",
+    "DEFAULT_REWARDS",
     "EVALUATORS",
     "PLAYOUT_POLICIES",
+    "TREE_ACTIONS",
     "ISMCTSBot",
     "SearchResult",
     "provisional",
@@ -115,7 +121,8 @@ class ISMCTSBot(Bot):
 
     Parameters (all optional, also accepted by ``make_bot(game, "ismcts", ...)``):
     ``iterations`` per move, ``time_limit`` seconds per move, ``c`` the UCB exploration
-    constant, ``reward`` one of ``"win"``, ``"score"``, ``"mixed"``, ``horizon`` the
+    constant, ``reward`` one of ``"win"``, ``"score"``, ``"mixed"`` (default: the game's
+    registered one, else ``"mixed"``), ``horizon`` the
     playout length in actions before the game's evaluator may judge (``None``: play out
     to the end; the default comes from :data:`DEFAULT_HORIZONS`), ``playout`` ``"random"``
     or ``"mast"`` with ``epsilon`` its share of random moves.
@@ -131,13 +138,15 @@ class ISMCTSBot(Bot):
         iterations: int | None = None,
         time_limit: float | None = None,
         c: float = 0.7,
-        reward: str = "mixed",
+        reward: str | None = None,
         horizon: int | None = -1,
         playout: str | None = None,
         epsilon: float | None = None,
     ) -> None:
         super().__init__(game, seed)
         _load()  # the games' bot modules register their search knowledge when imported
+        if reward is None:
+            reward = DEFAULT_REWARDS.get(game.name, "mixed")
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
             raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
         if time_limit is not None and float(time_limit) <= 0:
@@ -166,6 +175,7 @@ class ISMCTSBot(Bot):
         if horizon is not None and (isinstance(horizon, bool) or int(horizon) < 0):
             raise OptionError(f"ismcts horizon must be >= 0 actions, got {horizon!r}")
         self.evaluator = EVALUATORS.get(game.name)
+        self.tree_actions = TREE_ACTIONS.get(game.name)
         self.horizon = int(horizon) if horizon is not None and self.evaluator else None
         if iterations is None and time_limit is None:
             iterations = DEFAULT_ITERATIONS
@@ -238,6 +248,7 @@ class ISMCTSBot(Bot):
         log = math.log
         sqrt = math.sqrt
         first = True
+        tree_actions = self.tree_actions
         # Selection and expansion.
         while not world.is_over:
             if first:
@@ -246,6 +257,8 @@ class ISMCTSBot(Bot):
             else:
                 actor = min(world.actors())
             legal = world.legal_actions(actor)
+            if tree_actions is not None and len(legal) > 1:
+                legal = tree_actions(world, actor, legal)
             children = node.children
             unexpanded = []
             best: _Node | None = None
@@ -380,6 +393,11 @@ DEFAULT_HORIZONS: dict[str, int] = {}
 #: ``policy(world, actor, legal, rnd) -> Action``: a game's playout policy.
 PlayoutPolicy = Callable[[State, int, "list[Action]", Callable[[], float]], Action]
 PLAYOUT_POLICIES: dict[str, PlayoutPolicy] = {}
+#: ``tree_actions(world, actor, legal) -> list[Action]``: the actions the tree considers.
+TreeActions = Callable[[State, int, "list[Action]"], "list[Action]"]
+TREE_ACTIONS: dict[str, TreeActions] = {}
+#: A game's default reward mode (others: ``"mixed"``).
+DEFAULT_REWARDS: dict[str, str] = {}
 
 
 def provisional(scores: list[float]) -> Outcome:
@@ -394,15 +412,24 @@ def register_search(
     evaluator: Evaluator | None = None,
     horizon: int | None = None,
     playout: PlayoutPolicy | None = None,
+    tree_actions: TreeActions | None = None,
+    reward: str | None = None,
 ) -> None:
     """Give the ISMCTS bot a game's knowledge: an evaluator with its playout ``horizon``,
-    and/or a playout policy (see the module docstring). Called by the game's bot module."""
+    a playout policy, tree actions and a default reward (see the module docstring).
+    Called by the game's bot module."""
+    if reward is not None and reward not in REWARDS:
+        raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
     if evaluator is not None:
         EVALUATORS[game] = evaluator
         if horizon is not None:
             DEFAULT_HORIZONS[game] = horizon
     if playout is not None:
         PLAYOUT_POLICIES[game] = playout
+    if tree_actions is not None:
+        TREE_ACTIONS[game] = tree_actions
+    if reward is not None:
+        DEFAULT_REWARDS[game] = reward
 
 
 @register_bot("*", "ismcts")
