@@ -35,10 +35,12 @@ evaluator and horizon (above) and a *playout policy*: ``policy(world, actor, leg
 legal actions and a ``random()`` function; it must read only what ``actor`` could see in
 that world (the world is already a sample, so this is about playing well, not honesty).
 ``playout="policy"`` (the default where a game has one) uses it. A game may also register
-*tree actions*: ``tree_actions(world, actor, legal) -> list[Action]``, a non-empty subset of
-``legal`` that selection and expansion consider (an action abstraction, e.g. a few bet
-sizes out of a hundred; at the root it must read only the searching seat's information,
-which every sampled world shares), and a default ``reward`` mode.
+*tree actions*: ``tree_actions(world, actor, legal, seat) -> list[Action]``, a non-empty
+subset of ``legal`` that selection and expansion consider, ``seat`` being the searching
+seat: an action abstraction (a few bet sizes out of a hundred), or an opponent model (a
+single action for the other seats, chosen from their cards in the sampled world); for
+``seat`` itself it must read only that seat's information, which every sampled world
+shares. A game may also set its default ``reward`` mode.
 
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
@@ -258,7 +260,7 @@ class ISMCTSBot(Bot):
                 actor = min(world.actors())
             legal = world.legal_actions(actor)
             if tree_actions is not None and len(legal) > 1:
-                legal = tree_actions(world, actor, legal)
+                legal = tree_actions(world, actor, legal, seat)
             children = node.children
             unexpanded = []
             best: _Node | None = None
@@ -393,8 +395,9 @@ DEFAULT_HORIZONS: dict[str, int] = {}
 #: ``policy(world, actor, legal, rnd) -> Action``: a game's playout policy.
 PlayoutPolicy = Callable[[State, int, "list[Action]", Callable[[], float]], Action]
 PLAYOUT_POLICIES: dict[str, PlayoutPolicy] = {}
-#: ``tree_actions(world, actor, legal) -> list[Action]``: the actions the tree considers.
-TreeActions = Callable[[State, int, "list[Action]"], "list[Action]"]
+#: ``tree_actions(world, actor, legal, seat) -> list[Action]``: the actions the tree
+#: considers for ``actor`` when ``seat`` searches.
+TreeActions = Callable[[State, int, "list[Action]", int], "list[Action]"]
 TREE_ACTIONS: dict[str, TreeActions] = {}
 #: A game's default reward mode (others: ``"mixed"``).
 DEFAULT_REWARDS: dict[str, str] = {}
