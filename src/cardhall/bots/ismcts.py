@@ -45,7 +45,9 @@ shares. A game may also set its default ``reward`` mode.
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
 joint win, ``1/n`` each when nobody wins), ``"score"`` (payoffs scaled into [0, 1] by the
-largest payoff seen so far) or ``"mixed"`` (default: mostly win, payoffs break ties).
+largest payoff seen so far) or ``"mixed"`` (default: mostly win, payoffs break ties). An
+evaluator that estimates each seat's chance of winning may put it in its outcome's
+``details["win_chances"]``; the win reward then uses it in place of 0 or 1.
 
 >>> from cardhall.registry import make_game
 >>> game = make_game("abstrac")
@@ -351,6 +353,9 @@ class ISMCTSBot(Bot):
         mode = self.reward
 
         def win(outcome: Outcome) -> list[float]:
+            chances = outcome.details.get("win_chances")
+            if chances is not None:  # an evaluator's estimate (see the module docstring)
+                return list(chances)
             winners = outcome.winners
             if not winners:
                 return [1.0 / players] * players
