@@ -29,6 +29,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from cardhall.bots import Bot, register_bot
@@ -36,7 +37,18 @@ from cardhall.bots.ismcts import provisional, register_search
 from cardhall.cards import RailogCard
 from cardhall.engine import Action, Game, Outcome, State
 from cardhall.errors import OptionError
-from cardhall.games.getha import ALAK_R, ARL_R, ARLAS_R, DEISKATUN_R, GethaState, resolve_pot
+from cardhall.games.getha import (
+    _DISCARDS,
+    _PAIR_INDEX,
+    _REPLACES,
+    _SELECTS,
+    ALAK_R,
+    ARL_R,
+    ARLAS_R,
+    DEISKATUN_R,
+    GethaState,
+    resolve_pot,
+)
 
 __all__ = [
     "GethaHeuristicBot",
@@ -407,6 +419,202 @@ register_bot("getha", "heuristic")(GethaHeuristicBot)
 
 
 # --------------------------------------------------------------------------- ISMCTS knowledge
+#
+# What the ISMCTS bot knows about Getha (registered below with ``register_search``):
+#
+# * a quick showdown chance, a logistic model of a hand's chance to win a heads-up
+#   showdown from its played cards (alak, arls, a deiskatun, an arlas, the number cards),
+#   fitted offline on 240,000 simulated showdowns (both seats keeping their two strongest
+#   suits), and the same before the draw from the two strongest suits;
+# * a playout policy that plays like the heuristic bot from that quick chance (bring-in,
+#   pay or decline, discard outside the two best suits, select, bet, replace);
+# * tree actions: the searching seat considers a handful of sensible moves (a few bring-in
+#   and bet sizes, the discards that keep one of the best suit pairs, the best selections);
+#   the other seats are modelled by the playout policy applied to their cards in the
+#   sampled world (one action each), which is what a heuristic opponent does;
+# * a reward in chips: the evaluator returns the stacks once the searched deal is settled
+#   and the reward is the payoff scaled (``"score"``), the chip expectation, which is what
+#   wins a long game, rather than "am I ahead after this deal".
+
+# Logistic weights: intercept, alak, arls, any deiskatun, any arlas, number cards,
+# number total / 10, (arlas and deiskatun).
+_POST_W = (-2.869, 0.346, 1.21, 1.68, 0.756, -0.038, 0.572, 0.388)
+_PRE_W = (-1.435, 0.191, 0.825, 1.088, 0.429, -0.181, 0.51, 0.348)
+
+
+def quick_chance(played: Sequence[int], opponents: int = 1, *, before_draw: bool = False) -> float:
+    """A fast estimate of the chance that ``played`` (the cards of the played suits) wins
+    the showdown against ``opponents`` seats (heads-up model, raised to that power);
+    ``before_draw``: the cards of the two strongest suits of an 8-card hand before the draw.
+
+    >>> strong = quick_chance(parse("alak/S1 arl/S1 8/S1 7/S1 deiskatun/S2 8/S2"))
+    >>> weak = quick_chance(parse("1/S1 2/S1 3/S2"))
+    >>> strong > 0.7 > 0.2 > weak
+    True
+    """
+    al = arl = de = ar = cnt = tot = 0
+    for c in played:
+        r = c % 12
+        if r < 8:
+            cnt += 1
+            tot += r + 1
+        elif r == ALAK_R:
+            al += 1
+        elif r == ARL_R:
+            arl += 1
+        elif r == DEISKATUN_R:
+            de = 1
+        else:
+            ar = 1
+    w = _PRE_W if before_draw else _POST_W
+    z = w[0] + w[1] * al + w[2] * arl + w[3] * de + w[4] * ar + w[5] * cnt
+    z += w[6] * tot / 10.0 + w[7] * ar * de
+    p = 1.0 / (1.0 + math.exp(-z))
+    return p**opponents if opponents > 1 else p
+
+
+def _split(hand: Sequence[int], suits: Sequence[int]) -> list[int]:
+    return [c for c in hand if c // 12 + 1 in suits]
+
+
+def _select_action(suits: tuple[int, ...]) -> Action:
+    if len(suits) == 1:
+        return _SELECTS[suits[0] - 1]
+    return _SELECTS[8 + _PAIR_INDEX[(suits[0], suits[1])]]
+
+
+def _discard_action(hand: Sequence[int], out: Sequence[int]) -> Action:
+    outs = set(out)
+    mask = 0
+    for i, c in enumerate(hand):
+        if c in outs:
+            mask |= 1 << i
+    return _DISCARDS[mask]
+
+
+def _ranked_selections(hand: Sequence[int], opponents: int) -> list[tuple[float, tuple[int, ...]]]:
+    suits = sorted({c // 12 + 1 for c in hand})
+    if len(suits) == 1:
+        return [(1.0, (suits[0],))]
+    scored: list[tuple[float, tuple[int, ...]]] = [
+        (quick_chance(_split(hand, pair), opponents), pair) for pair in combinations(suits, 2)
+    ]
+    scored.sort(key=lambda t: -t[0])
+    return scored
+
+
+def _opponents(world: GethaState) -> int:
+    return max(1, len(world.money.live_seats()) - 1)
+
+
+def search_policy(
+    world: State, actor: int, legal: list[Action], rnd: Callable[[], float] | None = None
+) -> Action:
+    """The playout policy (and the model of the other seats): the heuristic bot's rules
+    driven by :func:`quick_chance` instead of a Monte Carlo estimate. Reads only
+    ``actor``'s cards and the public table of the sampled world."""
+    assert isinstance(world, GethaState)
+    phase = world.phase
+    money = world.money
+    if phase == "bet":
+        played = world.played[actor]
+        live = len(money.live_seats())
+        p = quick_chance(played, max(1, live - 1))
+        cur = money.cur
+        owe = cur - money.put[actor]
+        pot = money.in_play
+        if p >= min(0.85, 1.6 / live):
+            last = legal[-1]
+            if last.kind == "fold":
+                last = legal[-2]
+            first = 1 if owe == 0 else 2
+            raises = legal[first] if len(legal) > first else legal[0]
+            if raises.kind in ("bet", "raise"):
+                lo = raises.arg
+                hi = lo
+                for a in reversed(legal):
+                    if a.kind == raises.kind:
+                        hi = a.arg
+                        break
+                target = cur + max(1, int(pot * (0.5 + p)))
+                return Action(raises.kind, max(lo, min(hi, target)))
+            if last.kind == "allin" and p > 0.8:
+                return last
+        if owe == 0:
+            return legal[0]
+        if p * (pot + owe) >= owe:
+            return legal[1]
+        return legal[0]
+    if phase == "draw" or phase == "declare":
+        hand = world.hand[actor]
+        out = _discard_choice(hand, best_suits(hand))
+        most = len(legal[-1].arg)
+        return _discard_action(hand, out[:most])
+    if phase == "select":
+        hand = world.hand[actor]
+        return _select_action(_ranked_selections(hand, _opponents(world))[0][1])
+    if phase == "replace":
+        (suit,) = best_suits(world.reserve[actor], 1)
+        return _REPLACES[suit - 1]
+    hand = world.hand[actor]
+    live = len(money.live_seats()) if phase == "answer" else len(world.order)
+    p = quick_chance(_split(hand, best_suits(hand)), max(1, live - 1), before_draw=True)
+    stack = money.stacks[actor]
+    if phase == "bringin":
+        lo = legal[0].arg
+        target = lo + int(max(0.0, p - 1.0 / live) * 2 * max(1, stack // 10))
+        return legal[min(len(legal) - 1, max(0, target - lo))]
+    # answer: pay or decline
+    price = world.bring_in
+    if price <= max(2, stack // 15) or p * (money.in_play + price) >= price * 0.8:
+        return legal[0]
+    return legal[1]
+
+
+def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
+    """The moves the search considers: for ``seat``, a few sensible ones; for the other
+    seats, the one :func:`search_policy` plays with their cards in the sampled world."""
+    assert isinstance(world, GethaState)
+    if actor != seat:
+        return [search_policy(world, actor, legal)]
+    phase = world.phase
+    money = world.money
+    if phase == "bet":
+        owe = money.cur - money.put[actor]
+        out = [legal[0]] if owe == 0 else [legal[1], legal[0]]  # check, or call and fold
+        kinds = [a for a in legal if a.kind in ("bet", "raise")]
+        if kinds:
+            lo, hi = kinds[0].arg, kinds[-1].arg
+            pot = money.in_play + owe
+            cur = money.cur
+            wanted = sorted({lo, cur + pot // 2, cur + pot, cur + 2 * pot})
+            out += [Action(kinds[0].kind, t) for t in wanted if lo <= t <= hi]
+        if legal[-1].kind == "allin" or (len(legal) > 1 and legal[-2].kind == "allin"):
+            out.append(Action("allin"))
+        return out
+    if phase == "bringin":
+        lo = legal[0].arg
+        hi = legal[-1].arg
+        wanted = sorted({lo, lo + 1, lo + 2, lo + 4, lo + 8, hi})
+        return [legal[t - lo] for t in wanted if t <= hi]
+    if phase == "draw" or phase == "declare":
+        hand = world.hand[actor]
+        most = len(legal[-1].arg)
+        suits = sorted({c // 12 + 1 for c in hand})
+        if len(suits) < 3:
+            return [legal[0]]  # nothing to discard outside two suits: keep everything
+        pairs = sorted(combinations(suits, 2), key=lambda pair: -suit_strength(_split(hand, pair)))[
+            :3
+        ]
+        seen: dict[Action, None] = {}
+        for pair in pairs:
+            thrown = _discard_choice(hand, pair)[:most]
+            seen[_discard_action(hand, thrown)] = None
+        return list(seen)
+    if phase == "select":
+        ranked = _ranked_selections(world.hand[actor], _opponents(world))
+        return [_select_action(pair) for _, pair in ranked[:4]]
+    return legal
 
 
 def search_evaluator(world: State, root: State) -> Outcome | None:
@@ -418,4 +626,11 @@ def search_evaluator(world: State, root: State) -> Outcome | None:
     return provisional([float(c) for c in world.money.stacks])
 
 
-register_search("getha", evaluator=search_evaluator, horizon=0)
+register_search(
+    "getha",
+    evaluator=search_evaluator,
+    horizon=0,
+    playout=search_policy,
+    tree_actions=search_tree_actions,
+    reward="score",
+)

@@ -890,7 +890,7 @@ class GethaState(State):
         money = self.money
         if phase == BRINGIN:
             lo = int(self.game.options["min_bring_in"])
-            return [Action("bringin", b) for b in range(lo, money.stacks[seat] + 1)]
+            return _amount_actions("bringin", money.stacks[seat] + 1)[lo:]
         if phase == ANSWER:
             return [PAY, DECLINE]
         if phase in (DRAW, DECLARE):
@@ -902,8 +902,8 @@ class GethaState(State):
         owe = cur - put
         out: list[Action] = [CHECK] if owe == 0 else [FOLD, CALL]
         lo, hi = self._raise_range(seat)
-        kind = "bet" if cur == 0 else "raise"
-        out.extend(Action(kind, t) for t in range(lo, hi + 1))
+        if lo <= hi:
+            out.extend(_amount_actions("bet" if cur == 0 else "raise", hi + 1)[lo:])
         if stack > owe and self._allin_ok(seat):
             out.append(ALLIN)
         if owe == 0:
@@ -1141,7 +1141,7 @@ class GethaState(State):
         """
         other = self.clone()
         other.chance = self.chance.fork(rng.getrandbits(64))
-        other.events = [e if e.visible_to(seat) else _REDACTED for e in self.events]
+        other.events = self._redacted_events(seat)
         n = self.game.players
         if self.over:
             return other
@@ -1177,6 +1177,16 @@ class GethaState(State):
                     other.choice[p] = options[rng.randrange(len(options))]
         return other
 
+    def _redacted_events(self, seat: int) -> list[Event]:
+        """The events with those hidden from ``seat`` redacted (a fresh list; the last
+        answer is cached, since a search determinizes the same state many times)."""
+        events = self.events
+        cached = self.__dict__.get("_redacted")
+        if cached is None or cached[0] != seat or cached[1] != len(events):
+            cached = (seat, len(events), [e if e.visible_to(seat) else _REDACTED for e in events])
+            self.__dict__["_redacted"] = cached
+        return cached[2].copy()
+
     def _redeal(self, seat: int, pool: list[int], rng: random.Random) -> bool:
         """One attempt at the constrained redeal of :meth:`determinize` (in place)."""
         n = self.game.players
@@ -1193,6 +1203,12 @@ class GethaState(State):
             }
 
         def take(k: int, ok: Any) -> list[int] | None:
+            if ok is None:  # no constraint: the first k, as the loop below would take
+                if len(left) < k:
+                    return None
+                head = left[:k]
+                del left[:k]
+                return head
             got: list[int] = []
             rest: list[int] = []
             for c in left:
@@ -1266,14 +1282,15 @@ class GethaState(State):
                         return False
                     self.reserve[p][:] = got
         # folded and extra hands: no card of an active arl's suit
+        free = None if not arl_suits else (lambda c: c // 12 not in arl_suits)
         for p in range(n):
             if p != seat and self.folded[p]:
-                got = take(len(self.folded[p]), lambda c: c // 12 not in arl_suits)
+                got = take(len(self.folded[p]), free)
                 if got is None:
                     return False
                 self.folded[p][:] = got
         for xh in self.extra:
-            got = take(len(xh), lambda c: c // 12 not in arl_suits)
+            got = take(len(xh), free)
             if got is None:
                 return False
             xh[:] = got
@@ -1349,3 +1366,14 @@ _DISCARD_LISTS = [
 
 
 _REDACTED = Event("hidden", None, {}, frozenset())
+
+#: Interned amount actions ("bringin", "bet", "raise") by amount, grown on demand.
+_AMOUNTS: dict[str, list[Action]] = {"bringin": [], "bet": [], "raise": []}
+
+
+def _amount_actions(kind: str, upto: int) -> list[Action]:
+    """``[Action(kind, 0), ..., Action(kind, upto - 1)]`` (a fresh list, from a cache)."""
+    cached = _AMOUNTS[kind]
+    if len(cached) < upto:
+        cached.extend(Action(kind, t) for t in range(len(cached), max(upto, 2 * len(cached))))
+    return cached[:upto]
