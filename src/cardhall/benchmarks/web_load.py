@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -41,6 +42,15 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system) process ``pid`` has used so far (Linux; else None)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -166,12 +176,18 @@ async def _drive(base: str, tables: int, limit: float, think: float = 0.0) -> di
     }
 
 
-def measure(tables: int = 200, limit: float = 240.0, think: float = 0.0) -> dict[str, Any]:
-    """Start a server on a temporary SQLite file, run ``tables`` tables, stop it."""
+def measure(
+    tables: int = 200, limit: float = 240.0, think: float = 0.0, launcher: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Start a server on a temporary SQLite file, run ``tables`` tables, stop it.
+
+    ``launcher`` prefixes the server's command line (e.g. a profiler:
+    ``("py-spy", "record", "-o", "server.svg", "--")``)."""
     with tempfile.TemporaryDirectory(prefix="cardhall-load-") as tmp:
         port = _free_port()
         proc = subprocess.Popen(
             [
+                *launcher,
                 sys.executable,
                 "-c",
                 SERVE,
@@ -201,9 +217,17 @@ def measure(tables: int = 200, limit: float = 240.0, think: float = 0.0) -> dict
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("the web server did not start")
                 time.sleep(0.1)
-            return asyncio.run(_drive(base, tables, limit, think))
+            cpu0, client0 = _cpu_seconds(proc.pid), time.process_time()
+            figures = asyncio.run(_drive(base, tables, limit, think))
+            cpu1, client1 = _cpu_seconds(proc.pid), time.process_time()
+            actions = max(1, figures["actions"])
+            if cpu0 is not None and cpu1 is not None and not launcher:
+                figures["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / actions, 3)
+            figures["client_cpu_ms_per_action"] = round(1000 * (client1 - client0) / actions, 3)
+            return figures
         finally:
-            proc.terminate()
+            # a launcher (a profiler) gets Ctrl-C, so it writes what it recorded
+            proc.send_signal(signal.SIGINT if launcher else signal.SIGTERM)
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
