@@ -54,11 +54,22 @@ Action ids (for adapters; ``M = players * chips``, the most chips any seat can h
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
-from cardhall.engine import Action, Chance, Game, OptionSpec, Outcome, State, arg_card, arg_int
+from cardhall.engine import (
+    SPECTATOR,
+    Action,
+    Chance,
+    Event,
+    Game,
+    OptionSpec,
+    Outcome,
+    State,
+    arg_card,
+    arg_int,
+)
 from cardhall.errors import NotationError, OptionError
 from cardhall.money import Money
 from cardhall.registry import register
@@ -121,6 +132,23 @@ _QUIET = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
     T_W2,
     T_CHAL,
 ) = range(15)
+
+#: The faces that open a pile taking adds, per suit (alak, arl; every face under AFO).
+_OPENERS: tuple[tuple[int, ...], ...] = tuple((x * 12 + 8, x * 12 + 9) for x in range(8))
+_OPENERS_AFO: tuple[tuple[int, ...], ...] = tuple(
+    tuple(range(x * 12 + 8, x * 12 + 12)) for x in range(8)
+)
+#: ``actors()`` answers, built once.
+_NOBODY: frozenset[int] = frozenset()
+_ALONE: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(8))
+#: ``_AUDIENCES[n][s]``: who sees seat ``s``'s private events at an ``n``-seat table, and
+#: who sees their public side (everyone else and spectators), as the engine builds them.
+_AUDIENCES: dict[int, tuple[tuple[frozenset[int], frozenset[int]], ...]] = {
+    n: tuple(
+        (frozenset((s,)), frozenset(range(n)) - frozenset((s,)) | {SPECTATOR}) for s in range(n)
+    )
+    for n in range(2, 9)
+}
 
 # ----------------------------------------------------------------------------- actions
 
@@ -525,8 +553,8 @@ class SomachiState(State):
     def actors(self) -> frozenset[int]:
         need = self.need
         if need is None:
-            return frozenset()
-        return frozenset((need[1],))
+            return _NOBODY
+        return _ALONE[need[1]]
 
     @property
     def is_over(self) -> bool:
@@ -538,7 +566,7 @@ class SomachiState(State):
             return []
         if self._cache_seat == seat:
             return self._cache.copy()
-        legal = self._legal(need)
+        legal = self._legal_main(seat) if need[0] == K_MAIN else self._legal(need)
         self._cache_seat = seat
         self._cache = legal
         return legal.copy()
@@ -580,17 +608,6 @@ class SomachiState(State):
         # K_BRINGIN, K_STAY
         return [*_amount_actions("bet", stack), CHECK]
 
-    def _addable(self) -> list[list[int]]:
-        """For each suit, the face cards of piles that accept adds (in seat, placement order)."""
-        piles: list[list[int]] = [[], [], [], [], [], [], [], []]
-        afo = self.afo
-        for t in self.tab:
-            for c in t:
-                r = c % 12 + 1
-                if r in (ALAK, ARL) or (afo and r > 8):
-                    piles[c // 12].append(c)
-        return piles
-
     def _others_have(self, seat: int, suit: int) -> bool:
         for s, t in enumerate(self.tab):
             if s != seat:
@@ -604,27 +621,37 @@ class SomachiState(State):
             return False
         return self.arl_owner[self.discard[-1] // 12] == seat and self.disc_by[-1] != seat
 
+    def _faces(self, x: int) -> list[int]:
+        """The face cards of suit ``x``'s piles that accept adds, in seat then placement
+        order. There is one card of each face per suit, so this is at most four look-ups
+        in :attr:`loc`."""
+        loc = self.loc
+        found = [f for f in (_OPENERS_AFO if self.afo else _OPENERS)[x] if loc[f] >= 0]
+        if len(found) > 1:
+            tab = self.tab
+            found.sort(key=lambda f: (loc[f], tab[loc[f]].index(f)))  # type: ignore[arg-type]
+        return found
+
     def _legal_main(self, seat: int) -> list[Action]:
         hand = sorted(self.hands[seat])
         taken = self.taken
         adds: list[Action] = []
         plays: list[Action] = []
-        discards: list[Action] = []
-        piles: list[list[int]] | None = None
+        faces_of: dict[int, list[int]] = {}
         stranding = -1  # 1 if adding the other card would strand the taken one
+        two = len(hand) == 2 and taken >= 0
         for c in hand:
-            if c != taken:
-                discards.append(DISCARD_A[c])
             r = _RANK[c]
             if r <= 8:
-                if piles is None:
-                    piles = self._addable()
-                faces = piles[c // 12]
+                x = c // 12
+                faces = faces_of.get(x)
+                if faces is None:
+                    faces = faces_of[x] = self._faces(x)
                 if not faces:
                     continue
-                if len(hand) == 2 and taken >= 0 and c != taken:
+                if two and c != taken:
                     if stranding < 0:
-                        stranding = 1 if self._stranded(seat, taken, piles) else 0
+                        stranding = 1 if self._stranded(seat, taken) else 0
                     if stranding:
                         continue
                 row = ADD_A[c]
@@ -635,8 +662,9 @@ class SomachiState(State):
                     plays.append(PLAY_A[c])
                 x = c // 12
                 tab = self.tab
+                active = self.active
                 for t in range(self.players):
-                    if t != seat and self.active[t]:
+                    if t != seat and active[t]:
                         for d in tab[t]:
                             if d // 12 == x:
                                 plays.append(ATTACK_A[x][t])
@@ -644,8 +672,9 @@ class SomachiState(State):
             else:
                 plays.append(PLAY_A[c])
         out = adds
-        if self._claimable(seat):
-            out.append(CLAIM)
+        discard = self.discard
+        if discard and self.arl_owner[discard[-1] // 12] == seat and self.disc_by[-1] != seat:
+            out.append(CLAIM)  # _claimable
         if self.w2:
             owner = self.arl_owner
             for s in range(8):
@@ -655,14 +684,14 @@ class SomachiState(State):
             assert self.money is not None
             out.extend(_amount_actions("challenge", self.money.stacks[seat]))
         out.extend(plays)
-        out.extend(discards)
+        out.extend([DISCARD_A[c] for c in hand if c != taken])
         return out
 
-    def _stranded(self, seat: int, taken: int, piles: list[list[int]]) -> bool:
+    def _stranded(self, seat: int, taken: int) -> bool:
         """Whether a hand of just the taken card could not end the turn (S-33)."""
         r = taken % 12 + 1
         if r <= 8:
-            if piles[taken // 12]:
+            if self._faces(taken // 12):
                 return False
         elif r != ARLAS or self.afo:
             return False
@@ -1237,13 +1266,30 @@ class SomachiState(State):
 
     def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
         self.hands[seat].append(c)
+        size = len(self.deck)
         if self.deck_known_flag:
             self.pub[seat] |= 1 << c
-            self._emit(kind, seat, card=c, deck_size=len(self.deck))
+            self._emit(kind, seat, card=c, deck_size=size)
         else:
-            self._emit_private(
-                kind, seat, {"card": c, "deck_size": len(self.deck)}, {"deck_size": len(self.deck)}
-            )
+            self._emit_private(kind, seat, {"card": c, "deck_size": size}, {"deck_size": size})
+
+    def _emit_private(
+        self,
+        kind: str,
+        seat: int,
+        private: Mapping[str, Any],
+        public: Mapping[str, Any],
+        see: Iterable[int] | None = None,
+    ) -> None:
+        """As the base class's, with the audiences of the usual case (only ``seat`` sees
+        the private part) built once per table size: the same events, made faster."""
+        if see is not None:
+            super()._emit_private(kind, seat, private, public, see)
+            return
+        insiders, outsiders = _AUDIENCES[self.game.players][seat]
+        events = self.events
+        events.append(Event(kind, seat, private, insiders))
+        events.append(Event(kind, seat, public, outsiders))
 
     def _place_pile(self, seat: int, c: RailogCard) -> None:
         self.tab[seat].append(c)
