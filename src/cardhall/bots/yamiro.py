@@ -33,16 +33,18 @@ True
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
 from cardhall.bots import Bot, register_bot
+from cardhall.bots.ismcts import register_search
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK
-from cardhall.engine import Action, State
-from cardhall.games.yamiro import COUNT_VALUE, evaluate
+from cardhall.engine import Action, Outcome, State
+from cardhall.games.yamiro import COUNT_VALUE, PLAYS, evaluate
 
-__all__ = ["HeuristicBot", "plays_after"]
+__all__ = ["HeuristicBot", "playout_policy", "plays_after", "policy_card", "rollout"]
 
 #: Card index by notation, as views write cards.
 _INDEX: dict[str, int] = {str(c): int(c) for c in RAILOG_DECK}
@@ -279,3 +281,424 @@ def _value(cards: Sequence[int]) -> int:
 
 
 register_bot("yamiro", "heuristic")(HeuristicBot)
+
+# --------------------------------------------------------------------------- search knowledge
+#
+# What the ISMCTS bot (``cardhall.bots.ismcts``) knows about Yamiro: a cheap playout policy
+# that plays the way :class:`HeuristicBot` reasons (answer an arlas with a deiskatun, hold
+# the arlas until no answer can come, feed a lost hand its cheapest cards, spend alak and
+# arl where they double a contested total), and a *rollout evaluator* that plays a sampled
+# world to the end with that policy on plain lists of ints, without the engine's events
+# (a playout through ``_apply`` costs most of a simulation). The policy reads only what the
+# seat to move could see in the sampled world: its hand, the cards played, and how many
+# deiskatun are out of play; so it is honest by construction.
+
+#: Rank of a card index (1..12) and its value held for later (numbers, then faces).
+_RANK_OF: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
+_KEEP_OF: tuple[float, ...] = tuple(KEEP[c % 12 + 1] for c in range(96))
+_MULT = (1, 2, 1, 4)  # by faces played: bit 1 an alak, bit 2 an arl
+#: Stake (count of the other side's played cards) that makes an arlas worth spending at
+#: the hand's last play outside the last hand.
+ARLAS_STAKE = 10
+#: Playouts spend an arlas while an answer may still come only when the chance of a
+#: deiskatun against it is below this.
+ARLAS_RISK = 0.2
+#: Share of uniformly random plays in playouts.
+PLAYOUT_EPSILON = 0.05
+
+
+def _after_table(n: int) -> tuple[tuple[int, int], ...]:
+    """For each play index of a regular hand: (plays still to come by the seat making it,
+    plays still to come by the other side)."""
+    rows = []
+    for turn in range(4 * n):
+        me = turn % n
+        mine = sum(1 for t in range(turn + 1, 4 * n) if t % n == me)
+        opp = sum(1 for t in range(turn + 1, 4 * n) if (t - me) % 2)
+        rows.append((mine, opp))
+    return tuple(rows)
+
+
+_AFTER = {2: _after_table(2), 4: _after_table(4)}
+
+
+class _Hand:
+    """One side-aware summary of the hand in progress, updated card by card."""
+
+    __slots__ = ("credit", "faces", "live", "stake", "tot")
+
+    def __init__(self) -> None:
+        self.tot = [0, 0]  # number totals
+        self.faces = [0, 0]  # bit 1 an alak, bit 2 an arl
+        self.live: tuple[list[int], list[int]] = ([], [])  # uncancelled arlas, by side
+        self.credit = [0, 0]  # deiskatun waiting for an arlas (deiskatun_anytime)
+        self.stake = [0, 0]  # count value of each side's played cards
+
+    def add(self, i: int, card: int, s: int, anytime: bool) -> None:
+        r = _RANK_OF[card]
+        self.stake[s] += COUNT_VALUE[card]
+        if r <= 8:
+            self.tot[s] += r
+        elif r == 9:
+            self.faces[s] |= 1
+        elif r == 10:
+            self.faces[s] |= 2
+        elif r == 11:
+            target = self.live[1 - s]
+            if target:
+                target.pop(0)
+            elif anytime:
+                self.credit[s] += 1
+        elif self.credit[1 - s]:
+            self.credit[1 - s] -= 1
+        else:
+            self.live[s].append(i)
+
+    def first(self) -> int:
+        """Side of the earliest uncancelled arlas, or -1."""
+        l0, l1 = self.live
+        if l0:
+            return 0 if not l1 or l0[0] < l1[0] else 1
+        return 1 if l1 else -1
+
+    def winner(self) -> int | None:
+        """The hand's winner if it ended now (as :func:`cardhall.games.yamiro.evaluate`)."""
+        first = self.first()
+        if first >= 0:
+            return first
+        v0 = self.tot[0] * _MULT[self.faces[0]]
+        v1 = self.tot[1] * _MULT[self.faces[1]]
+        return 0 if v0 > v1 else 1 if v1 > v0 else None
+
+
+def _pick(
+    hand: list[int],
+    side: int,
+    h: _Hand,
+    my_after: int,
+    opp_after: int,
+    last_hand: bool,
+    unseen: int,
+    unseen_deis: int,
+    rnd: Any,
+) -> int:
+    """The playout policy's card (see the section comment; :func:`policy_card`)."""
+    if rnd() < PLAYOUT_EPSILON:
+        return hand[int(rnd() * len(hand))]
+    rank = _RANK_OF
+    keep = _KEEP_OF
+    first = h.first()
+    if first == 1 - side:  # their arlas stands: answer it, or feed the lost hand
+        for c in hand:
+            if rank[c] == 11:
+                return c
+        if last_hand:
+            return min(hand, key=COUNT_VALUE.__getitem__)
+        return min(hand, key=lambda c: COUNT_VALUE[c] + keep[c])
+    if first == side:  # ours stands: our cards are discarded, spend the least useful
+        if last_hand:
+            return min(hand, key=COUNT_VALUE.__getitem__)
+        return min(hand, key=keep.__getitem__)
+    tot, faces = h.tot[side], h.faces[side]
+    their = h.tot[1 - side] * _MULT[h.faces[1 - side]]
+    arlas = -1
+    for c in hand:
+        if rank[c] == 12:
+            arlas = c
+            break
+    if arlas >= 0 and not h.credit[1 - side]:
+        if opp_after == 0:
+            if my_after == 0:
+                # the last word: win on value if we can, else by the arlas if worth it
+                if _best_now(hand, tot, faces) > their:
+                    return _best_card(hand, tot, faces)
+                if last_hand or h.stake[1 - side] >= ARLAS_STAKE:
+                    return arlas
+        elif unseen and unseen_deis * (3 + opp_after) < ARLAS_RISK * unseen:
+            return arlas
+    # contest on value, or feed the hand its cheapest card
+    mine = tot * _MULT[faces]
+    theirs = (h.tot[1 - side] + 4.0 * opp_after) * _MULT[h.faces[1 - side]]
+    reach = _best_now(hand, tot, faces) + 5.0 * my_after * _MULT[faces | 1]
+    if reach >= theirs or mine > theirs:
+        return _best_card(hand, tot, faces)
+    if last_hand:
+        return min(hand, key=COUNT_VALUE.__getitem__)
+    return min(hand, key=lambda c: COUNT_VALUE[c] + keep[c])
+
+
+def _best_now(hand: Sequence[int], total: int, faces: int) -> int:
+    """The side's value after its best single card from ``hand``."""
+    best = total * _MULT[faces]
+    for c in hand:
+        r = _RANK_OF[c]
+        if r <= 8:
+            v = (total + r) * _MULT[faces]
+        elif r == 9:
+            v = total * _MULT[faces | 1]
+        elif r == 10:
+            v = total * _MULT[faces | 2]
+        else:
+            continue
+        if v > best:
+            best = v
+    return best
+
+
+def _best_card(hand: Sequence[int], total: int, faces: int) -> int:
+    """The card adding most value (counting on a number or two to follow a face; never an
+    arlas or deiskatun while anything else is held)."""
+    best = hand[0]
+    best_v = -math.inf
+    for c in hand:
+        r = _RANK_OF[c]
+        if r <= 8:
+            v = (total + r) * _MULT[faces] + 0.1 * r
+        elif r == 9:
+            v = (total + 4.0) * _MULT[faces | 1] - 0.5
+        elif r == 10:
+            v = (total + 4.0) * _MULT[faces | 2] - 0.5 if faces & 1 else -1.0
+        else:
+            v = -2.0 - _KEEP_OF[c]
+        if v > best_v:
+            best_v = v
+            best = c
+    return best
+
+
+def _summary(played: Sequence[int], who: Sequence[int], anytime: bool) -> _Hand:
+    h = _Hand()
+    for i, c in enumerate(played):
+        h.add(i, c, who[i] & 1, anytime)
+    return h
+
+
+def _unseen_counts(world: Any, seat: int) -> tuple[int, int]:
+    """(cards ``seat`` has not seen, deiskatun among them) in a two- or four-player world."""
+    zones = (world.discard, world.captures[0], world.captures[1], world.played)
+    hand = world.hands[seat]
+    gone = sum(len(z) for z in zones) + len(hand)
+    deis = 8 - sum(1 for z in (*zones, hand) for c in z if _RANK_OF[c] == 11)
+    return 96 - gone, deis
+
+
+def policy_card(world: State, seat: int, rnd: Any) -> int:
+    """The playout policy's card for ``seat`` in a two- or four-player world.
+
+    It answers an arlas with a deiskatun; holds its arlas until no answer can come (or a
+    deiskatun against it is unlikely); feeds a lost hand its cheapest card; spends nothing
+    useful on a hand its arlas holds; otherwise plays for value where the hand can be won
+    (alak and arl where they double a total) and feeds the hand its cheapest card where it
+    cannot. ``PLAYOUT_EPSILON`` of its plays are uniformly random.
+
+    >>> from cardhall.registry import make_game
+    >>> state = make_game("yamiro").new_state(seed=1)
+    >>> policy_card(state, 0, lambda: 0.5) in state.hands[0]
+    True
+    """
+    w: Any = world
+    n = w.n
+    turn = len(w.played)
+    if turn >= 4 * n:  # a tie-break round (must_have_winner): play for value
+        my_after = opp_after = 0
+    else:
+        my_after, opp_after = _AFTER[n][turn]
+    unseen, deis = _unseen_counts(w, seat)
+    return _pick(
+        w.hands[seat],
+        seat & 1,
+        _summary(w.played, w.who, w.anytime),
+        my_after,
+        opp_after,
+        w.hand_no + 1 >= w.hands_total,
+        unseen,
+        deis,
+        rnd,
+    )
+
+
+def playout_policy(world: State, actor: int, legal: list[Action], rnd: Any) -> Action:
+    """ISMCTS playout policy through the engine (:func:`policy_card`; random in solitaire)."""
+    if getattr(world, "solitaire", True):
+        return legal[int(rnd() * len(legal))]
+    return PLAYS[policy_card(world, actor, rnd)]
+
+
+#: The evaluator's model of the hands still to come, fitted by least squares on 20000
+#: games of the playout policy against itself per form: for each count ``k`` of hands left,
+#: the final capture margin minus the margin now is about ``start * (hands the other side
+#: starts - hands this side starts) + sum(weight * (this side's count - the other's))``
+#: over the cards held (arlas, deiskatun, alak, arl, number total), with residual standard
+#: deviation ``sd``. Rows: (start, arlas, deiskatun, alak, arl, numbers, sd).
+HAND_MODEL: dict[int, dict[int, tuple[float, ...]]] = {
+    2: {
+        1: (11.3, 2.8, 1.1, -0.1, -2.1, 0.12, 17.7),
+        2: (0.0, 4.5, 1.0, 2.5, -2.8, 0.32, 24.0),
+        3: (10.7, 5.5, 0.3, 2.2, -3.4, 0.21, 29.3),
+        4: (0.0, 7.6, 0.4, 3.4, -3.2, 0.41, 33.6),
+        5: (9.8, 9.3, -0.1, 3.7, -3.3, 0.37, 37.4),
+        6: (0.0, 10.8, -0.6, 4.8, -3.5, 0.34, 41.0),
+        7: (8.9, 13.6, -1.1, 3.8, -2.9, 0.34, 44.4),
+    },
+    4: {
+        1: (20.5, 5.4, 3.4, 4.0, -0.3, 0.02, 36.2),
+        2: (0.0, 9.7, 4.8, 6.4, 0.5, 0.21, 49.6),
+        3: (17.7, 13.4, 5.1, 6.1, 0.9, 0.24, 59.7),
+    },
+}
+#: Hands the rollout plays beyond the one in progress before the model judges.
+ROLLOUT_HANDS = 0
+
+
+def judge(
+    n: int,
+    hand_no: int,
+    hands_total: int,
+    dealer: int,
+    caps: Sequence[int],
+    hands: Sequence[Sequence[int]],
+) -> Outcome:
+    """The model's verdict between hands (``hand_no`` hands played): each side's expected
+    final capture total as its score, and each seat's chance of winning the game in
+    ``details["win_chances"]`` (which the ISMCTS win reward uses in place of 0 or 1)."""
+    k = hands_total - hand_no
+    start, *weights, sd = HAND_MODEL[n][k]
+    diff = [0.0] * 5  # side 0 minus side 1
+    rank = _RANK_OF
+    for s in range(n):
+        sign = 1.0 if s & 1 == 0 else -1.0
+        for c in hands[s]:
+            r = rank[c]
+            if r <= 8:
+                diff[4] += sign * r
+            else:
+                diff[(12, 11, 9, 10).index(r)] += sign
+    starts = 0
+    for j in range(hand_no, hands_total):
+        first = (dealer + 1 + j) % 2 if n == 2 else (j + 1) % 4
+        starts += 1 if first & 1 else -1  # side 1 starts: good for side 0
+    mu = caps[0] - caps[1] + start * starts + sum(w * d for w, d in zip(weights, diff, strict=True))
+    p0 = 0.5 * (1.0 + math.erf(mu / (sd * _SQRT2)))
+    mean = 0.5 * (caps[0] + caps[1])
+    scores = tuple(mean + 0.5 * mu if s & 1 == 0 else mean - 0.5 * mu for s in range(n))
+    winners = tuple(s for s in range(n) if (s & 1 == 0) == (mu > 0)) if mu else ()
+    chances = tuple(p0 if s & 1 == 0 else 1.0 - p0 for s in range(n))
+    return Outcome(scores, winners, details={"win_chances": chances})
+
+
+_SQRT2 = math.sqrt(2.0)
+
+
+def rollout(world: State, root: State) -> Outcome | None:
+    """The ISMCTS evaluator (horizon 0): play a sampled world with the playout policy, on
+    plain lists of ints, to the end of the hand in progress (and ``ROLLOUT_HANDS`` more);
+    then the final captures if the game is over, else :func:`judge`'s verdict.
+
+    It declines (``None``) for solitaire and for ``must_have_winner``; the engine then plays
+    those out with :func:`playout_policy`. Its random plays come from a generator seeded by
+    the world's forked chance seed (drawn from the searching bot's generator), so a search
+    stays a function of its seed. ``tests/test_bots_yamiro.py`` checks it ends every game
+    exactly as the engine does with the same plays.
+    """
+    w: Any = world
+    if w.solitaire or w.must_have_winner:
+        return None
+    return _rollout(w, w.hand_no + 1 + ROLLOUT_HANDS)
+
+
+def _rollout(w: Any, stop: int) -> Outcome:
+    """Play ``w`` on to ``stop`` hands played (or the game's end) and judge."""
+    rng = _ROLLOUT_RNG
+    rng.seed(w.chance.seed)
+    rnd = rng.random
+    n = w.n
+    after = _AFTER[n]
+    hands = [h.copy() for h in w.hands]
+    pile = w.pile
+    pos = w.pos
+    top = len(pile)
+    turn = w.turn
+    starter = w.starter
+    hand_no = w.hand_no
+    hands_total = w.hands_total
+    stop = min(stop, hands_total)
+    anytime = w.anytime
+    caps = [sum(COUNT_VALUE[c] for c in w.captures[0]), sum(COUNT_VALUE[c] for c in w.captures[1])]
+    h = _summary(w.played, w.who, anytime)
+    # cards out of play, public to all: what each seat has not seen is the rest but its hand
+    zones = (w.discard, w.captures[0], w.captures[1], w.played)
+    gone = sum(len(z) for z in zones)
+    deis_gone = sum(1 for z in zones for c in z if _RANK_OF[c] == 11)
+    rank = _RANK_OF
+    regular = 4 * n
+    dealer_next = w.dealer + 1
+    seat = w.to_move
+    while True:
+        hand = hands[seat]
+        mine = 0
+        for c in hand:
+            if rank[c] == 11:
+                mine += 1
+        my_after, opp_after = after[turn]
+        card = _pick(
+            hand,
+            seat & 1,
+            h,
+            my_after,
+            opp_after,
+            hand_no + 1 >= hands_total,
+            96 - gone - len(hand),
+            8 - deis_gone - mine,
+            rnd,
+        )
+        hand.remove(card)
+        h.add(turn, card, seat & 1, anytime)
+        gone += 1
+        if rank[card] == 11:
+            deis_gone += 1
+        if pos < top:
+            hand.append(pile[pos])
+            pos += 1
+        turn += 1
+        if turn >= regular:
+            winner = h.winner()
+            if winner is not None:
+                caps[winner] += h.stake[1 - winner]
+            hand_no += 1
+            if hand_no >= stop:
+                break
+            h = _Hand()
+            turn = 0
+            starter = (dealer_next + hand_no) % 2 if n == 2 else (hand_no + 1) % 4
+        seat = (starter + turn) % n
+    if hand_no < hands_total:
+        return judge(n, hand_no, hands_total, w.dealer, caps, hands)
+    t0, t1 = caps
+    winners = () if t0 == t1 else tuple(s for s in range(n) if s & 1 == (0 if t0 > t1 else 1))
+    return Outcome(tuple(float(t0 if s & 1 == 0 else t1) for s in range(n)), winners)
+
+
+_ROLLOUT_RNG = random.Random(0)
+
+
+def _no_random() -> float:
+    return 1.0
+
+
+def tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
+    """ISMCTS tree actions: every card for the searching seat; for the other seats, whose
+    hands differ from one sampled world to the next, the playout policy's card (an
+    opponent model: without it each of their tree nodes would mostly expand untried cards
+    at random)."""
+    if actor == seat or getattr(world, "solitaire", True):
+        return legal
+    return [PLAYS[policy_card(world, actor, _no_random)]]
+
+
+register_search(
+    "yamiro",
+    evaluator=rollout,
+    horizon=0,
+    playout=playout_policy,
+    tree_actions=tree_actions,
+)
