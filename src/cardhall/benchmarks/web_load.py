@@ -118,7 +118,11 @@ async def _seat(
                 )
 
 
-async def _drive(base: str, tables: int, limit: float, think: float = 0.0) -> dict[str, Any]:
+async def _drive(
+    base: str, tables: int, limit: float, think: float = 0.0, server_pid: int | None = None
+) -> dict[str, Any]:
+    """Set the tables up, connect every seat, start the games, play them out. The CPU
+    figures cover the play only (from the first start to the end), not the set-up."""
     import httpx
 
     ws_url = base.replace("http://", "ws://") + "/ws"
@@ -147,6 +151,8 @@ async def _drive(base: str, tables: int, limit: float, think: float = 0.0) -> di
                     asyncio.create_task(_seat(ws_url, table, seat, token, lat, errors, think))
                 )
         await asyncio.sleep(0.5)  # let every seat connect and sync
+        cpu0 = _cpu_seconds(server_pid) if server_pid else None
+        client0 = time.process_time()
         for table, tokens in made:
             await http.post(
                 f"/api/tables/{table.id}/start", headers={"Authorization": f"Bearer {tokens[0][1]}"}
@@ -160,7 +166,14 @@ async def _drive(base: str, tables: int, limit: float, think: float = 0.0) -> di
                 errors.append(repr(task.exception()))
         unfinished = sum(1 for table, tokens in made if len(table.final) < len(tokens))
         disagree = sum(1 for table, _ in made if len(set(table.final.values())) > 1)
+    cpu1 = _cpu_seconds(server_pid) if server_pid else None
+    client1 = time.process_time()
+    cpu: dict[str, float] = {}
+    if cpu0 is not None and cpu1 is not None:
+        cpu["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / max(1, len(lat)), 3)
+    cpu["client_cpu_ms_per_action"] = round(1000 * (client1 - client0) / max(1, len(lat)), 3)
     return {
+        **cpu,
         "tables": tables,
         "think_s": think,
         "actions": len(lat),
@@ -217,14 +230,7 @@ def measure(
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("the web server did not start")
                 time.sleep(0.1)
-            cpu0, client0 = _cpu_seconds(proc.pid), time.process_time()
-            figures = asyncio.run(_drive(base, tables, limit, think))
-            cpu1, client1 = _cpu_seconds(proc.pid), time.process_time()
-            actions = max(1, figures["actions"])
-            if cpu0 is not None and cpu1 is not None and not launcher:
-                figures["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / actions, 3)
-            figures["client_cpu_ms_per_action"] = round(1000 * (client1 - client0) / actions, 3)
-            return figures
+            return asyncio.run(_drive(base, tables, limit, think, None if launcher else proc.pid))
         finally:
             # a launcher (a profiler) gets Ctrl-C, so it writes what it recorded
             proc.send_signal(signal.SIGINT if launcher else signal.SIGTERM)
