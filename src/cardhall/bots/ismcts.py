@@ -40,7 +40,9 @@ subset of ``legal`` that selection and expansion consider, ``seat`` being the se
 seat: an action abstraction (a few bet sizes out of a hundred), or an opponent model (a
 single action for the other seats, chosen from their cards in the sampled world); for
 ``seat`` itself it must read only that seat's information, which every sampled world
-shares. A game may also set its default ``reward`` mode.
+shares. A game may also set its default ``reward`` mode, and a *world hook*
+``prepare(world)``, called on each sampled world before the search plays in it (e.g. to
+stop recording events that no one will read).
 
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
@@ -76,6 +78,7 @@ __all__ = [
     "EVALUATORS",
     "PLAYOUT_POLICIES",
     "TREE_ACTIONS",
+    "WORLD_HOOKS",
     "ISMCTSBot",
     "SearchResult",
     "provisional",
@@ -180,6 +183,7 @@ class ISMCTSBot(Bot):
             raise OptionError(f"ismcts horizon must be >= 0 actions, got {horizon!r}")
         self.evaluator = EVALUATORS.get(game.name)
         self.tree_actions = TREE_ACTIONS.get(game.name)
+        self.prepare = WORLD_HOOKS.get(game.name)
         self.horizon = int(horizon) if horizon is not None and self.evaluator else None
         if iterations is None and time_limit is None:
             iterations = DEFAULT_ITERATIONS
@@ -243,6 +247,8 @@ class ISMCTSBot(Bot):
     ) -> None:
         rng = self.rng
         world = root_state.determinize(seat, rng)
+        if self.prepare is not None:
+            self.prepare(world)
         apply = world._apply
         history = world.history
         start = len(history)
@@ -406,6 +412,8 @@ TreeActions = Callable[[State, int, "list[Action]", int], "list[Action]"]
 TREE_ACTIONS: dict[str, TreeActions] = {}
 #: A game's default reward mode (others: ``"mixed"``).
 DEFAULT_REWARDS: dict[str, str] = {}
+#: ``prepare(world)``: called on each sampled world before the search plays in it.
+WORLD_HOOKS: dict[str, Callable[[State], None]] = {}
 
 
 def provisional(scores: list[float]) -> Outcome:
@@ -422,9 +430,10 @@ def register_search(
     playout: PlayoutPolicy | None = None,
     tree_actions: TreeActions | None = None,
     reward: str | None = None,
+    prepare: Callable[[State], None] | None = None,
 ) -> None:
     """Give the ISMCTS bot a game's knowledge: an evaluator with its playout ``horizon``,
-    a playout policy, tree actions and a default reward (see the module docstring).
+    a playout policy, tree actions, a default reward and a world hook (see the module docstring).
     Called by the game's bot module."""
     if reward is not None and reward not in REWARDS:
         raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
@@ -436,6 +445,8 @@ def register_search(
         PLAYOUT_POLICIES[game] = playout
     if tree_actions is not None:
         TREE_ACTIONS[game] = tree_actions
+    if prepare is not None:
+        WORLD_HOOKS[game] = prepare
     if reward is not None:
         DEFAULT_REWARDS[game] = reward
 
