@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from cardhall.bots import bot_levels, make_bot
+from cardhall.bots.somachi import search_evaluator, search_playout, search_tree_actions
 from cardhall.cards import RAILOG_DECK, RailogCard
-from cardhall.games.somachi import SomachiState
+from cardhall.games.somachi import CLAIM, K_DRAW, K_MAIN, K_OPEN, K_W1, TAKE, SomachiState
 from cardhall.registry import make_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -109,3 +110,151 @@ def test_heuristic_attacks_the_richest_suit() -> None:
     state.apply(1, f"discard {state.legal_actions(1)[-1].arg}")
     state.apply(0, "draw")
     assert str(bot.choose(state, 0)) == "attack arlas/S5 1"
+
+
+# ----------------------------------------------------------------- ISMCTS knowledge
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {}),
+        (3, {"gambling": True, "chips": 12, "any_face_opens": True, "collect_to": "pile"}),
+        (4, {"seed_discard": True, "all_cards_count": True, "arl_tableau_collect": False}),
+    ],
+)
+def test_playout_policy_answers_a_legal_action_at_every_decision(
+    players: int, options: dict[str, object]
+) -> None:
+    game = make_game("somachi", players, **options)
+    rng = random.Random(4)
+    kinds: set[int] = set()
+    for g in range(3):
+        state = game.new_state(seed=g)
+        bots = {
+            s: make_bot(game, "random" if s % 2 else "heuristic", seed=s) for s in range(players)
+        }
+        while not state.is_over:
+            assert isinstance(state, SomachiState)
+            seat = min(state.actors())
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                assert state.need is not None
+                kinds.add(state.need[0])
+                assert search_playout(state, seat, legal, rng.random) in legal
+            state.apply(seat, bots[seat].choose(state, seat))
+    assert {K_OPEN, K_DRAW, K_MAIN} <= kinds
+
+
+def _opening_position() -> SomachiState:
+    """Seat 0 opens its alak of suit 5; seat 1 then throws a 6 of that suit away."""
+    game = make_game("somachi", 2)
+    state = game.new_state(
+        deck=_stacked(["alak/S5", "arl/S6", "1/S8", "2/S8"], ["6/S5", "7/S7", "1/S7", "2/S7"])
+    )
+    assert isinstance(state, SomachiState)
+    return state
+
+
+def test_playout_policy_opens_the_alak_takes_what_fits_and_adds_to_its_own_pile() -> None:
+    state = _opening_position()
+    rnd = random.Random(0).random
+    # an alak before an arl when opening
+    assert str(search_playout(state, 0, state.legal_actions(0), rnd)) == "open alak/S5"
+    state.apply(0, "open alak/S5")
+    state.apply(1, "stand")
+    state.apply(0, "draw")
+    state.apply(0, "discard 1/S8")
+    state.apply(1, "draw")
+    state.apply(1, "discard 6/S5")
+    # the 6 of suit 5 fits seat 0's alak pile: take it, then add it there
+    assert search_playout(state, 0, state.legal_actions(0), rnd) == TAKE
+    state.apply(0, "take")
+    legal = state.legal_actions(0)
+    assert any(a.kind == "discard" for a in legal)
+    assert str(search_playout(state, 0, legal, rnd)) == "add 6/S5 alak/S5"
+
+
+def test_playout_policy_claims_and_never_adds_to_the_opponent_early() -> None:
+    state = _opening_position()
+    rnd = random.Random(1).random
+    state.apply(0, "open alak/S5")
+    state.apply(1, "stand")
+    state.apply(0, "draw")
+    state.apply(0, "discard 1/S8")
+    state.apply(1, "draw")
+    legal = state.legal_actions(1)
+    assert any(a.kind == "add" for a in legal)  # 6/S5 could go on seat 0's alak
+    for _ in range(20):  # whatever the noise: a four-card hand keeps its numbers
+        assert search_playout(state, 1, legal, rnd).kind != "add"
+
+
+def test_playout_policy_claims_from_the_window() -> None:
+    game = make_game("somachi", 2)
+    state = game.new_state(
+        deck=_stacked(["arl/S5", "1/S8", "2/S8", "3/S8"], ["6/S5", "7/S7", "1/S7", "2/S7"])
+    )
+    assert isinstance(state, SomachiState)
+    state.apply(0, "open arl/S5")
+    state.apply(1, "stand")
+    state.apply(0, "draw")
+    state.apply(0, "discard 1/S8")
+    state.apply(1, "draw")
+    state.apply(1, "discard 6/S5")  # seat 0's arl may claim it out of turn
+    assert state.need is not None and state.need[0] == K_W1
+    assert search_playout(state, 0, state.legal_actions(0), random.Random(0).random) == CLAIM
+
+
+def test_search_evaluator_counts_tallies_and_tableaus() -> None:
+    state = _opening_position()
+    state.apply(0, "open alak/S5")
+    state.apply(1, "stand")
+    outcome = search_evaluator(state, state)
+    assert outcome is not None
+    assert outcome.scores == (8.0, 0.0)  # an alak on the table is worth 8
+    assert outcome.winners == (0,)
+    # the multiplier and the tallies of earlier hands count too
+    state.declines = 1
+    state.tallies = [5, 20]
+    outcome = search_evaluator(state, state)
+    assert outcome is not None
+    assert outcome.scores == (5.0 + 16.0, 20.0)
+    assert outcome.winners == (0,)
+
+
+def test_tree_actions_model_the_opponent_and_prune_giveaways() -> None:
+    state = _opening_position()
+    state.apply(0, "open alak/S5")
+    state.apply(1, "stand")
+    state.apply(0, "draw")
+    state.apply(0, "discard 1/S8")
+    state.apply(1, "draw")
+    legal = state.legal_actions(1)
+    giveaway = [a for a in legal if a.kind == "add"]
+    assert giveaway  # 6/S5 onto seat 0's alak: points for seat 0
+    # searching for seat 1: a full hand never feeds seat 0's pile
+    own = search_tree_actions(state, 1, legal, 1)
+    assert own and set(own) <= set(legal)
+    assert not set(giveaway) & set(own)
+    assert {a for a in legal if a.kind == "discard"} <= set(own)
+    # searching for seat 0: seat 1 is modelled by one action of the policy
+    modelled = search_tree_actions(state, 1, legal, 0)
+    assert len(modelled) == 1 and modelled[0] in legal
+
+
+def test_silenced_worlds_play_the_same_without_events() -> None:
+    game = make_game("somachi", 3, gambling=True, chips=10)
+    loud = game.new_state(seed=8)
+    quiet = loud.clone()
+    assert isinstance(quiet, SomachiState)
+    quiet.silence()
+    before = len(quiet.events)
+    bot = make_bot(game, "heuristic", seed=2)
+    while not loud.is_over:
+        seat = min(loud.actors())
+        action = bot.choose(loud, seat)
+        loud.apply(seat, action)
+        quiet.apply(seat, action)
+        assert quiet.zones() == loud.zones()
+    assert quiet.outcome() == loud.outcome()
+    assert len(quiet.events) == before < len(loud.events)

@@ -22,6 +22,7 @@ tests check that its choices do not change when hidden cards are redealt.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import provisional, register_search
@@ -297,4 +298,178 @@ def search_evaluator(world: State, root: State) -> Outcome | None:
     )
 
 
-register_search("somachi", evaluator=search_evaluator, horizon=40)
+def _lead_of(world: SomachiState, seat: int) -> int:
+    """``seat``'s tableau points minus the best other active seat's (multiplier aside)."""
+    acc = world.acc
+    mine = 0
+    best = 0
+    active = world.active
+    for s, t in enumerate(world.tab):
+        v = tableau_score(t, acc)
+        if s == seat:
+            mine = v
+        elif active[s] and v > best:
+            best = v
+    return mine - best
+
+
+def search_playout(
+    world: State, actor: int, legal: list[Action], rnd: Callable[[], float]
+) -> Action:
+    """ISMCTS playout policy: a cheap, slightly noisy cousin of the heuristic bot.
+
+    Claims and collects whatever it may, takes the discard only when it fits one of its
+    own piles (or is an alak, or an unowned arl), opens an alak before an arl, adds its
+    numbers to its own piles, plays alaks and arls, attacks a suit worth 8 or more, and
+    otherwise discards its least useful card; it adds to other seats' piles only to go out
+    while ahead, never challenges, and checks, pays and meets when gambling. It reads only
+    ``actor``'s hand and public facts of the sampled ``world``.
+    """
+    assert isinstance(world, SomachiState)
+    need = world.need
+    assert need is not None
+    kind = need[0]
+    if kind == K_MAIN:
+        return _playout_main(world, actor, legal, rnd)
+    if kind == K_DRAW:
+        if len(legal) == 2:  # draw or take
+            top = world.discard[-1]
+            r = top % 12 + 1
+            x = top // 12
+            if r <= 8:
+                if r >= 3:
+                    loc = world.loc
+                    base = x * 12
+                    if loc[base + 8] == actor or loc[base + 9] == actor:
+                        return TAKE
+            elif r == ALAK or (r == ARL and world.arl_owner[x] < 0):
+                return TAKE
+        return legal[0]  # draw (or the only choice)
+    if kind == K_OPEN:
+        best = legal[-1]  # stand
+        for a in legal:
+            r = a.arg % 12 + 1 if a.kind == "open" else 0
+            if r == ALAK:
+                return a
+            if r == ARL and best is legal[-1]:
+                best = a
+        return best
+    if kind in (K_W1, K_W2, K_W3, K_OWE):
+        return legal[0]  # claim, collect, defend (when held), pay
+    if kind == K_CHAL:
+        return MEET if _lead_of(world, actor) >= 0 else DECLINE
+    return CHECK if CHECK in legal else legal[-1]
+
+
+def _playout_main(
+    world: SomachiState, actor: int, legal: list[Action], rnd: Callable[[], float]
+) -> Action:
+    loc = world.loc
+    hand = world.hands[actor]
+    short = len(hand) <= 3
+    lead: int | None = None
+    owner = world.arl_owner
+    best = legal[-1]
+    best_v = -1000.0
+    for a in legal:
+        k = a.kind
+        if k == "add":
+            c, f = a.arg
+            r = c % 12 + 1
+            if loc[f] == actor:
+                if len(hand) == 1:  # going out: only when that leaves us ahead
+                    if lead is None:
+                        lead = _lead_of(world, actor)
+                    v = 60.0 + r if lead + r >= 0 else -50.0
+                else:
+                    v = 60.0 + r
+            elif short:
+                if lead is None:
+                    lead = _lead_of(world, actor)
+                v = 30.0 - r if lead > 0 else -40.0 - r
+            else:
+                v = -40.0 - r
+        elif k == "discard":
+            c = a.arg
+            r = c % 12 + 1
+            if r <= 8:
+                base = c - c % 12
+                v = 20.0 - r
+                if loc[base + 8] == actor or loc[base + 9] == actor:
+                    v -= 15.0
+                o = owner[c // 12]
+                if o >= 0 and o != actor:
+                    v -= 10.0  # its arl would claim it
+            elif r == DEISKATUN:
+                v = -30.0
+            elif r == ARLAS:
+                v = 0.0
+            else:
+                v = -20.0
+        elif k == "play":
+            r = a.arg % 12 + 1
+            v = 45.0 if r == ALAK else 35.0 if r == ARL else -35.0 if r == DEISKATUN else -10.0
+        elif k == "attack":
+            c, target = a.arg
+            x = c // 12
+            worth = 0
+            for d in world.tab[target]:
+                if d // 12 == x:
+                    r = d % 12 + 1
+                    worth += r if r <= 8 else 8 if r == ALAK else 0
+            v = 30.0 + worth if worth >= 8 else -5.0
+        elif k == "claim" or k == "collect":
+            return a
+        else:  # challenge
+            continue
+        v += rnd() * 4.0
+        if v > best_v:
+            best_v = v
+            best = a
+    return best
+
+
+def _no_noise() -> float:
+    return 0.0
+
+
+def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
+    """The actions the ISMCTS tree considers.
+
+    The other seats are modelled by the playout policy without its noise (one action,
+    chosen from their cards in the sampled world), so the tree branches on the searching
+    seat's own choices only. For the searching seat, the moves no sensible player makes
+    are left out: adding to another seat's pile while holding more than three cards, and
+    challenging for more than three chips. What remains depends only on that seat's hand
+    and the table, which every sampled world shares.
+    """
+    if actor != seat:
+        return [search_playout(world, actor, legal, _no_noise)]
+    assert isinstance(world, SomachiState)
+    need = world.need
+    if need is None or need[0] != K_MAIN:
+        return legal
+    loc = world.loc
+    few = len(world.hands[actor]) <= 3
+    kept = [
+        a
+        for a in legal
+        if not (a.kind == "add" and not few and loc[a.arg[1]] != actor)
+        and not (a.kind == "challenge" and a.arg > 3)
+    ]
+    return kept or legal
+
+
+def _silence(world: State) -> None:
+    assert isinstance(world, SomachiState)
+    world.silence()
+
+
+register_search(
+    "somachi",
+    evaluator=search_evaluator,
+    horizon=40,
+    playout=search_playout,
+    prepare=_silence,
+    tree_actions=search_tree_actions,
+)

@@ -1270,8 +1270,21 @@ class SomachiState(State):
         if self.deck_known_flag:
             self.pub[seat] |= 1 << c
             self._emit(kind, seat, card=c, deck_size=size)
-        else:
+        elif not self.quiet:
             self._emit_private(kind, seat, {"card": c, "deck_size": size}, {"deck_size": size})
+
+    #: Whether events are no longer recorded (see :meth:`silence`).
+    quiet = False
+
+    def silence(self) -> None:
+        """Stop recording events from now on: for the sampled worlds of a search, which
+        play on through :meth:`_apply` and never read them. Play is otherwise identical
+        (events never decide anything). Not for a state anyone will view or record."""
+        self.quiet = True
+
+    def _emit(self, kind: str, seat: int | None, **data: Any) -> None:
+        if not self.quiet:
+            self.events.append(Event(kind, seat, data))
 
     def _emit_private(
         self,
@@ -1283,6 +1296,8 @@ class SomachiState(State):
     ) -> None:
         """As the base class's, with the audiences of the usual case (only ``seat`` sees
         the private part) built once per table size: the same events, made faster."""
+        if self.quiet:
+            return
         if see is not None:
             super()._emit_private(kind, seat, private, public, see)
             return
