@@ -180,23 +180,23 @@ class TableService:
             with self._writer, self.engine.begin() as conn:
                 yield conn
 
-    def _row(self, conn: Connection, table_id: str, lock: bool = False) -> Any:
+    def _row(self, conn: Connection, table_id: str, lock: bool = False) -> dict[str, Any]:
+        """The table's row (PostgreSQL: locked for this transaction when ``lock``)."""
         if not isinstance(table_id, str) or len(table_id) > 32:
             raise WebError("no_table", "no such table", 404)
-        query = select(tables).where(tables.c.id == table_id)
-        if lock and self.postgres:
-            query = query.with_for_update()
-        row = conn.execute(query).mappings().first()
-        if row is None:
+        cur = _cursor(conn)
+        cur.execute(self._sql["row_lock" if lock else "row"], {"id": table_id})
+        found = cur.fetchone()
+        if found is None:
             raise WebError("no_table", "no such table", 404)
+        row = dict(zip(_TABLE_COLUMNS, found, strict=True))
+        row["public"] = bool(row["public"])
         return row
 
-    def _seats(self, conn: Connection, table_id: str) -> list[Any]:
-        return list(
-            conn.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
-            .mappings()
-            .all()
-        )
+    def _seats(self, conn: Connection, table_id: str) -> list[dict[str, Any]]:
+        cur = _cursor(conn)
+        cur.execute(self._sql["seats"], {"id": table_id})
+        return [dict(zip(_SEAT_COLUMNS, r, strict=True)) for r in cur.fetchall()]
 
     def _notice(self, conn: Connection, table_id: str, version: int, rev: int) -> None:
         if self.postgres:
@@ -465,7 +465,9 @@ class TableService:
             if row["status"] != "lobby":
                 raise WebError("started", "the game has already started", 409)
             rev, cached = self._start(conn, row)
+            info = self.table_info(table_id, conn)
         self._cache[table_id] = cached
+        self._info[table_id] = info  # notices of the start are answered from memory
         self.publish(table_id, 0, rev)
         return {"version": 0}
 
@@ -714,12 +716,8 @@ class TableService:
         with self._lock(table_id):
             with self._write() as conn:
                 sql = self._sql
+                row = self._row(conn, table_id, lock=True)
                 cur = _cursor(conn)
-                cur.execute(sql["row"], {"id": table_id})
-                found = cur.fetchone()
-                if found is None:
-                    raise WebError("no_table", "no such table", 404)
-                row = dict(zip(_COLUMNS, found, strict=True))
                 rev = int(row["lobby_rev"])
                 if token is not None and self.authenticate(table_id, token, conn, rev) != seat:
                     raise WebError("bad_token", "this token no longer holds this seat", 401)
@@ -937,12 +935,11 @@ class TableService:
 # The hot path's statements run on the DB-API cursor of the transaction's connection:
 # SQLAlchemy's per-statement work costs about 20 times SQLite's own here. Written once
 # with ``:name`` parameters (sqlite3's named style), converted for psycopg.
-_COLUMNS: tuple[str, ...] = (
-    *("id", "game", "players", "options", "status", "version", "lobby_rev", "seed"),
-    "turn_seconds",
-)
+_TABLE_COLUMNS = tuple(c.name for c in tables.columns)
+_SEAT_COLUMNS = tuple(c.name for c in seats.columns)
 _HOT_SQL = {
-    "row": f"SELECT {', '.join(_COLUMNS)} FROM tables WHERE id = :id",
+    "row": f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE id = :id",
+    "seats": f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE table_id = :id ORDER BY seat",
     "hashes": "SELECT seat, token_hash FROM seats WHERE table_id = :id ORDER BY seat",
     "done": "SELECT version FROM actions "
     "WHERE table_id = :id AND seat = :seat AND client_id = :client_id",
@@ -956,13 +953,13 @@ _HOT_SQL = {
 def _hot_statements(dialect: str) -> dict[str, str]:
     """:data:`_HOT_SQL` in ``dialect``'s parameter style (PostgreSQL also locks the row).
 
-    >>> _hot_statements("postgresql")["row"].endswith("WHERE id = %(id)s FOR UPDATE")
+    >>> _hot_statements("postgresql")["row_lock"].endswith("WHERE id = %(id)s FOR UPDATE")
     True
     """
     if dialect != "postgresql":
-        return dict(_HOT_SQL)
+        return {**_HOT_SQL, "row_lock": _HOT_SQL["row"]}
     out = {k: re.sub(r":(\w+)", r"%(\1)s", v) for k, v in _HOT_SQL.items()}
-    out["row"] += " FOR UPDATE"
+    out["row_lock"] = out["row"] + " FOR UPDATE"
     return out
 
 
