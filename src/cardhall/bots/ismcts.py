@@ -42,7 +42,10 @@ single action for the other seats, chosen from their cards in the sampled world)
 ``seat`` itself it must read only that seat's information, which every sampled world
 shares. A game may also set its default ``reward`` mode, and a *world hook*
 ``prepare(world)``, called on each sampled world before the search plays in it (e.g. to
-stop recording events that no one will read).
+stop recording events that no one will read), and a *sampler* ``sample(state, seat, rng)
+-> world`` used in place of ``state.determinize(seat, rng)`` (e.g. rejection sampling of
+determinizations by the likelihood of the other seats' public actions; it must depend only
+on what ``seat`` sees and ``rng``).
 
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
@@ -77,6 +80,7 @@ __all__ = [
     "DEFAULT_REWARDS",
     "EVALUATORS",
     "PLAYOUT_POLICIES",
+    "SAMPLERS",
     "TREE_ACTIONS",
     "WORLD_HOOKS",
     "ISMCTSBot",
@@ -184,6 +188,7 @@ class ISMCTSBot(Bot):
         self.evaluator = EVALUATORS.get(game.name)
         self.tree_actions = TREE_ACTIONS.get(game.name)
         self.prepare = WORLD_HOOKS.get(game.name)
+        self.sampler = SAMPLERS.get(game.name)
         self.horizon = int(horizon) if horizon is not None and self.evaluator else None
         if iterations is None and time_limit is None:
             iterations = DEFAULT_ITERATIONS
@@ -246,7 +251,11 @@ class ISMCTSBot(Bot):
         rewards: Callable[[Outcome], list[float]],
     ) -> None:
         rng = self.rng
-        world = root_state.determinize(seat, rng)
+        world = (
+            root_state.determinize(seat, rng)
+            if self.sampler is None
+            else self.sampler(root_state, seat, rng)
+        )
         if self.prepare is not None:
             self.prepare(world)
         apply = world._apply
@@ -414,6 +423,8 @@ TREE_ACTIONS: dict[str, TreeActions] = {}
 DEFAULT_REWARDS: dict[str, str] = {}
 #: ``prepare(world)``: called on each sampled world before the search plays in it.
 WORLD_HOOKS: dict[str, Callable[[State], None]] = {}
+#: ``sample(state, seat, rng) -> world``: a game's sampler of worlds (default: determinize).
+SAMPLERS: dict[str, Callable[[State, int, Any], State]] = {}
 
 
 def provisional(scores: list[float]) -> Outcome:
@@ -431,6 +442,7 @@ def register_search(
     tree_actions: TreeActions | None = None,
     reward: str | None = None,
     prepare: Callable[[State], None] | None = None,
+    sampler: Callable[[State, int, Any], State] | None = None,
 ) -> None:
     """Give the ISMCTS bot a game's knowledge: an evaluator with its playout ``horizon``,
     a playout policy, tree actions, a default reward and a world hook (see the module docstring).
@@ -447,6 +459,8 @@ def register_search(
         TREE_ACTIONS[game] = tree_actions
     if prepare is not None:
         WORLD_HOOKS[game] = prepare
+    if sampler is not None:
+        SAMPLERS[game] = sampler
     if reward is not None:
         DEFAULT_REWARDS[game] = reward
 
