@@ -425,6 +425,81 @@ def test_stale_versions_and_repeated_timer_ids_apply_once(db_url: str) -> None:
     assert service.action_count(tid) == 1
 
 
+def test_a_token_cached_for_speed_is_refused_once_its_seat_changes(db_url: str) -> None:
+    """The hot path keeps seat hashes per lobby revision: leaving (a bot takes the seat)
+    makes a new revision, so the old token is refused and nothing is applied."""
+    from cardhall.web.pipeline import WebError
+
+    service = _service(db_url)
+    t = service.create_table("abstrac", bots=["random"])
+    tid = t["table_id"]
+    service.start(tid, t["token"])
+    first = service.act(tid, 0, "first", "a", token=t["token"])  # caches the seat hashes
+    assert first.version == 1
+    service.leave(tid, t["token"])
+    state = service.load(tid)[1].state
+    (seat,) = state.actors()
+    with pytest.raises(WebError) as exc:
+        service.act(tid, seat, str(state.legal_actions(seat)[0]), "b", token=t["token"])
+    assert exc.value.code == "bad_token" and service.action_count(tid) == 1
+
+
+def test_writer_threads_of_one_process_commit_every_action_once(db_url: str) -> None:
+    """SQLite writers of one process queue on the service's lock: many threads acting on
+    many tables at once all commit, each table in one order, none refused as busy."""
+    import threading
+
+    service = _service(db_url)
+    made = []
+    for _ in range(6):
+        t = service.create_table("abstrac", bots=["random"])
+        service.start(t["table_id"], t["token"])
+        made.append(t["table_id"])
+    failures: list[BaseException] = []
+
+    def play(tid: str) -> None:
+        try:
+            for _ in range(12):
+                state = service.load(tid)[1].state
+                if state.is_over:
+                    return
+                seat = min(state.actors())
+                service.act(tid, seat, str(state.legal_actions(seat)[0]))
+        except BaseException as exc:  # the assertion below names it
+            failures.append(exc)
+
+    threads = [threading.Thread(target=play, args=(tid,)) for tid in made]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert failures == []
+    for tid in made:
+        assert service.action_count(tid) == service.load(tid)[1].version == 12
+
+
+def test_background_checkpoint_empties_the_write_ahead_log(db_url: str) -> None:
+    """The store's own checkpoint mark is high (no commit pays for a checkpoint); the
+    service's passive checkpoint copies the whole log into the database file."""
+    from cardhall.web.store import SQLITE_AUTOCHECKPOINT_PAGES
+
+    service = _service(db_url)
+    with service.engine.connect() as conn:
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        (pages,) = raw.execute("PRAGMA wal_autocheckpoint").fetchone()
+    assert pages == SQLITE_AUTOCHECKPOINT_PAGES
+    t = service.create_table("abstrac", bots=["random"])
+    service.start(t["table_id"], t["token"])
+    service.act(t["table_id"], 0, "first")
+    main = Path(db_url.removeprefix("sqlite:///"))
+    wal = Path(f"{main}-wal")
+    assert wal.exists() and wal.stat().st_size > 0
+    before = main.read_bytes()
+    assert service.checkpoint() == 0
+    assert main.read_bytes() != before  # the log's pages are now in the database file
+
+
 def test_timer_default_action_prefers_safe_kinds() -> None:
     from cardhall.engine import Action
     from cardhall.web.pipeline import default_action

@@ -30,6 +30,8 @@ __all__ = ["Connection", "Hub", "projected_events", "sync_message"]
 
 log = logging.getLogger("cardhall.web")
 
+#: Seconds between the store's background checkpoints (SQLite).
+CHECKPOINT_INTERVAL = 2.0
 #: Gaps up to this many versions are replayed as updates; longer ones get a full sync.
 MAX_GAP = 50
 
@@ -106,6 +108,7 @@ class Hub:
         self.database_url = database_url
         self.conns: dict[str, set[Connection]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread = -1  # the event loop's thread, once started
         self.tasks: list[asyncio.Task[Any]] = []
         self._flushing: dict[str, bool] = {}
         self._again: set[str] = set()
@@ -120,6 +123,7 @@ class Hub:
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
         self.service.publish = self.publish_threadsafe
         playing = await asyncio.to_thread(self.service.extend_deadlines, 10.0)
         for table_id in playing:
@@ -145,11 +149,7 @@ class Hub:
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
+        if threading.get_ident() == self._loop_thread:
             self.notice(table_id, version, rev)
         else:
             loop.call_soon_threadsafe(self.notice, table_id, version, rev)
@@ -335,11 +335,17 @@ class Hub:
             self._bots_busy.discard(table_id)
 
     async def _timer_loop(self) -> None:
+        """Turn timers, and the store's background checkpoint (every
+        :data:`CHECKPOINT_INTERVAL` seconds)."""
+        last_checkpoint = time.monotonic()
         while not self._stop.is_set():
             await asyncio.sleep(self.timer_interval)
             try:
                 for table_id in await asyncio.to_thread(self.service.due_timers):
                     await asyncio.to_thread(self.service.run_timer, table_id)
+                if time.monotonic() - last_checkpoint >= CHECKPOINT_INTERVAL:
+                    last_checkpoint = time.monotonic()
+                    await asyncio.to_thread(self.service.checkpoint)
             except Exception:  # pragma: no cover
                 log.exception("timer sweep failed")
 

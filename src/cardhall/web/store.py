@@ -166,6 +166,13 @@ SQLITE_SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}.get(
 )
 
 
+#: SQLite's own checkpoint runs inside the commit that crosses this many WAL pages, and
+#: stalls that writer for its fsync (10-20 ms here). The server checkpoints in the
+#: background instead (:meth:`cardhall.web.pipeline.TableService.checkpoint`); this high
+#: mark only bounds the WAL (about 40 MB) where nothing does.
+SQLITE_AUTOCHECKPOINT_PAGES = 10_000
+
+
 def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
@@ -192,6 +199,7 @@ def make_engine(url: str, reader: bool = False) -> Engine:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
             cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA wal_autocheckpoint={SQLITE_AUTOCHECKPOINT_PAGES}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
