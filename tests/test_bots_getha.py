@@ -8,13 +8,25 @@ smaller seeded sample and ``scripts/getha_bot_duel.py`` measures the full number
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from cardhall.bots import make_bot
-from cardhall.bots.getha import best_suits, win_chance
+from cardhall.bots.getha import (
+    best_suits,
+    quick_chance,
+    search_evaluator,
+    search_policy,
+    search_sampler,
+    search_tree_actions,
+    stack_utility,
+    win_chance,
+)
+from cardhall.cards import RAILOG_DECK, RailogCard
+from cardhall.engine import Action
 from cardhall.errors import OptionError
-from cardhall.games.getha import parse
+from cardhall.games.getha import GethaState, parse
 from cardhall.registry import make_game
 
 
@@ -114,3 +126,154 @@ def test_heuristic_keeps_its_best_suits_when_discarding() -> None:
     thrown = [hand[i - 1] for i in action.arg]
     assert all(c // 12 + 1 not in keep for c in thrown)
     assert len(thrown) == min(6, sum(1 for c in hand if c // 12 + 1 not in keep))
+
+
+# --------------------------------------------------------------------------- ISMCTS knowledge
+
+
+def stacked(hands: dict[int, str], **options: Any) -> GethaState:
+    """A two-seat game whose first deal gives ``hands`` (8 cards each; seat 0 deals, so
+    seat 1 is dealt first), the rest of the deck in card order."""
+    seat_cards = {p: RailogCard.parse_many(t) for p, t in hands.items()}
+    used = {c for cards in seat_cards.values() for c in cards}
+    rest = [c for c in RAILOG_DECK if c not in used]
+    columns = [seat_cards[1], seat_cards[0], rest[:8], rest[8:16]]
+    deck = [columns[j][r] for r in range(8) for j in range(4)] + rest[16:]
+    state = make_game("getha", 2, **options).new_state(deck=deck, seed=1)
+    assert isinstance(state, GethaState)
+    return state
+
+
+STRONG = "alak/S1 arl/S1 8/S1 7/S1 deiskatun/S2 8/S2 7/S2 6/S2"
+WEAK = "1/S3 2/S3 1/S4 2/S4 1/S5 2/S5 1/S6 2/S6"
+
+
+def to_betting(state: GethaState) -> None:
+    state.apply(0, "bringin 1")
+    state.apply(1, "pay")
+    state.apply(1, "discard")
+    state.apply(0, "discard")
+    state.apply(0, "select " + " ".join(map(str, best_suits(state.hand[0]))))
+    state.apply(1, "select " + " ".join(map(str, best_suits(state.hand[1]))))
+    assert state.phase == "bet" and state.turn == 1
+
+
+def test_quick_chance_orders_hands() -> None:
+    assert quick_chance(parse(STRONG)) > 0.8
+    assert quick_chance(parse("1/S3 2/S3 1/S4 2/S4")) < 0.2
+    assert quick_chance(parse(STRONG), 3) < quick_chance(parse(STRONG))
+    # before the draw the model is flatter
+    assert quick_chance(parse(STRONG), before_draw=True) < quick_chance(parse(STRONG))
+
+
+def test_policy_bets_the_strong_hand_and_folds_the_weak_one() -> None:
+    state = stacked({1: STRONG, 0: WEAK})
+    to_betting(state)
+    first = search_policy(state, 1, state.legal_actions(1), random.random)
+    assert first.kind == "bet" and first in state.legal_actions(1)
+    state.apply(1, first)
+    answer = search_policy(state, 0, state.legal_actions(0), random.random)
+    assert answer == Action("fold")
+    # the other way round: the weak seat checks, the strong one bets after it
+    state = stacked({1: WEAK, 0: STRONG})
+    to_betting(state)
+    assert search_policy(state, 1, state.legal_actions(1), random.random) == Action("check")
+
+
+def test_policy_plays_whole_games_legally() -> None:
+    game = make_game("getha", 3, chips=15, max_deals=4)
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        while not state.is_over:
+            seat = min(state.actors())
+            legal = state.legal_actions(seat)
+            action = search_policy(state, seat, legal, random.random)
+            assert action in legal
+            if action.kind == "discard":  # the heuristic's discard: outside the best suits
+                hand = state.hand[seat]  # type: ignore[attr-defined]
+                keep = best_suits(hand)
+                assert all(hand[i - 1] // 12 + 1 not in keep for i in action.arg)
+            state.apply(seat, action)
+
+
+def test_tree_actions_are_a_few_legal_moves_and_one_for_the_others() -> None:
+    state = stacked({1: STRONG, 0: WEAK})
+    legal = state.legal_actions(0)
+    mine = search_tree_actions(state, 0, legal, 0)
+    assert 1 < len(mine) <= 6 and set(mine) <= set(legal) and legal[0] in mine
+    state.apply(0, "bringin 1")
+    state.apply(1, "pay")
+    legal = state.legal_actions(1)
+    assert len(legal) > 100  # every discard of up to 6 cards
+    mine = search_tree_actions(state, 1, legal, 1)
+    assert 1 <= len(mine) <= 3 and set(mine) <= set(legal)
+    other = search_tree_actions(state, 1, legal, 0)  # seat 1 modelled by the policy
+    assert other == [search_policy(state, 1, legal)]
+    state = stacked({1: STRONG, 0: WEAK})
+    to_betting(state)
+    legal = state.legal_actions(1)
+    mine = search_tree_actions(state, 1, legal, 1)
+    assert Action("check") in mine and Action("allin") in mine
+    assert Action("fold") not in mine  # never fold when checking is free
+    assert set(mine) <= set(legal) and len(mine) <= 6
+
+
+def test_evaluator_waits_for_the_deal_and_values_stacks_concavely() -> None:
+    game = make_game("getha", 2)
+    root = game.new_state(seed=5)
+    world = root.clone()
+    assert search_evaluator(world, root) is None
+    rng = random.Random(2)
+    while world.deals == root.deals:  # type: ignore[attr-defined]
+        seat = min(world.actors())
+        world.apply(seat, search_policy(world, seat, world.legal_actions(seat), rng.random))
+    out = search_evaluator(world, root)
+    assert out is not None
+    stacks = world.money.stacks  # type: ignore[attr-defined]
+    assert list(out.scores) == [float(x) for x in stacks]
+    richer = max(range(2), key=lambda p: stacks[p])
+    assert out.payoffs[richer] >= out.payoffs[1 - richer]
+    # a finished game and the utility agree at the ends; concave in between
+    assert stack_utility(0, 100) == 0.0 and stack_utility(100, 100) == pytest.approx(100.0)
+    assert stack_utility(50, 100) > 50.0
+    assert stack_utility(50, 100, 0.0) == 50.0
+
+
+def test_sampler_believes_a_raise() -> None:
+    state = stacked({1: WEAK, 0: "3/S7 4/S7 3/S8 4/S8 3/S5 4/S5 3/S6 4/S6"})
+    to_betting(state)
+    state.apply(1, "bet 5")
+    plain = random.Random(3)
+    weighted = random.Random(3)
+    q_plain = q_weighted = 0.0
+    for _ in range(60):
+        w = state.determinize(0, plain)
+        q_plain += quick_chance(w.played[1])  # type: ignore[attr-defined]
+        v = search_sampler(state, 0, weighted)
+        q_weighted += quick_chance(v.played[1])  # type: ignore[attr-defined]
+    assert q_weighted > q_plain + 60 * 0.15  # the bettor's hand is believed strong
+    # deterministic for a seed, and independent of the cards hidden from seat 0
+    swapped = state.determinize(0, random.Random(77))  # another deal of the hidden cards
+    assert swapped.played[1] != state.played[1]  # type: ignore[attr-defined]
+    a = search_sampler(state, 0, random.Random(9))
+    b = search_sampler(swapped, 0, random.Random(9))
+    assert a.played[1] == b.played[1]  # type: ignore[attr-defined]
+
+
+def test_ismcts_with_getha_knowledge_beats_the_random_bot() -> None:
+    game = make_game("getha", 2, chips=20, max_deals=5)
+    total = 0.0
+    for g in range(3):
+        for smart in (0, 1):
+            state = game.new_state(seed=f"s{g}")
+            bots = {
+                smart: make_bot(game, "ismcts", seed=g, iterations=60),
+                1 - smart: make_bot(game, "random", seed=g),
+            }
+            while not state.is_over:
+                seat = min(state.actors())
+                state.apply(seat, bots[seat].choose(state, seat))
+            out = state.outcome()
+            assert out is not None
+            total += out.payoffs[smart]
+    assert total > 0, total

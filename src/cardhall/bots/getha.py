@@ -33,7 +33,7 @@ from itertools import combinations
 from typing import Any
 
 from cardhall.bots import Bot, register_bot
-from cardhall.bots.ismcts import provisional, register_search
+from cardhall.bots.ismcts import register_search
 from cardhall.cards import RailogCard
 from cardhall.engine import Action, Game, Outcome, State
 from cardhall.errors import OptionError
@@ -447,6 +447,7 @@ def quick_chance(played: Sequence[int], opponents: int = 1, *, before_draw: bool
     the showdown against ``opponents`` seats (heads-up model, raised to that power);
     ``before_draw``: the cards of the two strongest suits of an 8-card hand before the draw.
 
+    >>> from cardhall.games.getha import parse
     >>> strong = quick_chance(parse("alak/S1 arl/S1 8/S1 7/S1 deiskatun/S2 8/S2"))
     >>> weak = quick_chance(parse("1/S1 2/S1 3/S2"))
     >>> strong > 0.7 > 0.2 > weak
@@ -617,13 +618,97 @@ def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int
     return legal
 
 
+_BETTING = frozenset(("check", "call", "fold", "allin", "bet", "raise"))
+#: Rejection sampling: most determinizations drawn per sampled world.
+SAMPLER_TRIES = 24
+
+
+def _signals(state: GethaState, seat: int) -> list[tuple[int, str]]:
+    """The other seats' betting actions of the current round (public), latest last."""
+    if state.phase != "bet":
+        return []
+    out: list[tuple[int, str]] = []
+    for p, action in reversed(state.history):
+        kind = action.kind
+        if kind not in _BETTING:
+            break
+        if p != seat and kind != "fold":
+            out.append((p, kind))
+    out.reverse()
+    return out
+
+
+def _likelihood(q: float, kind: str) -> float:
+    """How likely the policy model makes ``kind`` with showdown chance ``q``, in (0, 1]."""
+    if kind in ("bet", "raise", "allin"):  # the heuristic raises only when strong
+        return 0.03 + 0.97 / (1.0 + math.exp(-(q - 0.7) * 20.0))
+    if kind == "call":
+        return 0.1 + 0.9 / (1.0 + math.exp(-(q - 0.3) * 20.0))
+    return 1.0 - 0.7 / (1.0 + math.exp(-(q - 0.8) * 20.0))  # check: rarely strong
+
+
+def search_sampler(state: State, seat: int, rng: random.Random) -> State:
+    """Worlds for the search: ``state.determinize(seat, rng)``, kept with the likelihood
+    of the other seats' betting actions this round under the policy model (rejection
+    sampling, at most :data:`SAMPLER_TRIES` draws, else the likeliest). Uses only public
+    actions and ``rng``."""
+    assert isinstance(state, GethaState)
+    signals = _signals(state, seat)
+    if not signals:
+        return state.determinize(seat, rng)
+    live = len(state.money.live_seats())
+    best: State | None = None
+    best_like = -1.0
+    for _ in range(SAMPLER_TRIES):
+        world = state.determinize(seat, rng)
+        assert isinstance(world, GethaState)
+        like = 1.0
+        for p, kind in signals:
+            like *= _likelihood(quick_chance(world.played[p], max(1, live - 1)), kind)
+        if rng.random() < like:
+            return world
+        if like > best_like:
+            best, best_like = world, like
+    assert best is not None
+    return best
+
+
+#: Risk aversion of the search's chip reward: ``k`` in the utility of a stack x out of T
+#: chips, ``T * (1 - exp(-k x / T)) / (1 - exp(-k))`` (0: chips, linear).
+SEARCH_RISK = 2.0
+
+
+def stack_utility(x: float, total: float, k: float = SEARCH_RISK) -> float:
+    """The value of a stack of ``x`` chips out of ``total``: 0 at 0, ``total`` at
+    ``total``, concave for ``k > 0`` (the chance to win the game from ``x`` when playing
+    with a small edge, in chips), linear for ``k = 0``.
+
+    >>> round(stack_utility(50, 100, 0.0), 6), round(stack_utility(50, 100, 2.0), 1)
+    (50.0, 73.1)
+    """
+    if k <= 0.0:
+        return float(x)
+    return total * (1.0 - math.exp(-k * x / total)) / (1.0 - math.exp(-k))
+
+
 def search_evaluator(world: State, root: State) -> Outcome | None:
-    """ISMCTS evaluator: the chip stacks, once the deal being searched has been settled
-    (``None`` before: play on). Reads the sampled world."""
+    """ISMCTS evaluator, once the deal being searched has been settled (``None`` before:
+    play on): each seat's payoff is :func:`stack_utility` of its own stack minus half the
+    chips, which agrees with a finished game (the winner +T/2, the others -T/2). Reads the
+    sampled world."""
     assert isinstance(world, GethaState) and isinstance(root, GethaState)
     if world.deals <= root.deals:
         return None
-    return provisional([float(c) for c in world.money.stacks])
+    stacks = world.money.stacks
+    total = float(world.money.chips)
+    half = total / 2.0
+    payoffs = tuple(stack_utility(x, total) - half for x in stacks)
+    best = max(stacks)
+    return Outcome(
+        tuple(float(x) for x in stacks),
+        tuple(p for p, x in enumerate(stacks) if x == best),
+        payoffs,
+    )
 
 
 register_search(
@@ -633,4 +718,5 @@ register_search(
     playout=search_policy,
     tree_actions=search_tree_actions,
     reward="score",
+    sampler=search_sampler,
 )
