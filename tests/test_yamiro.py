@@ -886,3 +886,27 @@ def test_stated_bounds_hold(players: int) -> None:
         outcome = state.outcome()
         assert outcome is not None
         assert all(low <= p <= high for p in outcome.payoffs)
+
+
+def test_determinize_masks_events_per_seat_and_follows_new_events() -> None:
+    """determinize keeps its masked event list between calls (for search speed); the
+    list must be right for each seat, follow new events, and not be shared with worlds."""
+    state = make_game("yamiro").new_state(seed=4)
+    rng = random.Random(0)
+
+    def masked(seat: int) -> list[Any]:
+        return [e if e.visible_to(seat) else (e.kind, e.seat, {}, e.to) for e in state.events]
+
+    def shown(world: Any) -> list[Any]:
+        return [e if e.data else (e.kind, e.seat, {}, e.to) for e in world.events]
+
+    for _ in range(3):
+        for seat in (0, 1, 0, 0, 1):
+            world = state.determinize(seat, rng)
+            assert shown(world) == masked(seat)
+            dealt = [e.seat for e in world.events if e.kind == "deal" and "cards" in e.data]
+            assert dealt == [seat]  # only its own deal shows cards
+            world.events.append(world.events[0])  # a world's list is its own
+        mover = min(state.actors())
+        state.apply(mover, state.legal_actions(mover)[0])
+    assert len(state.determinize(1, rng).events) == len(state.events)

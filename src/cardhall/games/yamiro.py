@@ -320,6 +320,8 @@ class YamiroState(State):
 
     def __init__(self, game: Yamiro, chance: Chance) -> None:
         super().__init__(game, chance)
+        #: determinize's last masked event list: (seat, events length, list)
+        self._masked: tuple[int, int, list[Event]] | None = None
         opts = game.options
         n = game.players
         self.n = n
@@ -702,6 +704,7 @@ class YamiroState(State):
         other.results = self.results.copy()  # its dicts are never mutated
         other.reshuffled = self.reshuffled
         other.over = self.over
+        other._masked = None
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> YamiroState:
@@ -714,9 +717,16 @@ class YamiroState(State):
         forked from ``rng`` too. Events hidden from ``seat`` keep their place but lose their data.
         """
         other = self.clone()
-        other.events = [
-            e if e.visible_to(seat) else Event(e.kind, e.seat, {}, e.to) for e in self.events
-        ]
+        # The masked events are kept for the next call from the same seat (a search
+        # determinizes one state thousands of times); events are only ever appended.
+        events = self.events
+        cached = self._masked
+        if cached is not None and cached[0] == seat and cached[1] == len(events):
+            other.events = cached[2].copy()
+        else:
+            masked = [e if e.visible_to(seat) else Event(e.kind, e.seat, {}, e.to) for e in events]
+            self._masked = (seat, len(events), masked)
+            other.events = masked.copy()
         others = [s for s in range(self.n) if s != seat]
         pile_len = len(self.pile) - self.pos
         hidden = sorted([*self.pile[self.pos :], *(c for s in others for c in self.hands[s])])
