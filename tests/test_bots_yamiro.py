@@ -11,8 +11,19 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 from cardhall.bots import Bot, make_bot
-from cardhall.bots.yamiro import HeuristicBot, plays_after
+from cardhall.bots.yamiro import (
+    HeuristicBot,
+    _rollout,
+    judge,
+    playout_policy,
+    plays_after,
+    policy_card,
+    rollout,
+    tree_actions,
+)
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import State
 from cardhall.games.yamiro import YamiroState
@@ -220,6 +231,175 @@ def test_heuristic_wins_solitaire_by_a_wider_margin_than_random() -> None:
     rand = solitaire_margins("random", 40)
     assert heuristic > rand + 40, (heuristic, rand)
     assert heuristic > 0
+
+
+# --------------------------------------------------------------------------- search knowledge
+
+
+def policy(state: YamiroState, seat: int) -> str:
+    return str(RAILOG_DECK[policy_card(state, seat, lambda: 0.99)])
+
+
+def test_policy_answers_an_arlas_with_a_deiskatun() -> None:
+    state = stacked(["arlas/S1", "1/S1", "1/S2", "1/S3"], ["deiskatun/S1", "2/S1", "3/S1", "4/S1"])
+    play(state, 0, "arlas/S1")
+    assert policy(state, 1) == "deiskatun/S1"
+
+
+def test_policy_holds_then_plays_the_arlas_like_a_player() -> None:
+    state = hold_position()
+    assert policy(state, 1) != "arlas/S1"  # deiskatun still unseen, seat 0 plays after
+    play(state, 1, policy(state, 1))
+    play(state, 0, "8/S1")
+    assert policy(state, 1) == "arlas/S1"  # the last play, 26 points at stake
+
+
+def test_policy_keeps_the_arlas_when_the_hand_is_won_anyway() -> None:
+    state = stacked(
+        ["1/S1", "1/S2", "1/S3", "1/S4"],
+        ["8/S1", "8/S2", "7/S1", "arlas/S1", "7/S2", "1/S5", "2/S5"],
+    )
+    for a, b in (("1/S1", "8/S1"), ("1/S2", "8/S2"), ("1/S3", "7/S1")):
+        play(state, 0, a)
+        play(state, 1, b)
+    play(state, 0, "1/S4")
+    assert policy(state, 1) == "7/S2"  # the value wins: the best number, arlas kept
+
+
+def test_policy_feeds_a_lost_hand_its_cheapest_card() -> None:
+    state = stacked(["1/S1", "8/S2", "alak/S3", "7/S4"], ["arlas/S1", "2/S1", "3/S1", "4/S1"])
+    play(state, 0, "8/S2")
+    play(state, 1, "arlas/S1")
+    assert policy(state, 0) == "1/S1"
+
+
+def test_policy_spends_the_alak_on_a_big_total() -> None:
+    state = stacked(
+        ["8/S1", "8/S2", "7/S1", "1/S4", "alak/S1"],
+        ["8/S3", "8/S4", "8/S5", "1/S5"],
+    )
+    for a, b in (("8/S1", "8/S3"), ("8/S2", "8/S4"), ("7/S1", "8/S5")):
+        play(state, 0, a)
+        play(state, 1, b)
+    assert policy(state, 0) == "alak/S1"
+
+
+def test_policy_and_tree_actions_give_legal_cards_in_every_form() -> None:
+    rng = random.Random(5)
+    for players, options in ((2, {}), (4, {}), (2, {"must_have_winner": True}), (1, {})):
+        game = make_game("yamiro", players, **options)
+        for seed in range(4):
+            state = game.new_state(seed=seed)
+            while not state.is_over:
+                seat = min(state.actors())
+                legal = state.legal_actions(seat)
+                assert playout_policy(state, seat, legal, rng.random) in legal
+                assert set(tree_actions(state, seat, legal, 0)) <= set(legal)
+                state.apply(seat, rng.choice(legal))
+
+
+def test_tree_actions_open_the_root_only() -> None:
+    game = make_game("yamiro")
+    state = game.new_state(seed=2)
+    world = state.determinize(0, random.Random(1))
+    legal = world.legal_actions(0)
+    assert tree_actions(world, 0, legal, 0) == legal  # the root: every card
+    assert len(tree_actions(world, 0, legal, 0)) == 1  # the same world below the root
+    other = state.determinize(0, random.Random(2))
+    assert tree_actions(other, 0, legal, 0) == legal  # a new world: its root again
+
+
+def _engine_playout(state: YamiroState, stop: int) -> YamiroState:
+    """Play ``state`` on through the engine with the rollout's own card choices."""
+    world = state.clone()
+    rnd = random.Random(world.chance.seed).random
+    while not world.is_over and world.hand_no < stop:
+        seat = world.to_move
+        world.apply(seat, f"play {RAILOG_DECK[policy_card(world, seat, rnd)]}")
+    return world
+
+
+def test_rollout_ends_games_as_the_engine_does() -> None:
+    rng = random.Random(11)
+    for players in (2, 4):
+        game = make_game("yamiro", players)
+        for seed in range(12):
+            state = game.new_state(seed=seed)
+            for _ in range(rng.randrange(4 * game.max_game_length() // 5)):
+                seat = min(state.actors())
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+            world = state.determinize(min(state.actors()), rng)
+            assert isinstance(world, YamiroState)
+            done = _engine_playout(world, world.hands_total)
+            expected = done.outcome()
+            assert expected is not None
+            got = _rollout(world, world.hands_total)
+            assert got.scores == expected.scores and got.winners == expected.winners
+            # stopped at the end of the hand in progress: the same captures so far
+            done = _engine_playout(world, world.hand_no + 1)
+            judged = rollout(world, state)
+            assert judged is not None
+            assert sum(judged.scores[:2]) == pytest.approx(sum(done.capture_totals()))
+
+
+def test_rollout_declines_the_variants_it_does_not_play() -> None:
+    for players, options in ((1, {}), (2, {"must_have_winner": True})):
+        state = make_game("yamiro", players, **options).new_state(seed=1)
+        assert rollout(state, state) is None
+
+
+def test_judge_reads_the_lead_and_the_cards_held() -> None:
+    cards = RailogCard.parse_many
+    low = [int(c) for c in cards("1/S1 2/S1 3/S1 4/S1")]
+    low2 = [int(c) for c in cards("1/S2 2/S2 3/S2 4/S2")]
+    arlas = [int(c) for c in cards("arlas/S1 2/S1 3/S1 4/S1")]
+    # one hand left, even cards: a 40-point lead is nearly a sure win
+    lead = judge(2, 7, 8, 1, [60, 20], [low, low2])
+    assert lead.details["win_chances"][0] > 0.95
+    assert lead.winners == (0,)
+    assert lead.details["win_chances"][0] + lead.details["win_chances"][1] == pytest.approx(1)
+    # level, seven hands left: an arlas in hand is worth something
+    even = judge(2, 1, 8, 1, [10, 10], [low, low2])
+    armed = judge(2, 1, 8, 1, [10, 10], [arlas, low2])
+    assert armed.details["win_chances"][0] > even.details["win_chances"][0]
+    assert armed.scores[0] - armed.scores[1] > even.scores[0] - even.scores[1]
+    # partners: both seats of a side share its chance
+    four = judge(4, 2, 4, 0, [30, 10], [low, low2, low, low2])
+    chances = four.details["win_chances"]
+    assert chances[0] == chances[2] > chances[1] == chances[3]
+
+
+def test_ismcts_with_the_knowledge_beats_random() -> None:
+    game = make_game("yamiro")
+    wins = 0
+    for g in range(6):
+        hero = g % 2
+        bots: dict[int, Bot] = {
+            hero: make_bot(game, "ismcts", seed=g, iterations=40),
+            1 - hero: make_bot(game, "random", seed=g),
+        }
+        state = game.new_state(seed=100 + g // 2)
+        while not state.is_over:
+            seat = min(state.actors())
+            state.apply(seat, bots[seat].choose(state, seat))
+        outcome = state.outcome()
+        assert outcome is not None
+        wins += outcome.winners == (hero,)
+    assert wins >= 5, wins
+
+
+def test_ismcts_cancels_an_arlas_at_the_last_play() -> None:
+    # seat 0 attacks with three 1s and an arlas; seat 1 must cancel it with its last play
+    state = stacked(
+        ["1/S1", "1/S2", "1/S3", "arlas/S1"],
+        ["2/S1", "3/S1", "4/S1", "deiskatun/S1", "5/S1", "6/S1", "7/S1"],
+    )
+    for a, b in (("1/S1", "2/S1"), ("1/S2", "3/S1"), ("1/S3", "4/S1")):
+        play(state, 0, a)
+        play(state, 1, b)
+    play(state, 0, "arlas/S1")
+    bot = make_bot(state.game, "ismcts", seed=0, iterations=60)
+    assert str(bot.choose(state, 1).arg) == "deiskatun/S1"
 
 
 def _cli(games: int) -> None:  # pragma: no cover - a measurement, run by hand

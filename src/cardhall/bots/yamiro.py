@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import math
 import random
+import threading
+from bisect import insort
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
@@ -305,6 +307,13 @@ ARLAS_STAKE = 10
 ARLAS_RISK = 0.2
 #: Share of uniformly random plays in playouts.
 PLAYOUT_EPSILON = 0.05
+#: With ``deiskatun_anytime``, hold the deiskatun that answers a standing arlas until the
+#: seat's last play of the hand (1) rather than answering at once (0).
+DELAY_ANSWER = 0
+#: Value expected from each play still to come: the other side's, and the seat's own
+#: (which may add an alak); the policy contests a hand its reach can win.
+OPP_EXPECT = 4.0
+MY_EXPECT = 5.0
 
 
 def _after_table(n: int) -> tuple[tuple[int, int], ...]:
@@ -381,6 +390,7 @@ def _pick(
     unseen: int,
     unseen_deis: int,
     rnd: Any,
+    anytime: bool = True,
 ) -> int:
     """The playout policy's card (see the section comment; :func:`policy_card`)."""
     if rnd() < PLAYOUT_EPSILON:
@@ -391,6 +401,9 @@ def _pick(
     if first == 1 - side:  # their arlas stands: answer it, or feed the lost hand
         for c in hand:
             if rank[c] == 11:
+                if DELAY_ANSWER and anytime and my_after:
+                    # the deiskatun cancels it as well later, when no reply can follow
+                    return _best_card(hand, h.tot[side], h.faces[side])
                 return c
         if last_hand:
             return min(hand, key=COUNT_VALUE.__getitem__)
@@ -418,8 +431,8 @@ def _pick(
             return arlas
     # contest on value, or feed the hand its cheapest card
     mine = tot * _MULT[faces]
-    theirs = (h.tot[1 - side] + 4.0 * opp_after) * _MULT[h.faces[1 - side]]
-    reach = _best_now(hand, tot, faces) + 5.0 * my_after * _MULT[faces | 1]
+    theirs = (h.tot[1 - side] + OPP_EXPECT * opp_after) * _MULT[h.faces[1 - side]]
+    reach = _best_now(hand, tot, faces) + MY_EXPECT * my_after * _MULT[faces | 1]
     if reach >= theirs or mine > theirs:
         return _best_card(hand, tot, faces)
     if last_hand:
@@ -514,6 +527,7 @@ def policy_card(world: State, seat: int, rnd: Any) -> int:
         unseen,
         deis,
         rnd,
+        w.anytime,
     )
 
 
@@ -650,6 +664,7 @@ def _rollout(w: Any, stop: int) -> Outcome:
             96 - gone - len(hand),
             8 - deis_gone - mine,
             rnd,
+            anytime,
         )
         hand.remove(card)
         h.add(turn, card, seat & 1, anytime)
@@ -657,7 +672,7 @@ def _rollout(w: Any, stop: int) -> Outcome:
         if rank[card] == 11:
             deis_gone += 1
         if pos < top:
-            hand.append(pile[pos])
+            insort(hand, pile[pos])  # sorted as the engine keeps hands: the same choices
             pos += 1
         turn += 1
         if turn >= regular:
@@ -686,13 +701,23 @@ def _no_random() -> float:
 
 
 def tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
-    """ISMCTS tree actions: every card for the searching seat; for the other seats, whose
-    hands differ from one sampled world to the next, the playout policy's card (an
-    opponent model: without it each of their tree nodes would mostly expand untried cards
-    at random)."""
-    if actor == seat or getattr(world, "solitaire", True):
+    """ISMCTS tree actions: every card at the root; elsewhere the playout policy's card.
+
+    Below the root the hands differ from one sampled world to the next (the other seats'
+    hands, and the searching seat's draws), so a node's children would mostly be untried
+    cards expanded at random; the policy's card is a better model of every later play,
+    the searcher's own included. The root is the first call for each sampled world (the
+    search asks for the root's actions first in every iteration).
+    """
+    if getattr(world, "solitaire", True):
+        return legal
+    if actor == seat and getattr(_ROOT, "world", None) is not world:
+        _ROOT.world = world  # held, so that a later world cannot reuse its identity
         return legal
     return [PLAYS[policy_card(world, actor, _no_random)]]
+
+
+_ROOT = threading.local()
 
 
 register_search(
