@@ -40,12 +40,12 @@ subset of ``legal`` that selection and expansion consider, ``seat`` being the se
 seat: an action abstraction (a few bet sizes out of a hundred), or an opponent model (a
 single action for the other seats, chosen from their cards in the sampled world); for
 ``seat`` itself it must read only that seat's information, which every sampled world
-shares. A game may also set its default ``reward`` mode, and a *world hook*
-``prepare(world)``, called on each sampled world before the search plays in it (e.g. to
-stop recording events that no one will read), and a *sampler* ``sample(state, seat, rng)
--> world`` used in place of ``state.determinize(seat, rng)`` (e.g. rejection sampling of
-determinizations by the likelihood of the other seats' public actions; it must depend only
-on what ``seat`` sees and ``rng``).
+shares. A game may also set its default ``reward`` mode and exploration constant ``c``,
+and a *world hook* ``prepare(world)``, called on each sampled world before the search
+plays in it (e.g. to stop recording events that no one will read), and a *sampler*
+``sample(state, seat, rng) -> world`` used in place of ``state.determinize(seat, rng)``
+(e.g. rejection sampling of determinizations by the likelihood of the other seats' public
+actions; it must depend only on what ``seat`` sees and ``rng``).
 
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
@@ -75,6 +75,7 @@ from cardhall.engine import Action, Game, Outcome, State
 from cardhall.errors import IllegalActionError, OptionError
 
 __all__ = [
+    "DEFAULT_C",
     "DEFAULT_HORIZONS",
     "DEFAULT_ITERATIONS",
     "DEFAULT_REWARDS",
@@ -148,7 +149,7 @@ class ISMCTSBot(Bot):
         *,
         iterations: int | None = None,
         time_limit: float | None = None,
-        c: float = 0.7,
+        c: float | None = None,
         reward: str | None = None,
         horizon: int | None = -1,
         playout: str | None = None,
@@ -158,6 +159,8 @@ class ISMCTSBot(Bot):
         _load()  # the games' bot modules register their search knowledge when imported
         if reward is None:
             reward = DEFAULT_REWARDS.get(game.name, "mixed")
+        if c is None:
+            c = DEFAULT_C.get(game.name, 0.7)
         if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
             raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
         if time_limit is not None and float(time_limit) <= 0:
@@ -421,6 +424,8 @@ TreeActions = Callable[[State, int, "list[Action]", int], "list[Action]"]
 TREE_ACTIONS: dict[str, TreeActions] = {}
 #: A game's default reward mode (others: ``"mixed"``).
 DEFAULT_REWARDS: dict[str, str] = {}
+#: A game's default exploration constant ``c`` (others: 0.7).
+DEFAULT_C: dict[str, float] = {}
 #: ``prepare(world)``: called on each sampled world before the search plays in it.
 WORLD_HOOKS: dict[str, Callable[[State], None]] = {}
 #: ``sample(state, seat, rng) -> world``: a game's sampler of worlds (default: determinize).
@@ -441,6 +446,7 @@ def register_search(
     playout: PlayoutPolicy | None = None,
     tree_actions: TreeActions | None = None,
     reward: str | None = None,
+    c: float | None = None,
     prepare: Callable[[State], None] | None = None,
     sampler: Callable[[State, int, Any], State] | None = None,
 ) -> None:
@@ -463,6 +469,8 @@ def register_search(
         SAMPLERS[game] = sampler
     if reward is not None:
         DEFAULT_REWARDS[game] = reward
+    if c is not None:
+        DEFAULT_C[game] = float(c)
 
 
 @register_bot("*", "ismcts")
