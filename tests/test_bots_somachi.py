@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from cardhall.bots import bot_levels, make_bot
-from cardhall.bots.somachi import search_evaluator, search_playout, search_tree_actions
+from cardhall.bots.somachi import (
+    TREE_WIDTH,
+    search_evaluator,
+    search_playout,
+    search_tree_actions,
+)
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.games.somachi import CLAIM, K_DRAW, K_MAIN, K_OPEN, K_W1, TAKE, SomachiState
 from cardhall.registry import make_game
@@ -236,7 +241,8 @@ def test_tree_actions_model_the_opponent_and_prune_giveaways() -> None:
     own = search_tree_actions(state, 1, legal, 1)
     assert own and set(own) <= set(legal)
     assert not set(giveaway) & set(own)
-    assert {a for a in legal if a.kind == "discard"} <= set(own)
+    assert len(own) == TREE_WIDTH < len(legal)
+    assert search_playout(state, 1, legal, lambda: 0.0) in own  # the policy's own choice
     # searching for seat 0: seat 1 is modelled by one action of the policy
     modelled = search_tree_actions(state, 1, legal, 0)
     assert len(modelled) == 1 and modelled[0] in legal

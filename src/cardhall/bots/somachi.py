@@ -298,6 +298,10 @@ def search_evaluator(world: State, root: State) -> Outcome | None:
     )
 
 
+#: Spread of the random noise added to the playout policy's action values.
+_NOISE = 4.0
+
+
 def _lead_of(world: SomachiState, seat: int) -> int:
     """``seat``'s tableau points minus the best other active seat's (multiplier aside)."""
     acc = world.acc
@@ -362,8 +366,14 @@ def search_playout(
 
 
 def _playout_main(
-    world: SomachiState, actor: int, legal: list[Action], rnd: Callable[[], float]
+    world: SomachiState,
+    actor: int,
+    legal: list[Action],
+    rnd: Callable[[], float],
+    scored: list[tuple[float, Action]] | None = None,
 ) -> Action:
+    """The policy's turn decision; with ``scored``, also lists every action's value there
+    (noise-free, challenges left out)."""
     loc = world.loc
     hand = world.hands[actor]
     short = len(hand) <= 3
@@ -419,14 +429,23 @@ def _playout_main(
                     worth += r if r <= 8 else 8 if r == ALAK else 0
             v = 30.0 + worth if worth >= 8 else -5.0
         elif k == "claim" or k == "collect":
-            return a
+            if scored is None:
+                return a
+            v = 100.0
         else:  # challenge
             continue
-        v += rnd() * 4.0
+        if scored is not None:
+            scored.append((v, a))
+            continue
+        v += rnd() * _NOISE
         if v > best_v:
             best_v = v
             best = a
     return best
+
+
+#: How many of its own turn actions the searching seat's tree considers.
+TREE_WIDTH = 4
 
 
 def _no_noise() -> float:
@@ -438,26 +457,25 @@ def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int
 
     The other seats are modelled by the playout policy without its noise (one action,
     chosen from their cards in the sampled world), so the tree branches on the searching
-    seat's own choices only. For the searching seat, the moves no sensible player makes
-    are left out: adding to another seat's pile while holding more than three cards, and
-    challenging for more than three chips. What remains depends only on that seat's hand
-    and the table, which every sampled world shares.
+    seat's own choices only. During its turn the searching seat considers the
+    :data:`TREE_WIDTH` actions the policy values most (never a challenge): the search
+    then refines the policy instead of spreading a small budget over every add and
+    discard. What remains depends only on that seat's hand and the table, which every
+    sampled world shares.
     """
     if actor != seat:
         return [search_playout(world, actor, legal, _no_noise)]
     assert isinstance(world, SomachiState)
     need = world.need
-    if need is None or need[0] != K_MAIN:
+    if need is None or need[0] != K_MAIN or len(legal) <= TREE_WIDTH:
         return legal
-    loc = world.loc
-    few = len(world.hands[actor]) <= 3
-    kept = [
-        a
-        for a in legal
-        if not (a.kind == "add" and not few and loc[a.arg[1]] != actor)
-        and not (a.kind == "challenge" and a.arg > 3)
-    ]
-    return kept or legal
+    scored: list[tuple[float, Action]] = []
+    _playout_main(world, actor, legal, _no_noise, scored)
+    if not scored:
+        return legal
+    scored.sort(key=lambda t: -t[0])  # stable: the legal order breaks ties
+    top = {a for _, a in scored[:TREE_WIDTH]}
+    return [a for a in legal if a in top]
 
 
 def _silence(world: State) -> None:
@@ -468,7 +486,7 @@ def _silence(world: State) -> None:
 register_search(
     "somachi",
     evaluator=search_evaluator,
-    horizon=40,
+    horizon=20,
     playout=search_playout,
     prepare=_silence,
     tree_actions=search_tree_actions,
