@@ -22,6 +22,7 @@ from cardhall.bots.getha import (
     search_tree_actions,
     stack_utility,
     win_chance,
+    win_chances,
 )
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import Action
@@ -232,7 +233,18 @@ def test_evaluator_waits_for_the_deal_and_values_stacks_concavely() -> None:
     stacks = world.money.stacks  # type: ignore[attr-defined]
     assert list(out.scores) == [float(x) for x in stacks]
     richer = max(range(2), key=lambda p: stacks[p])
-    assert out.payoffs[richer] >= out.payoffs[1 - richer]
+    chances = out.details["win_chances"]
+    assert chances[richer] >= chances[1 - richer] and min(chances) >= 0.0
+    if stacks[0] != stacks[1]:
+        assert chances[richer] > chances[1 - richer]
+    # with max_deals the chance comes from the lead and the deals left
+    short = make_game("getha", 2, max_deals=3)
+    s3 = short.new_state(seed=1)
+    s3.money.stacks[:] = [60, 40]  # type: ignore[attr-defined]
+    early = win_chances(s3)  # type: ignore[arg-type]
+    s3.deals = 3  # type: ignore[attr-defined]
+    late = win_chances(s3)  # type: ignore[arg-type]
+    assert 0.5 < early[0] < late[0] and sum(late) == pytest.approx(1.0)
     # a finished game and the utility agree at the ends; concave in between
     assert stack_utility(0, 100) == 0.0 and stack_utility(100, 100) == pytest.approx(100.0)
     assert stack_utility(50, 100) > 50.0

@@ -572,6 +572,13 @@ def search_policy(
     return legal[1]
 
 
+#: The search considers going all-in only with a stack of at most this many pots, or with
+#: a quick showdown chance of at least SHOVE_CHANCE: an all-in's outcome varies so much
+#: that a few hundred samples cannot tell a good one from a bad one.
+SHOVE_STACK_POTS = 3
+SHOVE_CHANCE = 0.7
+
+
 def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
     """The moves the search considers: for ``seat``, a few sensible ones; for the other
     seats, the one :func:`search_policy` plays with their cards in the sampled world."""
@@ -590,14 +597,20 @@ def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int
             cur = money.cur
             wanted = sorted({lo, cur + pot // 2, cur + pot, cur + 2 * pot})
             out += [Action(kinds[0].kind, t) for t in wanted if lo <= t <= hi]
-        if legal[-1].kind == "allin" or (len(legal) > 1 and legal[-2].kind == "allin"):
+        can_shove = legal[-1].kind == "allin" or (len(legal) > 1 and legal[-2].kind == "allin")
+        if can_shove and (
+            money.stacks[actor] <= SHOVE_STACK_POTS * money.in_play
+            or quick_chance(world.played[actor], _opponents(world)) >= SHOVE_CHANCE
+        ):
             out.append(Action("allin"))
         return out
     if phase == "bringin":
         lo = legal[0].arg
         hi = legal[-1].arg
-        wanted = sorted({lo, lo + 1, lo + 2, lo + 4, lo + 8, hi})
-        return [legal[t - lo] for t in wanted if t <= hi]
+        sizes = {lo, lo + 1, lo + 2, lo + 4, lo + 8}
+        if hi <= SHOVE_STACK_POTS * max(1, money.in_play):
+            sizes.add(hi)
+        return [legal[t - lo] for t in sorted(sizes) if t <= hi]
     if phase == "draw" or phase == "declare":
         hand = world.hand[actor]
         most = len(legal[-1].arg)
@@ -691,23 +704,44 @@ def stack_utility(x: float, total: float, k: float = SEARCH_RISK) -> float:
     return total * (1.0 - math.exp(-k * x / total)) / (1.0 - math.exp(-k))
 
 
+#: With ``max_deals``: the spread, in chips per square root of a deal left, of the
+#: logistic chance that a chip lead holds to the last deal.
+LEAD_SPREAD = 4.0
+
+
+def win_chances(world: GethaState) -> list[float]:
+    """Each seat's chance to win the game from the stacks of a world between deals: in a
+    game to the last chip, :func:`stack_utility` over all the chips (a small edge turned
+    into a chance; linear, the stack's share, when ``SEARCH_RISK`` is 0); with
+    ``max_deals``, a logistic of the chip lead scaled by the deals left."""
+    stacks = world.money.stacks
+    total = float(world.money.chips)
+    max_deals = world.game.options["max_deals"]
+    if max_deals is None:
+        return [stack_utility(x, total) / total for x in stacks]
+    scale = LEAD_SPREAD * math.sqrt(max(1, int(max_deals) - world.deals + 1))
+    top = max(stacks)
+    weights = [math.exp((x - top) / scale) if x > 0 else 0.0 for x in stacks]
+    norm = sum(weights)
+    if norm == 0.0:  # every chip in a carried pot
+        return [1.0 / len(stacks)] * len(stacks)
+    return [w / norm for w in weights]
+
+
 def search_evaluator(world: State, root: State) -> Outcome | None:
     """ISMCTS evaluator, once the deal being searched has been settled (``None`` before:
-    play on): each seat's payoff is :func:`stack_utility` of its own stack minus half the
-    chips, which agrees with a finished game (the winner +T/2, the others -T/2). Reads the
-    sampled world."""
+    play on): the stacks as scores, and :func:`win_chances` as ``details["win_chances"]``
+    for the win reward (a finished game gives 1 or 0, which agrees). Reads the sampled
+    world."""
     assert isinstance(world, GethaState) and isinstance(root, GethaState)
     if world.deals <= root.deals:
         return None
     stacks = world.money.stacks
-    total = float(world.money.chips)
-    half = total / 2.0
-    payoffs = tuple(stack_utility(x, total) - half for x in stacks)
     best = max(stacks)
     return Outcome(
         tuple(float(x) for x in stacks),
         tuple(p for p, x in enumerate(stacks) if x == best),
-        payoffs,
+        details={"win_chances": win_chances(world)},
     )
 
 
@@ -717,6 +751,7 @@ register_search(
     horizon=0,
     playout=search_policy,
     tree_actions=search_tree_actions,
-    reward="score",
+    reward="mixed",
+    c=0.2,
     sampler=search_sampler,
 )
