@@ -229,6 +229,17 @@ def test_every_game_plays_to_the_end_with_bots(
     assert sources and len(rec["actions"]) == state.view(0)["moves"]
 
 
+def test_a_searching_bot_plays_a_whole_game_from_the_worker_processes(
+    client: TestClient,
+) -> None:
+    t = new_table(client, "abstrac", bots=["ismcts"])
+    client.post(f"/api/tables/{t['table_id']}/start", headers=auth(t["token"]))
+    play_ws(client, t["table_id"], t["token"])
+    rec = client.get(f"/api/tables/{t['table_id']}/record").json()
+    assert replay(Record.from_dict(rec)).is_over
+    assert client.app.state.hub._pool is not None  # type: ignore[attr-defined]
+
+
 def test_hidden_cards_never_reach_other_seats(client: TestClient, peek: type[PeekGame]) -> None:  # noqa: F811
     t = new_table(client, "peek", players=3, bots=["random"])
     tid = t["table_id"]
@@ -518,6 +529,30 @@ def test_timer_default_action_prefers_safe_kinds() -> None:
     own = Fake([bet, fold])
     own.default_action = lambda seat: bet  # type: ignore[attr-defined]
     assert default_action(own, 0) == bet  # type: ignore[arg-type]
+
+
+def test_searching_bots_think_in_worker_processes_and_choose_the_same(db_url: str) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    service = _service(db_url)
+    asked: list[str] = []
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as workers:
+
+        def pool() -> ProcessPoolExecutor:
+            asked.append("pool")
+            return workers
+
+        for level in ("ismcts", "random"):
+            t = service.create_table("abstrac", bots=[level])
+            tid = t["table_id"]
+            service.start(tid, t["token"])
+            service.act(tid, 0, "second")  # the bot (seat 1) takes 1-3 cards
+            in_thread = service.bot_moves(tid)
+            asked.clear()
+            pooled = service.bot_moves(tid, pool=pool)
+            assert pooled == in_thread and pooled[0][0] == 1
+            assert asked == (["pool"] if level == "ismcts" else [])
 
 
 @pytest.mark.parametrize("behaviour", ["raises", "illegal"])

@@ -28,13 +28,25 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="extra allowed WebSocket Origin (e.g. behind a proxy)"),
         ] = None,
         log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "info",
+        bot_workers: Annotated[
+            int | None,
+            typer.Option(
+                help="processes in which searching (ismcts) bots think; default one per CPU, "
+                "0: in the server process"
+            ),
+        ] = None,
     ) -> None:
         """Serve the web app: create a table, invite friends, add bots, play."""
         import uvicorn
 
         from cardhall.web.app import create_app
 
-        web = create_app(database_url, bot_delay=bot_delay, origins=tuple(origin or ()))
+        web = create_app(
+            database_url,
+            bot_delay=bot_delay,
+            origins=tuple(origin or ()),
+            bot_workers=bot_workers,
+        )
         typer.echo(f"cardhall: http://{host}:{port}  (database: {database_url.split('@')[-1]})")
         uvicorn.run(
             web,

@@ -82,8 +82,12 @@ def create_app(
     poll_interval: float = 0.5,
     timer_interval: float = 0.5,
     run_migrations: bool = True,
+    bot_workers: int | None = None,
 ) -> FastAPI:
-    """Build the app for a database (``sqlite:///file.db`` or ``postgresql://...``)."""
+    """Build the app for a database (``sqlite:///file.db`` or ``postgresql://...``).
+
+    ``bot_workers``: processes in which searching bots think (``None``: one per CPU;
+    ``0``: in this process's threads)."""
     url = normalise_url(database_url)
     state: dict[str, Any] = {}
 
@@ -99,6 +103,7 @@ def create_app(
             poll_interval=poll_interval,
             timer_interval=timer_interval,
             database_url=url,
+            bot_workers=bot_workers,
         )
         state["service"], state["hub"] = service, hub
         app.state.service, app.state.hub = service, hub

@@ -18,8 +18,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
+import os
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,8 +103,15 @@ class Hub:
         poll_interval: float = 0.5,
         timer_interval: float = 0.5,
         database_url: str = "",
+        bot_workers: int | None = None,
     ) -> None:
+        """``bot_workers``: processes for searching bots (:data:`POOLED_LEVELS`); ``None``
+        one per CPU, ``0`` none (they think in this process's threads)."""
         self.service = service
+        if bot_workers is None:
+            bot_workers = os.cpu_count() or 1
+        self.bot_workers = bot_workers
+        self._pool: ProcessPoolExecutor | None = None
         self.bot_delay = bot_delay
         self.poll_interval = poll_interval
         self.timer_interval = timer_interval
@@ -134,8 +144,18 @@ class Hub:
         else:
             self.tasks.append(asyncio.create_task(self._poll_loop()))
 
+    def bot_pool(self) -> ProcessPoolExecutor | None:
+        """The worker processes of searching bots, started on first use."""
+        if self._pool is None and self.bot_workers > 0 and not self._stop.is_set():
+            self._pool = ProcessPoolExecutor(
+                self.bot_workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
     async def stop(self) -> None:
         self._stop.set()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
         for task in self.tasks:
             task.cancel()
         for conns in list(self.conns.values()):
@@ -306,7 +326,10 @@ class Hub:
                 if known is not None and not _bot_to_act(*known):
                     moves = []
                 else:
-                    moves = await asyncio.to_thread(self.service.bot_moves, table_id, *hint)
+                    version, rev = hint
+                    moves = await asyncio.to_thread(
+                        self.service.bot_moves, table_id, version, rev, self.bot_pool
+                    )
                 if moves and self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 applied = 0

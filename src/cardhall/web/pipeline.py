@@ -30,6 +30,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,7 @@ __all__ = [
     "Cached",
     "TableService",
     "WebError",
+    "bot_choice",
     "default_action",
 ]
 
@@ -97,6 +99,16 @@ class ActResult:
 @dataclass
 class _TableLock:
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+#: Bot levels that search (seconds of CPU a move): the hub runs them in worker processes.
+POOLED_LEVELS = frozenset({"ismcts"})
+
+
+def bot_choice(seen: State, seat: int, level: str, seed: str) -> Action:
+    """What a ``level`` bot seeded ``seed`` plays for ``seat`` in ``seen`` (a world the
+    seat's view allows). A module-level function, so a worker process can run it."""
+    return make_bot(seen.game, level, seed=seed).choose(seen, seat)
 
 
 def default_action(state: State, seat: int) -> Action:
@@ -802,12 +814,20 @@ class TableService:
     # ------------------------------------------------------------------ bots and timers
 
     def bot_moves(
-        self, table_id: str, version: int | None = None, rev: int | None = None
+        self,
+        table_id: str,
+        version: int | None = None,
+        rev: int | None = None,
+        pool: Callable[[], Executor | None] | None = None,
     ) -> list[tuple[int, str, int]]:
         """The (seat, action, version) each bot seat that must act now chooses.
 
         A bot sees only its seat: it is given ``state.determinize(seat, rng)``, a copy in
-        which every card hidden from it is redealt at random.
+        which every card hidden from it is redealt at random. Searching levels
+        (:data:`POOLED_LEVELS`) think in the executor ``pool()`` returns (the hub's worker
+        processes, started on first use) when it returns one, so a long search never
+        holds this process's interpreter while other tables wait; the choice is the same
+        either way (it depends on the seed only).
         """
         info, cached = self.load(table_id, version, rev)
         if cached is None or info["status"] != "playing":
@@ -832,11 +852,15 @@ class TableService:
             except NotImplementedError:
                 seen = None
             legal = state.legal_actions(seat)
-            action = None
+            action: Action | None = None
             if seen is not None:
-                bot = make_bot(state.game, level, seed=f"{seed}:{seat}:{cached.version}")
+                bot_seed = f"{seed}:{seat}:{cached.version}"
                 try:
-                    action = bot.choose(seen, seat)
+                    workers = pool() if pool is not None and level in POOLED_LEVELS else None
+                    if workers is not None:
+                        action = workers.submit(bot_choice, seen, seat, level, bot_seed).result()
+                    else:
+                        action = bot_choice(seen, seat, level, bot_seed)
                 except Exception:  # a broken bot must not stall the table
                     log.exception("%s bot failed at table %s", level, table_id)
             if action not in legal:  # never retry an illegal choice: play a legal one
