@@ -640,13 +640,25 @@ class SomachiState(State):
         faces_of: dict[int, list[int]] = {}
         stranding = -1  # 1 if adding the other card would strand the taken one
         two = len(hand) == 2 and taken >= 0
+        afo = self.afo
+        loc = self.loc
         for c in hand:
             r = _RANK[c]
             if r <= 8:
                 x = c // 12
                 faces = faces_of.get(x)
                 if faces is None:
-                    faces = faces_of[x] = self._faces(x)
+                    if afo:
+                        faces = self._faces(x)
+                    else:  # the usual case inline: the alak and the arl of suit x
+                        b = x * 12 + 8
+                        if loc[b] < 0:
+                            faces = [b + 1] if loc[b + 1] >= 0 else []
+                        elif loc[b + 1] < 0:
+                            faces = [b]
+                        else:
+                            faces = self._faces(x)
+                    faces_of[x] = faces
                 if not faces:
                     continue
                 if two and c != taken:
