@@ -289,3 +289,16 @@ def test_ismcts_with_getha_knowledge_beats_the_random_bot() -> None:
             assert out is not None
             total += out.payoffs[smart]
     assert total > 0, total
+
+
+def test_ismcts_uses_the_getha_knowledge_by_default() -> None:
+    game = make_game("getha", 2)
+    bot = make_bot(game, "ismcts", seed=1, iterations=40)
+    assert bot.c == 0.2 and bot.reward == "mixed"  # type: ignore[attr-defined]
+    assert bot.tree_actions is search_tree_actions  # type: ignore[attr-defined]
+    assert bot.sampler is search_sampler and bot.policy is search_policy  # type: ignore[attr-defined]
+    state = game.new_state(seed=4)
+    result = bot.search(state, 0)  # type: ignore[attr-defined]
+    # the dealer's bring-in: only the abstraction's sizes were searched
+    assert {a.arg for a, _, _ in result.stats} <= {1, 2, 3, 5, 9}
+    assert result.action in state.legal_actions(0)
