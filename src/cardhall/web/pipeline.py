@@ -347,14 +347,18 @@ class TableService:
                 )
         return {"table_id": table_id, "seat": 0, "token": token, "invite": invite}
 
-    def table_info(self, table_id: str, conn: Connection | None = None) -> dict[str, Any]:
-        """What anyone may know about a table: no tokens, no seed, no cards."""
+    def table_info(
+        self, table_id: str, conn: Connection | None = None, row: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """What anyone may know about a table: no tokens, no seed, no cards (from ``row``
+        when the caller has just read it)."""
         if conn is None:
             with self.reader.connect() as c:
                 info = self.table_info(table_id, c)
                 c.rollback()
                 return info
-        row = self._row(conn, table_id)
+        if row is None:
+            row = self._row(conn, table_id)
         return {
             "id": row["id"],
             "game": row["game"],
@@ -642,7 +646,11 @@ class TableService:
             state.chance.recorded = tuple(tuple(game.parse_cards(o)) for o in orders)
         log = conn.execute(
             select(actions.c.seat, actions.c.action)
-            .where(actions.c.table_id == table_id, actions.c.version > start)
+            .where(
+                actions.c.table_id == table_id,
+                actions.c.version > start,
+                actions.c.version <= version,  # not what was committed since the row's read
+            )
             .order_by(actions.c.version)
         ).all()
         for seat, notation in log:
@@ -664,7 +672,10 @@ class TableService:
         if known is not None:
             return known
         with self.reader.connect() as conn:
-            info = self.table_info(table_id, conn)
+            # one read of the row serves the info and the rebuild: another process may
+            # commit in between (PostgreSQL reads committed rows statement by statement)
+            row = self._row(conn, table_id)
+            info = self.table_info(table_id, conn, row)
             cached = None
             if info["status"] != "lobby":
                 cached = self._cache.get(table_id)
@@ -672,7 +683,6 @@ class TableService:
                     if cached is not None and cached.version > info["version"]:
                         pass  # we are ahead of our own read: keep the newer cache
                     else:
-                        row = self._row(conn, table_id)
                         cached = self._rebuild(conn, row)
                         self._cache[table_id] = cached
             conn.rollback()
