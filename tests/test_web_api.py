@@ -455,6 +455,41 @@ def test_a_token_cached_for_speed_is_refused_once_its_seat_changes(db_url: str) 
     assert exc.value.code == "bad_token" and service.action_count(tid) == 1
 
 
+def test_a_rebuild_ignores_actions_committed_after_its_row_was_read(db_url: str) -> None:
+    """PostgreSQL reads committed rows statement by statement: the action log may already
+    hold a version the table row read just before did not. The rebuild stops at the row's
+    version (here the later action is written behind the row's back to stage that)."""
+    from sqlalchemy import insert
+
+    from cardhall.web.store import actions
+
+    service = _service(db_url)
+    t = service.create_table("abstrac", bots=["random"])
+    tid = t["table_id"]
+    service.start(tid, t["token"])
+    service.act(tid, 0, "first")
+    served = service.load(tid)[1]
+    assert served is not None and served.version == 1
+    (seat,) = served.state.actors()
+    with service.engine.begin() as conn:
+        conn.execute(
+            insert(actions).values(
+                table_id=tid,
+                version=2,
+                seat=seat,
+                action=str(served.state.legal_actions(seat)[0]),
+                client_id=None,
+                source="bot",
+                at=0.0,
+            )
+        )
+    service._cache.clear()
+    service._info.clear()
+    info, rebuilt = service.load(tid)
+    assert info["version"] == 1 and rebuilt is not None and rebuilt.version == 1
+    assert rebuilt.state.digest() == served.state.digest()
+
+
 def test_writer_threads_of_one_process_commit_every_action_once(db_url: str) -> None:
     """SQLite writers of one process queue on the service's lock: many threads acting on
     many tables at once all commit, each table in one order, none refused as busy."""
