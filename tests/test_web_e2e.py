@@ -18,22 +18,12 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from cardhall.record import Record
 from cardhall.registry import game_class, game_names, make_game
-from test_web_helpers import Server
+from test_web_helpers import Server, chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-extensions",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-e2e"
 CARD = re.compile(r"(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]|\b(?:A|K|Q|J|10|9)[SHDC]\b")
 
@@ -62,10 +52,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 class Seat:

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,12 +21,36 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 from websockets.sync.client import ClientConnection, connect
 
 from cardhall import registry
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.conformance import deep_playout, fast_playouts
 from cardhall.engine import Action, Chance, Game, Outcome, State, arg_card
+
+#: Debian's Chromium (Playwright cannot download its own browser here).
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-extensions",
+    "--no-first-run",
+]
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Browser]:
+    """Headless Chromium driven by Playwright, for the browser tests."""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 class PeekGame(Game):

@@ -12,20 +12,17 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from cardhall.registry import make_game
-from test_web_helpers import Server
+from test_web_helpers import Server, chromium
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-renderers"
 
 COUNTS_JS = """() => {
@@ -64,10 +61,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def open_page(browser: Browser, viewport: dict[str, int]) -> tuple[Page, list[str], list[str]]:
