@@ -13,6 +13,10 @@
   leads the hand. When gambling it bets small when it leads, pays small amounts, meets
   challenges only when it is not behind, and challenges when it leads clearly.
 
+* ISMCTS knowledge (bottom of the module, see ``docs/bots.md``): a playout policy
+  (:func:`search_playout`), tree actions (:func:`search_tree_actions`), an evaluator after
+  20 playout actions (:func:`search_evaluator`) and silenced search worlds.
+
 Honesty: the heuristic reads only what its seat may know: its own hand, the tableaus, the
 top of the discard pile, the arl owners and the chip counts (public attributes of the
 state, the same facts :meth:`SomachiState.view` gives), and its legal actions. The bot
