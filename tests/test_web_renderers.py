@@ -140,7 +140,8 @@ def test_yamiro_renderer_matches_the_view(server: Server, browser: Browser) -> N
         page.locator(".ym-last").inner_text().startswith(f"Hand {c['view']['results'][-1]['hand']}")
     )
     assert c["ym_captures"] == [s["capture_total"] for s in c["view"]["sides"]]
-    assert sum(c["ym_captures"]) > 0
+    # the table's seed is random: a hand may be tied or capture no counting card
+    assert sum(c["ym_captures"]) == sum(r["points"] for r in c["view"]["results"])
     shot(page, "yamiro-after-hand")
     assert errors == []
 
