@@ -242,9 +242,7 @@ class TableService:
         if known is not None and known[0] == rev:
             rows = known[1]
         else:
-            cur = _cursor(conn)
-            cur.execute(self._sql["hashes"], {"id": table_id})
-            rows = [(int(seat), stored) for seat, stored in cur.fetchall()]
+            rows = [(int(s["seat"]), s["token_hash"]) for s in self._seats(conn, table_id)]
             if rev is not None:
                 self._hashes[table_id] = (rev, rows)
         found = -1
@@ -987,7 +985,6 @@ _SEAT_COLUMNS = tuple(c.name for c in seats.columns)
 _HOT_SQL = {
     "row": f"SELECT {', '.join(_TABLE_COLUMNS)} FROM tables WHERE id = :id",
     "seats": f"SELECT {', '.join(_SEAT_COLUMNS)} FROM seats WHERE table_id = :id ORDER BY seat",
-    "hashes": "SELECT seat, token_hash FROM seats WHERE table_id = :id ORDER BY seat",
     "done": "SELECT version FROM actions "
     "WHERE table_id = :id AND seat = :seat AND client_id = :client_id",
     "insert_action": "INSERT INTO actions (table_id, version, seat, action, client_id, source, at) "
