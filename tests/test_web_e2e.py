@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, Page
 
 from cardhall.record import Record
 from cardhall.registry import game_class, game_names, make_game
-from test_web_helpers import Server, chromium
+from test_web_helpers import Server, chromium, running
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-e2e"
 CARD = re.compile(r"(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]|\b(?:A|K|Q|J|10|9)[SHDC]\b")
@@ -45,9 +45,8 @@ def pick_game() -> tuple[str, int]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("e2e")
-    srv = Server(f"sqlite:///{tmp / 'e2e.db'}", bot_delay=0.02, log=tmp / "server.log").start()
-    yield srv
-    srv.stop()
+    with running(f"sqlite:///{tmp / 'e2e.db'}", bot_delay=0.02, log=tmp / "server.log") as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

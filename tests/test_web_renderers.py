@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from cardhall.registry import make_game
-from test_web_helpers import Server, chromium
+from test_web_helpers import Server, chromium, running
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-renderers"
 
@@ -54,9 +54,8 @@ COUNTS_JS = """() => {
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("renderers")
-    srv = Server(f"sqlite:///{tmp / 'r.db'}", bot_delay=0.02, log=tmp / "server.log").start()
-    yield srv
-    srv.stop()
+    with running(f"sqlite:///{tmp / 'r.db'}", bot_delay=0.02, log=tmp / "server.log") as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
