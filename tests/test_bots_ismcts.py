@@ -98,6 +98,20 @@ def test_iteration_budget_is_exact_and_seeded() -> None:
     assert (a.action, a.stats) == (b.action, b.stats)
 
 
+def test_a_game_may_register_its_default_budget() -> None:
+    from cardhall.bots.ismcts import DEFAULT_ITERATIONS, register_search
+
+    assert ISMCTSBot(make_game("abstrac")).iterations == DEFAULT_ITERATIONS
+    # Yamiro's simulations play the heuristic's reasoning, so its default budget is smaller
+    yamiro = ISMCTSBot(make_game("yamiro"))
+    assert yamiro.iterations is not None and yamiro.iterations < DEFAULT_ITERATIONS
+    assert ISMCTSBot(make_game("yamiro"), iterations=7).iterations == 7
+    assert ISMCTSBot(make_game("yamiro"), time_limit=0.5).iterations is None
+    with pytest.raises(OptionError, match="iterations"):
+        register_search("yamiro", iterations=0)
+    assert ISMCTSBot(make_game("yamiro")).iterations == yamiro.iterations  # unchanged
+
+
 def test_time_budget_is_respected() -> None:
     game = make_game("abstrac")
     state = game.new_state(seed=4)

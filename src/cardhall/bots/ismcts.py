@@ -80,6 +80,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "DEFAULT_REWARDS",
     "EVALUATORS",
+    "GAME_ITERATIONS",
     "PLAYOUT_POLICIES",
     "SAMPLERS",
     "TREE_ACTIONS",
@@ -92,6 +93,9 @@ __all__ = [
 
 #: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
+#: A game's own default iterations (where its simulations cost more; others:
+#: :data:`DEFAULT_ITERATIONS`), so the default bot stays well inside a second a move.
+GAME_ITERATIONS: dict[str, int] = {}
 REWARDS = ("win", "score", "mixed")
 #: Playout policies: uniformly random, MAST (move-average sampling: epsilon-greedy on
 #: each action's average reward over this search's playouts, Finnsson and Bjornsson 2008),
@@ -194,7 +198,7 @@ class ISMCTSBot(Bot):
         self.sampler = SAMPLERS.get(game.name)
         self.horizon = int(horizon) if horizon is not None and self.evaluator else None
         if iterations is None and time_limit is None:
-            iterations = DEFAULT_ITERATIONS
+            iterations = GAME_ITERATIONS.get(game.name, DEFAULT_ITERATIONS)
         self.iterations = int(iterations) if iterations is not None else None
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.c = float(c)
@@ -449,10 +453,11 @@ def register_search(
     c: float | None = None,
     prepare: Callable[[State], None] | None = None,
     sampler: Callable[[State, int, Any], State] | None = None,
+    iterations: int | None = None,
 ) -> None:
     """Give the ISMCTS bot a game's knowledge: an evaluator with its playout ``horizon``,
-    a playout policy, tree actions, a default reward and a world hook (see the module docstring).
-    Called by the game's bot module."""
+    a playout policy, tree actions, a default reward, a world hook, a sampler and a default
+    budget in ``iterations`` (see the module docstring). Called by the game's bot module."""
     if reward is not None and reward not in REWARDS:
         raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
     if evaluator is not None:
@@ -471,6 +476,10 @@ def register_search(
         DEFAULT_REWARDS[game] = reward
     if c is not None:
         DEFAULT_C[game] = float(c)
+    if iterations is not None:
+        if iterations < 1:
+            raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
+        GAME_ITERATIONS[game] = iterations
 
 
 @register_bot("*", "ismcts")
