@@ -16,17 +16,17 @@ import pytest
 from cardhall.bots import Bot, make_bot
 from cardhall.bots.yamiro import (
     HeuristicBot,
-    _rollout,
+    hand_features,
+    heuristic_card,
     judge,
     playout_policy,
     plays_after,
-    policy_card,
     rollout,
     tree_actions,
 )
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import State
-from cardhall.games.yamiro import YamiroState
+from cardhall.games.yamiro import PLAYS, YamiroState
 from cardhall.registry import make_game
 
 # --------------------------------------------------------------------------- helpers
@@ -236,66 +236,57 @@ def test_heuristic_wins_solitaire_by_a_wider_margin_than_random() -> None:
 # --------------------------------------------------------------------------- search knowledge
 
 
-def policy(state: YamiroState, seat: int) -> str:
-    return str(RAILOG_DECK[policy_card(state, seat, lambda: 0.99)])
+def _positions(players: int, options: dict[str, Any], games: int, seed: int = 0):  # type: ignore[no-untyped-def]
+    """Every decision of a few games played at random: (state, seat to move)."""
+    game = make_game("yamiro", players, **options)
+    rng = random.Random(seed)
+    for g in range(games):
+        state = game.new_state(seed=f"{seed}/{g}")
+        while not state.is_over:
+            seat = min(state.actors())
+            yield state, seat
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
-def test_policy_answers_an_arlas_with_a_deiskatun() -> None:
-    state = stacked(["arlas/S1", "1/S1", "1/S2", "1/S3"], ["deiskatun/S1", "2/S1", "3/S1", "4/S1"])
-    play(state, 0, "arlas/S1")
-    assert policy(state, 1) == "deiskatun/S1"
+FORMS: list[tuple[int, dict[str, Any]]] = [
+    (2, {}),
+    (4, {}),
+    (1, {}),
+    (2, {"must_have_winner": True}),
+    (2, {"deiskatun_anytime": False}),
+]
 
 
-def test_policy_holds_then_plays_the_arlas_like_a_player() -> None:
-    state = hold_position()
-    assert policy(state, 1) != "arlas/S1"  # deiskatun still unseen, seat 0 plays after
-    play(state, 1, policy(state, 1))
-    play(state, 0, "8/S1")
-    assert policy(state, 1) == "arlas/S1"  # the last play, 26 points at stake
+@pytest.mark.parametrize(("players", "options"), FORMS)
+def test_heuristic_card_from_a_world_is_the_bots_choice(
+    players: int, options: dict[str, Any]
+) -> None:
+    # the search's model of every play reads the world's ints: the same facts as the view
+    n = 0
+    for state, seat in _positions(players, options, games=6):
+        bot = HeuristicBot(state.game, seed=0)
+        assert RAILOG_DECK[heuristic_card(state, seat)] == bot.choose(state, seat).arg
+        n += 1
+    assert n >= 6 * 16
 
 
-def test_policy_keeps_the_arlas_when_the_hand_is_won_anyway() -> None:
-    state = stacked(
-        ["1/S1", "1/S2", "1/S3", "1/S4"],
-        ["8/S1", "8/S2", "7/S1", "arlas/S1", "7/S2", "1/S5", "2/S5"],
-    )
-    for a, b in (("1/S1", "8/S1"), ("1/S2", "8/S2"), ("1/S3", "7/S1")):
-        play(state, 0, a)
-        play(state, 1, b)
-    play(state, 0, "1/S4")
-    assert policy(state, 1) == "7/S2"  # the value wins: the best number, arlas kept
-
-
-def test_policy_feeds_a_lost_hand_its_cheapest_card() -> None:
-    state = stacked(["1/S1", "8/S2", "alak/S3", "7/S4"], ["arlas/S1", "2/S1", "3/S1", "4/S1"])
-    play(state, 0, "8/S2")
-    play(state, 1, "arlas/S1")
-    assert policy(state, 0) == "1/S1"
-
-
-def test_policy_spends_the_alak_on_a_big_total() -> None:
-    state = stacked(
-        ["8/S1", "8/S2", "7/S1", "1/S4", "alak/S1"],
-        ["8/S3", "8/S4", "8/S5", "1/S5"],
-    )
-    for a, b in (("8/S1", "8/S3"), ("8/S2", "8/S4"), ("7/S1", "8/S5")):
-        play(state, 0, a)
-        play(state, 1, b)
-    assert policy(state, 0) == "alak/S1"
+@pytest.mark.parametrize(("players", "options"), FORMS)
+def test_heuristic_card_reads_only_what_the_seat_sees(
+    players: int, options: dict[str, Any]
+) -> None:
+    rng = random.Random(3)
+    for state, seat in _positions(players, options, games=3, seed=1):
+        redealt = state.determinize(seat, rng)
+        assert heuristic_card(redealt, seat) == heuristic_card(state, seat)
 
 
 def test_policy_and_tree_actions_give_legal_cards_in_every_form() -> None:
     rng = random.Random(5)
-    for players, options in ((2, {}), (4, {}), (2, {"must_have_winner": True}), (1, {})):
-        game = make_game("yamiro", players, **options)
-        for seed in range(4):
-            state = game.new_state(seed=seed)
-            while not state.is_over:
-                seat = min(state.actors())
-                legal = state.legal_actions(seat)
-                assert playout_policy(state, seat, legal, rng.random) in legal
-                assert set(tree_actions(state, seat, legal, 0)) <= set(legal)
-                state.apply(seat, rng.choice(legal))
+    for players, options in FORMS:
+        for state, seat in _positions(players, options, games=2):
+            legal = state.legal_actions(seat)
+            assert playout_policy(state, seat, legal, rng.random) in legal
+            assert set(tree_actions(state, seat, legal, 0)) <= set(legal)
 
 
 def test_tree_actions_open_the_root_only() -> None:
@@ -304,48 +295,59 @@ def test_tree_actions_open_the_root_only() -> None:
     world = state.determinize(0, random.Random(1))
     legal = world.legal_actions(0)
     assert tree_actions(world, 0, legal, 0) == legal  # the root: every card
-    assert len(tree_actions(world, 0, legal, 0)) == 1  # the same world below the root
+    below = tree_actions(world, 0, legal, 0)  # the same world below the root
+    assert below == [PLAYS[heuristic_card(world, 0)]]
     other = state.determinize(0, random.Random(2))
     assert tree_actions(other, 0, legal, 0) == legal  # a new world: its root again
 
 
-def _engine_playout(state: YamiroState, stop: int) -> YamiroState:
-    """Play ``state`` on through the engine with the rollout's own card choices."""
-    world = state.clone()
-    rnd = random.Random(world.chance.seed).random
-    while not world.is_over and world.hand_no < stop:
-        seat = world.to_move
-        world.apply(seat, f"play {RAILOG_DECK[policy_card(world, seat, rnd)]}")
-    return world
-
-
-def test_rollout_ends_games_as_the_engine_does() -> None:
+@pytest.mark.parametrize(("players", "options"), [f for f in FORMS if f[0] != 1])
+def test_rollout_plays_the_hand_out_as_the_heuristic_then_judges(
+    players: int, options: dict[str, Any]
+) -> None:
     rng = random.Random(11)
-    for players in (2, 4):
-        game = make_game("yamiro", players)
-        for seed in range(12):
-            state = game.new_state(seed=seed)
-            for _ in range(rng.randrange(4 * game.max_game_length() // 5)):
-                seat = min(state.actors())
-                state.apply(seat, rng.choice(state.legal_actions(seat)))
-            world = state.determinize(min(state.actors()), rng)
-            assert isinstance(world, YamiroState)
-            done = _engine_playout(world, world.hands_total)
+    game = make_game("yamiro", players, **options)
+    for seed in range(10):
+        state = game.new_state(seed=seed)
+        for _ in range(rng.randrange(60)):  # a regular game is 64 plays
+            seat = min(state.actors())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        world = state.determinize(min(state.actors()), rng)
+        assert isinstance(world, YamiroState)
+        # the same hand played out through the validating engine with the heuristic's cards
+        done = world.clone()
+        hand_no = done.hand_no
+        while not done.is_over and done.hand_no == hand_no:
+            seat = done.to_move
+            done.apply(seat, PLAYS[heuristic_card(done, seat)])
+        got = rollout(world, state)
+        assert got is not None
+        assert world.zones() == done.zones() and world.hand_no == done.hand_no
+        if done.is_over:
             expected = done.outcome()
             assert expected is not None
-            got = _rollout(world, world.hands_total)
             assert got.scores == expected.scores and got.winners == expected.winners
-            # stopped at the end of the hand in progress: the same captures so far
-            done = _engine_playout(world, world.hand_no + 1)
-            judged = rollout(world, state)
-            assert judged is not None
-            assert sum(judged.scores[:2]) == pytest.approx(sum(done.capture_totals()))
+        else:
+            totals = done.capture_totals()
+            assert sum(got.scores[:2]) == pytest.approx(sum(totals))
+            assert got.details["win_chances"][0] + got.details["win_chances"][1] == pytest.approx(1)
 
 
-def test_rollout_declines_the_variants_it_does_not_play() -> None:
-    for players, options in ((1, {}), (2, {"must_have_winner": True})):
-        state = make_game("yamiro", players, **options).new_state(seed=1)
-        assert rollout(state, state) is None
+def test_rollout_declines_solitaire() -> None:
+    state = make_game("yamiro", 1).new_state(seed=1)
+    assert rollout(state, state) is None
+
+
+def test_hand_features_count_the_cards_held_and_the_starts() -> None:
+    # seat 0 holds an arlas and 2+3+4 pips; seat 1 holds 1+2+3+4 pips; seat 0 starts hands
+    # 1, 3, 5, 7 (4 of the 8 left), seat 1 the others
+    state = stacked(["arlas/S1", "2/S1", "3/S1", "4/S1"], ["1/S2", "2/S2", "3/S2", "4/S2"])
+    assert hand_features(state) == [0.0, 1.0, 0.0, 0.0, 0.0, -1.0]
+    for a, b in (("2/S1", "1/S2"), ("3/S1", "2/S2"), ("4/S1", "3/S2"), ("arlas/S1", "4/S2")):
+        play(state, 0, a)
+        play(state, 1, b)
+    assert state.hand_no == 1  # seven hands left: side 1 starts four of them
+    assert hand_features(state)[0] == 1.0
 
 
 def test_judge_reads_the_lead_and_the_cards_held() -> None:

@@ -33,9 +33,7 @@ True
 from __future__ import annotations
 
 import math
-import random
 import threading
-from bisect import insort
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
@@ -44,12 +42,25 @@ from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import register_search
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK
 from cardhall.engine import Action, Outcome, State
-from cardhall.games.yamiro import COUNT_VALUE, PLAYS, evaluate
+from cardhall.games.yamiro import COUNT_VALUE, DECK_SEAT, PLAYS, evaluate
 
-__all__ = ["HeuristicBot", "playout_policy", "plays_after", "policy_card", "rollout"]
+__all__ = [
+    "HAND_MODEL",
+    "HeuristicBot",
+    "hand_features",
+    "heuristic_card",
+    "judge",
+    "playout_policy",
+    "plays_after",
+    "rollout",
+    "tree_actions",
+]
 
 #: Card index by notation, as views write cards.
 _INDEX: dict[str, int] = {str(c): int(c) for c in RAILOG_DECK}
+_FORMS = {1: "solitaire", 2: "two-player", 4: "partner"}
+#: Rank of a card index (1..12).
+_RANK_OF: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
 
 #: Value of holding a card for later hands, by rank (numbers 1..8, then the faces).
 KEEP: dict[int, float] = {r: 0.35 * r for r in range(1, 9)}
@@ -105,66 +116,118 @@ class HeuristicBot(Bot):
 
     def choose_from_view(self, view: dict[str, Any], seat: int, legal: list[Action]) -> Action:
         """The choice from a seat's view alone (ties go to the lower card index)."""
-        plan = _Position(view, seat)
+        plan = _Position.from_view(view, seat)
         return max(legal, key=lambda a: (plan.score(int(a.arg)), -int(a.arg)))
 
     def scores(self, state: State, seat: int) -> dict[str, float]:
         """Each legal card's score (for hints and tests)."""
-        plan = _Position(state.view(seat), seat)
+        plan = _Position.from_view(state.view(seat), seat)
         return {str(a.arg): plan.score(int(a.arg)) for a in state.legal_actions(seat)}
 
 
 class _Position:
-    """What the seat knows, digested once per decision."""
+    """What the seat knows, digested once per decision.
 
-    def __init__(self, view: dict[str, Any], seat: int) -> None:
-        index = _INDEX
+    Built from a view (:meth:`from_view`, the bot) or from a world's plain ints
+    (:meth:`from_world`, the search's playouts and opponent model); both read the same
+    facts: the seat's hand, the hand in progress, the cards out of play and the counts.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        anytime: bool,
+        form: str,
+        starter: int | None,
+        hand: list[int],
+        played: list[int],
+        sides: list[int],
+        out: Sequence[int],
+        hand_sizes: Sequence[int],
+        hand_number: int,
+        hands_total: int,
+    ) -> None:
         self.seat = seat
         self.side = seat & 1
-        self.anytime = bool(view["options"]["deiskatun_anytime"])
-        self.hand = [index[t] for t in view["hand"]]
-        self.played = [index[p["card"]] for p in view["played"]]
-        self.sides = [p["side"] for p in view["played"]]
-        seen = set(self.hand) | set(self.played)
-        for side in view["sides"]:
-            seen.update(index[t] for t in side["captures"])
-        seen.update(index[t] for t in view["discards"])
-        self.unseen = 96 - len(seen)
-        ranks = [0] * 13
-        for c in range(96):
-            if c not in seen:
-                ranks[c % 12 + 1] += 1
+        self.anytime = anytime
+        self.hand = hand
+        self.played = played
+        self.sides = sides
+        ranks = [0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]  # unseen cards by rank
+        rank_of = _RANK_OF
+        for c in hand:
+            ranks[rank_of[c]] -= 1
+        for c in played:
+            ranks[rank_of[c]] -= 1
+        for c in out:
+            ranks[rank_of[c]] -= 1
+        self.unseen = unseen = sum(ranks)
         self.unseen_ranks = ranks
-        numbers = sum(ranks[1:9])
-        self.p_number = numbers / self.unseen if self.unseen else 0.0
+        numbers = unseen - ranks[9] - ranks[10] - ranks[11] - ranks[12]
+        self.p_number = numbers / unseen if unseen else 0.0
         self.mean_number = sum(r * ranks[r] for r in range(1, 9)) / numbers if numbers else 4.5
         self.mean_count = (
-            sum(min(r, 8) * ranks[r] for r in range(1, 13)) / self.unseen if self.unseen else 5.5
+            sum(min(r, 8) * ranks[r] for r in range(1, 13)) / unseen if unseen else 5.5
         )
-        after = plays_after(view["form"], view["starter"], len(self.played))
+        after = plays_after(form, starter, len(played))
         self.my_after = sum(1 for s in after if s == seat)
         self.partner_after = sum(1 for s in after if s != seat and s & 1 == self.side)
         self.opp_after = sum(1 for s in after if s & 1 != self.side)
         mine = [i for i, s in enumerate(after) if s == seat]
         tail = after[mine[-1] + 1 :] if mine else after
         self.opp_after_my_last = sum(1 for s in tail if s & 1 != self.side)
-        solitaire = view["form"] == "solitaire"
+        solitaire = form == "solitaire"
         # cards the other side can choose from in the rest of the hand
         if solitaire:
             self.opp_cards = self.opp_after  # the deck plays blind
         else:
             opp_seats = {s for s in after if s & 1 != self.side}
             self.opp_cards = sum(
-                view["hand_sizes"][s] + sum(1 for t in after if t == s) - 1 for s in opp_seats
+                hand_sizes[s] + sum(1 for t in after if t == s) - 1 for s in opp_seats
             )
-        self.last_hand = view["hand_number"] >= view["hands_total"]
-        self.future = (
-            0.0
-            if self.last_hand
-            else min(1.0, 0.4 + 0.1 * (view["hands_total"] - view["hand_number"]))
-        )
+        self.last_hand = hand_number >= hands_total
+        self.future = 0.0 if self.last_hand else min(1.0, 0.4 + 0.1 * (hands_total - hand_number))
         self.solitaire = solitaire
         self._opp_has: dict[int, float] = {}
+        self._expect: tuple[float, float] | None = None
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], seat: int) -> _Position:
+        index = _INDEX
+        out = [index[t] for side in view["sides"] for t in side["captures"]]
+        out.extend(index[t] for t in view["discards"])
+        return cls(
+            seat,
+            bool(view["options"]["deiskatun_anytime"]),
+            view["form"],
+            view["starter"],
+            [index[t] for t in view["hand"]],
+            [index[p["card"]] for p in view["played"]],
+            [p["side"] for p in view["played"]],
+            out,
+            view["hand_sizes"],
+            view["hand_number"],
+            view["hands_total"],
+        )
+
+    @classmethod
+    def from_world(cls, world: State, seat: int) -> _Position:
+        """The position of ``seat`` in a world (the same facts as its view, read from the
+        state's ints)."""
+        w: Any = world
+        return cls(
+            seat,
+            w.anytime,
+            _FORMS[w.n],
+            None if w.starter == DECK_SEAT else w.starter,
+            w.hands[seat],
+            w.played,
+            [s & 1 for s in w.who],
+            [*w.discard, *w.captures[0], *w.captures[1]],
+            [len(h) for h in w.hands],
+            min(w.hand_no + 1, w.hands_total),
+            w.hands_total,
+        )
 
     # -- chances --------------------------------------------------------------------
 
@@ -236,13 +299,8 @@ class _Position:
     def _opp_plays_after_my_last(self) -> bool:
         return self.opp_after_my_last > 0
 
-    def p_value(self, played: list[int], sides: list[int], rest: list[int]) -> float:
-        """Chance that our side's value beats the other side's at the end of the hand."""
-        me = self.side
-        mine = [c for c, s in zip(played, sides, strict=True) if s == me]
-        theirs = [c for c, s in zip(played, sides, strict=True) if s != me]
-        best = _best_value(mine, rest, self.my_after)
-        best += self.partner_after * self.p_number * self.mean_number * 0.7
+    def _expected(self, theirs: list[int]) -> tuple[float, float]:
+        """The other side's expected value at the end of the hand, and its spread."""
         t_opp = sum(c % 12 + 1 for c in theirs if c % 12 < 8)
         has_alak = any(c % 12 + 1 == ALAK for c in theirs)
         has_arl = any(c % 12 + 1 == ARL for c in theirs)
@@ -254,9 +312,35 @@ class _Position:
             mult *= 1.0 + 0.6 * self.p_opp_has(ALAK)
         elif has_alak and not has_arl and self.opp_after:
             mult *= 1.0 + 0.6 * self.p_opp_has(ARL)
-        expect = t_exp * mult
-        spread = 3.0 + 5.0 * self.opp_after * (mult if mult > 1 else 1.0)
+        return t_exp * mult, 3.0 + 5.0 * self.opp_after * (mult if mult > 1 else 1.0)
+
+    def p_value(self, played: list[int], sides: list[int], rest: list[int]) -> float:
+        """Chance that our side's value beats the other side's at the end of the hand
+        (``played`` is the hand so far plus one card of ours)."""
+        me = self.side
+        mine = [c for c, s in zip(played, sides, strict=True) if s == me]
+        best = _best_value(mine, rest, self.my_after)
+        best += self.partner_after * self.p_number * self.mean_number * 0.7
+        if self._expect is None:  # the other side's cards are the same for every card of ours
+            theirs = [c for c, s in zip(played, sides, strict=True) if s != me]
+            self._expect = self._expected(theirs)
+        expect, spread = self._expect
         return 1.0 / (1.0 + math.exp(-(best - expect) / spread))
+
+
+def heuristic_card(world: State, seat: int) -> int:
+    """The heuristic bot's card for ``seat`` in a world (any form), read from the
+    world's ints (the same facts as the seat's view, so the same choice as
+    :class:`HeuristicBot`): the search's playout policy and opponent model.
+
+    >>> from cardhall.registry import make_game
+    >>> game = make_game("yamiro")
+    >>> state = game.new_state(seed=1)
+    >>> heuristic_card(state, 0) == HeuristicBot(game).choose(state, 0).arg
+    True
+    """
+    plan = _Position.from_world(world, seat)
+    return max(world.hands[seat], key=lambda c: (plan.score(c), -c))  # type: ignore[attr-defined]
 
 
 def _best_value(played: list[int], rest: list[int], plays: int) -> float:
@@ -286,282 +370,77 @@ register_bot("yamiro", "heuristic")(HeuristicBot)
 
 # --------------------------------------------------------------------------- search knowledge
 #
-# What the ISMCTS bot (``cardhall.bots.ismcts``) knows about Yamiro: a cheap playout policy
-# that plays the way :class:`HeuristicBot` reasons (answer an arlas with a deiskatun, hold
-# the arlas until no answer can come, feed a lost hand its cheapest cards, spend alak and
-# arl where they double a contested total), and a *rollout evaluator* that plays a sampled
-# world to the end with that policy on plain lists of ints, without the engine's events
-# (a playout through ``_apply`` costs most of a simulation). The policy reads only what the
-# seat to move could see in the sampled world: its hand, the cards played, and how many
-# deiskatun are out of play; so it is honest by construction.
-
-#: Rank of a card index (1..12) and its value held for later (numbers, then faces).
-_RANK_OF: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
-_KEEP_OF: tuple[float, ...] = tuple(KEEP[c % 12 + 1] for c in range(96))
-_MULT = (1, 2, 1, 4)  # by faces played: bit 1 an alak, bit 2 an arl
-#: Stake (count of the other side's played cards) that makes an arlas worth spending at
-#: the hand's last play outside the last hand.
-ARLAS_STAKE = 10
-#: Playouts spend an arlas while an answer may still come only when the chance of a
-#: deiskatun against it is below this.
-ARLAS_RISK = 0.2
-#: Share of uniformly random plays in playouts.
-PLAYOUT_EPSILON = 0.05
-#: With ``deiskatun_anytime``, hold the deiskatun that answers a standing arlas until the
-#: seat's last play of the hand (1) rather than answering at once (0).
-DELAY_ANSWER = 0
-#: Value expected from each play still to come: the other side's, and the seat's own
-#: (which may add an alak); the policy contests a hand its reach can win.
-OPP_EXPECT = 4.0
-MY_EXPECT = 5.0
-
-
-def _after_table(n: int) -> tuple[tuple[int, int], ...]:
-    """For each play index of a regular hand: (plays still to come by the seat making it,
-    plays still to come by the other side)."""
-    rows = []
-    for turn in range(4 * n):
-        me = turn % n
-        mine = sum(1 for t in range(turn + 1, 4 * n) if t % n == me)
-        opp = sum(1 for t in range(turn + 1, 4 * n) if (t - me) % 2)
-        rows.append((mine, opp))
-    return tuple(rows)
-
-
-_AFTER = {2: _after_table(2), 4: _after_table(4)}
-
-
-class _Hand:
-    """One side-aware summary of the hand in progress, updated card by card."""
-
-    __slots__ = ("credit", "faces", "live", "stake", "tot")
-
-    def __init__(self) -> None:
-        self.tot = [0, 0]  # number totals
-        self.faces = [0, 0]  # bit 1 an alak, bit 2 an arl
-        self.live: tuple[list[int], list[int]] = ([], [])  # uncancelled arlas, by side
-        self.credit = [0, 0]  # deiskatun waiting for an arlas (deiskatun_anytime)
-        self.stake = [0, 0]  # count value of each side's played cards
-
-    def add(self, i: int, card: int, s: int, anytime: bool) -> None:
-        r = _RANK_OF[card]
-        self.stake[s] += COUNT_VALUE[card]
-        if r <= 8:
-            self.tot[s] += r
-        elif r == 9:
-            self.faces[s] |= 1
-        elif r == 10:
-            self.faces[s] |= 2
-        elif r == 11:
-            target = self.live[1 - s]
-            if target:
-                target.pop(0)
-            elif anytime:
-                self.credit[s] += 1
-        elif self.credit[1 - s]:
-            self.credit[1 - s] -= 1
-        else:
-            self.live[s].append(i)
-
-    def first(self) -> int:
-        """Side of the earliest uncancelled arlas, or -1."""
-        l0, l1 = self.live
-        if l0:
-            return 0 if not l1 or l0[0] < l1[0] else 1
-        return 1 if l1 else -1
-
-    def winner(self) -> int | None:
-        """The hand's winner if it ended now (as :func:`cardhall.games.yamiro.evaluate`)."""
-        first = self.first()
-        if first >= 0:
-            return first
-        v0 = self.tot[0] * _MULT[self.faces[0]]
-        v1 = self.tot[1] * _MULT[self.faces[1]]
-        return 0 if v0 > v1 else 1 if v1 > v0 else None
-
-
-def _pick(
-    hand: list[int],
-    side: int,
-    h: _Hand,
-    my_after: int,
-    opp_after: int,
-    last_hand: bool,
-    unseen: int,
-    unseen_deis: int,
-    rnd: Any,
-    anytime: bool = True,
-) -> int:
-    """The playout policy's card (see the section comment; :func:`policy_card`)."""
-    if rnd() < PLAYOUT_EPSILON:
-        return hand[int(rnd() * len(hand))]
-    rank = _RANK_OF
-    keep = _KEEP_OF
-    first = h.first()
-    if first == 1 - side:  # their arlas stands: answer it, or feed the lost hand
-        for c in hand:
-            if rank[c] == 11:
-                if DELAY_ANSWER and anytime and my_after:
-                    # the deiskatun cancels it as well later, when no reply can follow
-                    return _best_card(hand, h.tot[side], h.faces[side])
-                return c
-        if last_hand:
-            return min(hand, key=COUNT_VALUE.__getitem__)
-        return min(hand, key=lambda c: COUNT_VALUE[c] + keep[c])
-    if first == side:  # ours stands: our cards are discarded, spend the least useful
-        if last_hand:
-            return min(hand, key=COUNT_VALUE.__getitem__)
-        return min(hand, key=keep.__getitem__)
-    tot, faces = h.tot[side], h.faces[side]
-    their = h.tot[1 - side] * _MULT[h.faces[1 - side]]
-    arlas = -1
-    for c in hand:
-        if rank[c] == 12:
-            arlas = c
-            break
-    if arlas >= 0 and not h.credit[1 - side]:
-        if opp_after == 0:
-            if my_after == 0:
-                # the last word: win on value if we can, else by the arlas if worth it
-                if _best_now(hand, tot, faces) > their:
-                    return _best_card(hand, tot, faces)
-                if last_hand or h.stake[1 - side] >= ARLAS_STAKE:
-                    return arlas
-        elif unseen and unseen_deis * (3 + opp_after) < ARLAS_RISK * unseen:
-            return arlas
-    # contest on value, or feed the hand its cheapest card
-    mine = tot * _MULT[faces]
-    theirs = (h.tot[1 - side] + OPP_EXPECT * opp_after) * _MULT[h.faces[1 - side]]
-    reach = _best_now(hand, tot, faces) + MY_EXPECT * my_after * _MULT[faces | 1]
-    if reach >= theirs or mine > theirs:
-        return _best_card(hand, tot, faces)
-    if last_hand:
-        return min(hand, key=COUNT_VALUE.__getitem__)
-    return min(hand, key=lambda c: COUNT_VALUE[c] + keep[c])
-
-
-def _best_now(hand: Sequence[int], total: int, faces: int) -> int:
-    """The side's value after its best single card from ``hand``."""
-    best = total * _MULT[faces]
-    for c in hand:
-        r = _RANK_OF[c]
-        if r <= 8:
-            v = (total + r) * _MULT[faces]
-        elif r == 9:
-            v = total * _MULT[faces | 1]
-        elif r == 10:
-            v = total * _MULT[faces | 2]
-        else:
-            continue
-        if v > best:
-            best = v
-    return best
-
-
-def _best_card(hand: Sequence[int], total: int, faces: int) -> int:
-    """The card adding most value (counting on a number or two to follow a face; never an
-    arlas or deiskatun while anything else is held)."""
-    best = hand[0]
-    best_v = -math.inf
-    for c in hand:
-        r = _RANK_OF[c]
-        if r <= 8:
-            v = (total + r) * _MULT[faces] + 0.1 * r
-        elif r == 9:
-            v = (total + 4.0) * _MULT[faces | 1] - 0.5
-        elif r == 10:
-            v = (total + 4.0) * _MULT[faces | 2] - 0.5 if faces & 1 else -1.0
-        else:
-            v = -2.0 - _KEEP_OF[c]
-        if v > best_v:
-            best_v = v
-            best = c
-    return best
-
-
-def _summary(played: Sequence[int], who: Sequence[int], anytime: bool) -> _Hand:
-    h = _Hand()
-    for i, c in enumerate(played):
-        h.add(i, c, who[i] & 1, anytime)
-    return h
-
-
-def _unseen_counts(world: Any, seat: int) -> tuple[int, int]:
-    """(cards ``seat`` has not seen, deiskatun among them) in a two- or four-player world."""
-    zones = (world.discard, world.captures[0], world.captures[1], world.played)
-    hand = world.hands[seat]
-    gone = sum(len(z) for z in zones) + len(hand)
-    deis = 8 - sum(1 for z in (*zones, hand) for c in z if _RANK_OF[c] == 11)
-    return 96 - gone, deis
-
-
-def policy_card(world: State, seat: int, rnd: Any) -> int:
-    """The playout policy's card for ``seat`` in a two- or four-player world.
-
-    It answers an arlas with a deiskatun; holds its arlas until no answer can come (or a
-    deiskatun against it is unlikely); feeds a lost hand its cheapest card; spends nothing
-    useful on a hand its arlas holds; otherwise plays for value where the hand can be won
-    (alak and arl where they double a total) and feeds the hand its cheapest card where it
-    cannot. ``PLAYOUT_EPSILON`` of its plays are uniformly random.
-
-    >>> from cardhall.registry import make_game
-    >>> state = make_game("yamiro").new_state(seed=1)
-    >>> policy_card(state, 0, lambda: 0.5) in state.hands[0]
-    True
-    """
-    w: Any = world
-    n = w.n
-    turn = len(w.played)
-    if turn >= 4 * n:  # a tie-break round (must_have_winner): play for value
-        my_after = opp_after = 0
-    else:
-        my_after, opp_after = _AFTER[n][turn]
-    unseen, deis = _unseen_counts(w, seat)
-    return _pick(
-        w.hands[seat],
-        seat & 1,
-        _summary(w.played, w.who, w.anytime),
-        my_after,
-        opp_after,
-        w.hand_no + 1 >= w.hands_total,
-        unseen,
-        deis,
-        rnd,
-        w.anytime,
-    )
+# What the ISMCTS bot (``cardhall.bots.ismcts``) knows about Yamiro: the heuristic's own
+# reasoning, read from a sampled world's ints (:func:`heuristic_card`), as the model of
+# every play below the root, the other seats' and its own. Each simulation plays the hand
+# in progress to its end that way (:func:`rollout`) and then judges the hands still to come
+# with a model fitted on the heuristic's games against itself (:data:`HAND_MODEL`). The
+# search is thus a one-step improvement of the heuristic: every card is tried at the root,
+# in worlds sampled from what the seat has seen, and the card with the best chance of
+# winning the game is played. The heuristic reads only what the seat to move could see in
+# the sampled world, so the search stays honest by construction.
 
 
 def playout_policy(world: State, actor: int, legal: list[Action], rnd: Any) -> Action:
-    """ISMCTS playout policy through the engine (:func:`policy_card`; random in solitaire)."""
-    if getattr(world, "solitaire", True):
-        return legal[int(rnd() * len(legal))]
-    return PLAYS[policy_card(world, actor, rnd)]
+    """ISMCTS playout policy: the heuristic's card (:func:`heuristic_card`)."""
+    return PLAYS[heuristic_card(world, actor)]
 
 
 #: The evaluator's model of the hands still to come, fitted by least squares on 20000
-#: games of the playout policy against itself per form: for each count ``k`` of hands left,
-#: the final capture margin minus the margin now is about ``start * (hands the other side
-#: starts - hands this side starts) + sum(weight * (this side's count - the other's))``
-#: over the cards held (arlas, deiskatun, alak, arl, number total), with residual standard
-#: deviation ``sd``. Rows: (start, arlas, deiskatun, alak, arl, numbers, sd).
+#: games of the heuristic against itself per form (``scripts/yamiro_hand_model.py``): for
+#: each count ``k`` of hands left, the final capture margin minus the margin now is about
+#: ``start * (hands the other side starts - hands this side starts) + sum(weight * (this
+#: side's count - the other's))`` over the cards held (arlas, deiskatun, alak, arl, number
+#: pips), with residual standard deviation ``sd``.
+#: Rows: (start, arlas, deiskatun, alak, arl, numbers, sd).
 HAND_MODEL: dict[int, dict[int, tuple[float, ...]]] = {
     2: {
-        1: (11.3, 2.8, 1.1, -0.1, -2.1, 0.12, 17.7),
-        2: (0.0, 4.5, 1.0, 2.5, -2.8, 0.32, 24.0),
-        3: (10.7, 5.5, 0.3, 2.2, -3.4, 0.21, 29.3),
-        4: (0.0, 7.6, 0.4, 3.4, -3.2, 0.41, 33.6),
-        5: (9.8, 9.3, -0.1, 3.7, -3.3, 0.37, 37.4),
-        6: (0.0, 10.8, -0.6, 4.8, -3.5, 0.34, 41.0),
-        7: (8.9, 13.6, -1.1, 3.8, -2.9, 0.34, 44.4),
+        1: (6.08, 9.15, 2.19, 5.33, 1.00, 0.67, 19.79),
+        2: (0.00, 11.16, 2.12, 5.73, -0.55, 0.67, 28.33),
+        3: (6.49, 14.13, 3.05, 7.23, -0.31, 0.78, 35.29),
+        4: (0.00, 15.37, 3.75, 7.27, -0.88, 0.74, 41.09),
+        5: (6.38, 16.74, 3.78, 6.56, -2.31, 0.62, 46.17),
+        6: (0.00, 18.33, 6.05, 7.58, -1.34, 0.73, 50.85),
+        7: (5.76, 18.86, 8.18, 9.00, -0.79, 0.73, 55.16),
     },
     4: {
-        1: (20.5, 5.4, 3.4, 4.0, -0.3, 0.02, 36.2),
-        2: (0.0, 9.7, 4.8, 6.4, 0.5, 0.21, 49.6),
-        3: (17.7, 13.4, 5.1, 6.1, 0.9, 0.24, 59.7),
+        1: (9.17, 15.13, 8.01, 6.46, 4.41, 0.46, 40.63),
+        2: (0.00, 19.15, 11.58, 7.09, 3.19, 0.31, 57.09),
+        3: (9.00, 22.66, 15.35, 7.94, 2.54, 0.19, 70.12),
     },
 }
-#: Hands the rollout plays beyond the one in progress before the model judges.
-ROLLOUT_HANDS = 0
+
+
+def _features(
+    n: int, hand_no: int, hands_total: int, dealer: int, hands: Sequence[Sequence[int]]
+) -> list[float]:
+    """The model's inputs between hands, side 0 minus side 1: who starts the hands left
+    (+1 for each hand side 1 starts), then the arlas, deiskatun, alak and arl held and the
+    number pips held."""
+    x = [0.0] * 6
+    rank = _RANK_OF
+    for s in range(n):
+        sign = 1.0 if s & 1 == 0 else -1.0
+        for c in hands[s]:
+            r = rank[c]
+            if r <= 8:
+                x[5] += sign * r
+            else:
+                x[_FEATURE_OF_FACE[r]] += sign
+    for j in range(hand_no, hands_total):
+        first = (dealer + 1 + j) % 2 if n == 2 else (j + 1) % 4
+        x[0] += 1 if first & 1 else -1  # side 1 starts: good for side 0
+    return x
+
+
+_FEATURE_OF_FACE = {ARLAS: 1, DEISKATUN: 2, ALAK: 3, ARL: 4}
+
+
+def hand_features(world: State) -> list[float]:
+    """:func:`judge`'s inputs for a two- or four-player world between hands (for fitting
+    :data:`HAND_MODEL`, ``scripts/yamiro_hand_model.py``)."""
+    w: Any = world
+    return _features(w.n, w.hand_no, w.hands_total, w.dealer, w.hands)
 
 
 def judge(
@@ -575,23 +454,9 @@ def judge(
     """The model's verdict between hands (``hand_no`` hands played): each side's expected
     final capture total as its score, and each seat's chance of winning the game in
     ``details["win_chances"]`` (which the ISMCTS win reward uses in place of 0 or 1)."""
-    k = hands_total - hand_no
-    start, *weights, sd = HAND_MODEL[n][k]
-    diff = [0.0] * 5  # side 0 minus side 1
-    rank = _RANK_OF
-    for s in range(n):
-        sign = 1.0 if s & 1 == 0 else -1.0
-        for c in hands[s]:
-            r = rank[c]
-            if r <= 8:
-                diff[4] += sign * r
-            else:
-                diff[(12, 11, 9, 10).index(r)] += sign
-    starts = 0
-    for j in range(hand_no, hands_total):
-        first = (dealer + 1 + j) % 2 if n == 2 else (j + 1) % 4
-        starts += 1 if first & 1 else -1  # side 1 starts: good for side 0
-    mu = caps[0] - caps[1] + start * starts + sum(w * d for w, d in zip(weights, diff, strict=True))
+    *weights, sd = HAND_MODEL[n][hands_total - hand_no]
+    x = _features(n, hand_no, hands_total, dealer, hands)
+    mu = caps[0] - caps[1] + sum(w * d for w, d in zip(weights, x, strict=True))
     p0 = 0.5 * (1.0 + math.erf(mu / (sd * _SQRT2)))
     mean = 0.5 * (caps[0] + caps[1])
     scores = tuple(mean + 0.5 * mu if s & 1 == 0 else mean - 0.5 * mu for s in range(n))
@@ -604,120 +469,45 @@ _SQRT2 = math.sqrt(2.0)
 
 
 def rollout(world: State, root: State) -> Outcome | None:
-    """The ISMCTS evaluator (horizon 0): play a sampled world with the playout policy, on
-    plain lists of ints, to the end of the hand in progress (and ``ROLLOUT_HANDS`` more);
-    then the final captures if the game is over, else :func:`judge`'s verdict.
-
-    It declines (``None``) for solitaire and for ``must_have_winner``; the engine then plays
-    those out with :func:`playout_policy`. Its random plays come from a generator seeded by
-    the world's forked chance seed (drawn from the searching bot's generator), so a search
-    stays a function of its seed. ``tests/test_bots_yamiro.py`` checks it ends every game
-    exactly as the engine does with the same plays.
+    """The ISMCTS evaluator (horizon 0): play the hand in progress of a sampled world to its
+    end with :func:`heuristic_card` for every seat (tie-breaks included), then the final
+    captures if the game is over, else :func:`judge`'s verdict. It declines (``None``) in
+    solitaire, which the engine plays out with :func:`playout_policy`.
     """
     w: Any = world
-    if w.solitaire or w.must_have_winner:
+    if w.solitaire:
         return None
-    return _rollout(w, w.hand_no + 1 + ROLLOUT_HANDS)
-
-
-def _rollout(w: Any, stop: int) -> Outcome:
-    """Play ``w`` on to ``stop`` hands played (or the game's end) and judge."""
-    rng = _ROLLOUT_RNG
-    rng.seed(w.chance.seed)
-    rnd = rng.random
-    n = w.n
-    after = _AFTER[n]
-    hands = [h.copy() for h in w.hands]
-    pile = w.pile
-    pos = w.pos
-    top = len(pile)
-    turn = w.turn
-    starter = w.starter
+    apply = w._apply
     hand_no = w.hand_no
-    hands_total = w.hands_total
-    stop = min(stop, hands_total)
-    anytime = w.anytime
-    caps = [sum(COUNT_VALUE[c] for c in w.captures[0]), sum(COUNT_VALUE[c] for c in w.captures[1])]
-    h = _summary(w.played, w.who, anytime)
-    # cards out of play, public to all: what each seat has not seen is the rest but its hand
-    zones = (w.discard, w.captures[0], w.captures[1], w.played)
-    gone = sum(len(z) for z in zones)
-    deis_gone = sum(1 for z in zones for c in z if _RANK_OF[c] == 11)
-    rank = _RANK_OF
-    regular = 4 * n
-    dealer_next = w.dealer + 1
-    seat = w.to_move
-    while True:
-        hand = hands[seat]
-        mine = 0
-        for c in hand:
-            if rank[c] == 11:
-                mine += 1
-        my_after, opp_after = after[turn]
-        card = _pick(
-            hand,
-            seat & 1,
-            h,
-            my_after,
-            opp_after,
-            hand_no + 1 >= hands_total,
-            96 - gone - len(hand),
-            8 - deis_gone - mine,
-            rnd,
-            anytime,
-        )
-        hand.remove(card)
-        h.add(turn, card, seat & 1, anytime)
-        gone += 1
-        if rank[card] == 11:
-            deis_gone += 1
-        if pos < top:
-            insort(hand, pile[pos])  # sorted as the engine keeps hands: the same choices
-            pos += 1
-        turn += 1
-        if turn >= regular:
-            winner = h.winner()
-            if winner is not None:
-                caps[winner] += h.stake[1 - winner]
-            hand_no += 1
-            if hand_no >= stop:
-                break
-            h = _Hand()
-            turn = 0
-            starter = (dealer_next + hand_no) % 2 if n == 2 else (hand_no + 1) % 4
-        seat = (starter + turn) % n
-    if hand_no < hands_total:
-        return judge(n, hand_no, hands_total, w.dealer, caps, hands)
-    t0, t1 = caps
-    winners = () if t0 == t1 else tuple(s for s in range(n) if s & 1 == (0 if t0 > t1 else 1))
-    return Outcome(tuple(float(t0 if s & 1 == 0 else t1) for s in range(n)), winners)
-
-
-_ROLLOUT_RNG = random.Random(0)
-
-
-def _no_random() -> float:
-    return 1.0
+    while not w.over and w.hand_no == hand_no:
+        seat = w.to_move
+        apply(seat, PLAYS[heuristic_card(w, seat)])
+    if w.over:
+        return w.outcome()
+    c0, c1 = w.captures
+    caps = (sum(COUNT_VALUE[c] for c in c0), sum(COUNT_VALUE[c] for c in c1))
+    return judge(w.n, w.hand_no, w.hands_total, w.dealer, caps, w.hands)
 
 
 def tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
-    """ISMCTS tree actions: every card at the root; elsewhere the playout policy's card.
+    """ISMCTS tree actions: every card at the root; elsewhere the heuristic's card.
 
     Below the root the hands differ from one sampled world to the next (the other seats'
     hands, and the searching seat's draws), so a node's children would mostly be untried
-    cards expanded at random; the policy's card is a better model of every later play,
+    cards expanded at random; the heuristic's card is a better model of every later play,
     the searcher's own included. The root is the first call for each sampled world (the
     search asks for the root's actions first in every iteration).
     """
-    if getattr(world, "solitaire", True):
-        return legal
     if actor == seat and getattr(_ROOT, "world", None) is not world:
         _ROOT.world = world  # held, so that a later world cannot reuse its identity
         return legal
-    return [PLAYS[policy_card(world, actor, _no_random)]]
+    return [PLAYS[heuristic_card(world, actor)]]
 
 
 _ROOT = threading.local()
+
+#: The default bot's iterations a move (about 0.35 s on this project's 2-core machine).
+DEFAULT_ITERATIONS = 400
 
 
 register_search(
@@ -726,4 +516,5 @@ register_search(
     horizon=0,
     playout=playout_policy,
     tree_actions=tree_actions,
+    iterations=DEFAULT_ITERATIONS,
 )
