@@ -9,13 +9,17 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardhall.bots import Bot, make_bot
 from cardhall.bots.yamiro import (
     HeuristicBot,
+    _best_value,
     hand_features,
     heuristic_card,
     judge,
@@ -26,7 +30,7 @@ from cardhall.bots.yamiro import (
 )
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import State
-from cardhall.games.yamiro import PLAYS, YamiroState
+from cardhall.games.yamiro import PLAYS, YamiroState, hand_value
 from cardhall.registry import make_game
 
 # --------------------------------------------------------------------------- helpers
@@ -421,3 +425,21 @@ def _cli(games: int) -> None:  # pragma: no cover - a measurement, run by hand
 
 if __name__ == "__main__":  # pragma: no cover
     _cli(int(sys.argv[1]) if len(sys.argv) > 1 else 2000)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 95), min_size=1, max_size=12, unique=True),
+    split=st.integers(0, 12),
+    plays=st.integers(0, 7),
+)
+def test_best_value_is_the_best_of_every_subset(cards: list[int], split: int, plays: int) -> None:
+    """The heuristic's closed form for its best reachable hand value equals trying every
+    subset of up to ``plays`` cards (the definition)."""
+    played, rest = cards[:split], cards[split:]
+    brute = max(
+        hand_value([*played, *extra])
+        for k in range(min(plays, len(rest)) + 1)
+        for extra in combinations(rest, k)
+    )
+    assert _best_value(played, rest, plays) == brute

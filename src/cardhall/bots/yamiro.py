@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from itertools import combinations
 from typing import Any
 
 from cardhall.bots import Bot, register_bot
@@ -189,7 +188,13 @@ class _Position:
         self.future = 0.0 if self.last_hand else min(1.0, 0.4 + 0.1 * (hands_total - hand_number))
         self.solitaire = solitaire
         self._opp_has: dict[int, float] = {}
+        self._partner_has: dict[int, float] = {}
         self._expect: tuple[float, float] | None = None
+        side = self.side
+        self._mine = [c for c, s in zip(played, sides, strict=True) if s == side]
+        self._theirs = [c for c, s in zip(played, sides, strict=True) if s != side]
+        self._stake_mine = sum(COUNT_VALUE[c] for c in self._mine)
+        self._stake_theirs = sum(COUNT_VALUE[c] for c in self._theirs)
 
     @classmethod
     def from_view(cls, view: dict[str, Any], seat: int) -> _Position:
@@ -244,20 +249,21 @@ class _Position:
         return cached
 
     def p_partner_has(self, rank: int) -> float:
-        return _p_any(self.unseen, self.unseen_ranks[rank], 3 + self.partner_after)
+        cached = self._partner_has.get(rank)
+        if cached is None:
+            cached = _p_any(self.unseen, self.unseen_ranks[rank], 3 + self.partner_after)
+            self._partner_has[rank] = cached
+        return cached
 
     def score(self, card: int) -> float:
         played = [*self.played, card]
         sides = [*self.sides, self.side]
-        me, opp = self.side, 1 - self.side
         rest = list(self.hand)
         rest.remove(card)
-        p_win = self.p_win(played, sides, rest)
+        p_win = self.p_win(played, sides, rest, card)
         # stakes
-        my_cards = [c for c, s in zip(played, sides, strict=True) if s == me]
-        opp_cards = [c for c, s in zip(played, sides, strict=True) if s == opp]
-        gain = sum(COUNT_VALUE[c] for c in opp_cards) + self.opp_after * self.mean_count
-        loss = sum(COUNT_VALUE[c] for c in my_cards) + self.partner_after * self.mean_count
+        gain = self._stake_theirs + self.opp_after * self.mean_count
+        loss = self._stake_mine + COUNT_VALUE[card] + self.partner_after * self.mean_count
         if self.my_after:
             # later we feed the cheapest of what we hold and what we draw meanwhile
             pool = sorted([*(COUNT_VALUE[c] for c in rest), *[self.mean_count] * self.my_after])
@@ -265,7 +271,7 @@ class _Position:
         keep = KEEP[card % 12 + 1] * self.future
         return p_win * gain - (1.0 - p_win) * loss - keep
 
-    def p_win(self, played: list[int], sides: list[int], rest: list[int]) -> float:
+    def p_win(self, played: list[int], sides: list[int], rest: list[int], card: int) -> float:
         me = self.side
         r = evaluate(played, sides, self.anytime)
         p_deis = self.p_opp_has(DEISKATUN)
@@ -274,7 +280,7 @@ class _Position:
         hold_arlas = self.my_after > 0 and any(c % 12 + 1 == ARLAS for c in rest)
         if not hold_deis and self.partner_after:
             hold_deis = self.p_partner_has(DEISKATUN) > 0.5
-        pv = self.p_value(played, sides, rest)
+        pv = self.p_value(card, rest)
         if r.arlas >= 0 and r.winner == me:
             # stands unless the other side still cancels it
             back = 0.5 if (hold_arlas or hold_deis) else pv * (1.0 - p_arlas)
@@ -314,16 +320,13 @@ class _Position:
             mult *= 1.0 + 0.6 * self.p_opp_has(ARL)
         return t_exp * mult, 3.0 + 5.0 * self.opp_after * (mult if mult > 1 else 1.0)
 
-    def p_value(self, played: list[int], sides: list[int], rest: list[int]) -> float:
-        """Chance that our side's value beats the other side's at the end of the hand
-        (``played`` is the hand so far plus one card of ours)."""
-        me = self.side
-        mine = [c for c, s in zip(played, sides, strict=True) if s == me]
-        best = _best_value(mine, rest, self.my_after)
+    def p_value(self, card: int, rest: list[int]) -> float:
+        """Chance that our side's value beats the other side's at the end of the hand,
+        after we play ``card``."""
+        best = _best_value([*self._mine, card], rest, self.my_after)
         best += self.partner_after * self.p_number * self.mean_number * 0.7
         if self._expect is None:  # the other side's cards are the same for every card of ours
-            theirs = [c for c, s in zip(played, sides, strict=True) if s != me]
-            self._expect = self._expected(theirs)
+            self._expect = self._expected(self._theirs)
         expect, spread = self._expect
         return 1.0 / (1.0 + math.exp(-(best - expect) / spread))
 
@@ -339,23 +342,26 @@ def heuristic_card(world: State, seat: int) -> int:
     >>> heuristic_card(state, 0) == HeuristicBot(game).choose(state, 0).arg
     True
     """
+    hand: list[int] = world.hands[seat]  # type: ignore[attr-defined]
+    if len(hand) == 1:
+        return hand[0]
     plan = _Position.from_world(world, seat)
-    return max(world.hands[seat], key=lambda c: (plan.score(c), -c))  # type: ignore[attr-defined]
+    return max(hand, key=lambda c: (plan.score(c), -c))
 
 
 def _best_value(played: list[int], rest: list[int], plays: int) -> float:
-    """The best value a side can reach adding up to ``plays`` of the ``rest`` cards."""
-    best = _value(played)
-    for k in range(1, min(plays, len(rest)) + 1):
-        for extra in combinations(rest, k):
-            best = max(best, _value([*played, *extra]))
-    return float(best)
+    """The best value a side can reach adding up to ``plays`` of the ``rest`` cards.
 
+    Exact without trying every subset: other faces add nothing and every number adds,
+    so the best adds the alak and/or the arl (each tried, if held and not yet played)
+    and fills the other plays with the highest numbers.
 
-def _value(cards: Sequence[int]) -> int:
+    >>> _best_value([3], [0, 1, 8, 7], 2)  # a 4 played; add the alak (index 8) and the 8
+    24.0
+    """
     total = 0
     alak = arl = False
-    for c in cards:
+    for c in played:
         r = c % 12 + 1
         if r <= 8:
             total += r
@@ -363,7 +369,20 @@ def _value(cards: Sequence[int]) -> int:
             alak = True
         elif r == ARL:
             arl = True
-    return total * (4 if alak and arl else 2 if alak else 1)
+    plays = min(plays, len(rest))
+    numbers = sorted((c % 12 + 1 for c in rest if c % 12 < 8), reverse=True)
+    has_alak = not alak and any(c % 12 + 1 == ALAK for c in rest)
+    has_arl = not arl and any(c % 12 + 1 == ARL for c in rest)
+    best = 0
+    for add_alak in (False, True) if has_alak else (False,):
+        for add_arl in (False, True) if has_arl else (False,):
+            room = plays - add_alak - add_arl
+            if room < 0:
+                continue
+            t = total + sum(numbers[:room])
+            a, b = alak or add_alak, arl or add_arl
+            best = max(best, t * (4 if a and b else 2 if a else 1))
+    return float(best)
 
 
 register_bot("yamiro", "heuristic")(HeuristicBot)
