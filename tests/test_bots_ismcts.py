@@ -98,18 +98,30 @@ def test_iteration_budget_is_exact_and_seeded() -> None:
     assert (a.action, a.stats) == (b.action, b.stats)
 
 
-def test_a_game_may_register_its_default_budget() -> None:
-    from cardhall.bots.ismcts import DEFAULT_ITERATIONS, register_search
+def test_a_game_may_register_its_default_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardhall.bots.ismcts import DEFAULT_ITERATIONS, GAME_ITERATIONS, register_search
 
-    assert ISMCTSBot(make_game("abstrac")).iterations == DEFAULT_ITERATIONS
-    # Yamiro's simulations play the heuristic's reasoning, so its default budget is smaller
     yamiro = ISMCTSBot(make_game("yamiro"))
-    assert yamiro.iterations is not None and yamiro.iterations < DEFAULT_ITERATIONS
+    assert yamiro.iterations == GAME_ITERATIONS["yamiro"] != DEFAULT_ITERATIONS
     assert ISMCTSBot(make_game("yamiro"), iterations=7).iterations == 7
     assert ISMCTSBot(make_game("yamiro"), time_limit=0.5).iterations is None
     with pytest.raises(OptionError, match="iterations"):
         register_search("yamiro", iterations=0)
     assert ISMCTSBot(make_game("yamiro")).iterations == yamiro.iterations  # unchanged
+    # a game that registers no budget gets the generic default
+    monkeypatch.delitem(GAME_ITERATIONS, "yamiro")
+    assert ISMCTSBot(make_game("yamiro")).iterations == DEFAULT_ITERATIONS
+
+
+def test_the_ismcts_level_uses_each_games_measured_budget() -> None:
+    """What every surface offers as ``ismcts`` (``make_bot(game, "ismcts")``) is the
+    budget the game registered, the one measured against its heuristic in docs/bots.md."""
+    from cardhall.bots.ismcts import GAME_ITERATIONS
+
+    assert set(GAME_ITERATIONS) == set(game_names())
+    for name, budget in GAME_ITERATIONS.items():
+        bot = make_bot(make_game(name), "ismcts")
+        assert isinstance(bot, ISMCTSBot) and bot.iterations == budget
 
 
 def test_time_budget_is_respected() -> None:
