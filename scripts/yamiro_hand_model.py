@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from cardhall.bots.yamiro import hand_features, heuristic_card
-from cardhall.games.yamiro import COUNT_VALUE, PLAYS
+from cardhall.games.yamiro import PLAYS
 from cardhall.registry import make_game
 
 
@@ -44,8 +44,8 @@ def _games(args: tuple[int, int, int]) -> list[tuple[int, list[float], float]]:
 
 
 def _margin(state: Any) -> int:
-    c0, c1 = state.captures
-    return sum(COUNT_VALUE[c] for c in c0) - sum(COUNT_VALUE[c] for c in c1)
+    t0, t1 = state.capture_totals()
+    return t0 - t1
 
 
 def main() -> None:

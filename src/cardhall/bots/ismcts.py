@@ -93,8 +93,9 @@ __all__ = [
 
 #: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
 DEFAULT_ITERATIONS = 1000
-#: A game's own default iterations (where its simulations cost more; others:
-#: :data:`DEFAULT_ITERATIONS`), so the default bot stays well inside a second a move.
+#: Each game's default iterations, registered by its bot module: the budget measured
+#: against its heuristic (docs/bots.md), well inside a second a move; a game that
+#: registers none gets :data:`DEFAULT_ITERATIONS`.
 GAME_ITERATIONS: dict[str, int] = {}
 REWARDS = ("win", "score", "mixed")
 #: Playout policies: uniformly random, MAST (move-average sampling: epsilon-greedy on
