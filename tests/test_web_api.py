@@ -237,7 +237,7 @@ def test_a_searching_bot_plays_a_whole_game_from_the_worker_processes(
     play_ws(client, t["table_id"], t["token"])
     rec = client.get(f"/api/tables/{t['table_id']}/record").json()
     assert replay(Record.from_dict(rec)).is_over
-    assert client.app.state.hub._pool is not None  # type: ignore[attr-defined]
+    assert client.app.state.hub.autoplay.pool is not None  # type: ignore[attr-defined]
 
 
 def test_hidden_cards_never_reach_other_seats(client: TestClient, peek: type[PeekGame]) -> None:  # noqa: F811
@@ -389,23 +389,23 @@ def test_migrations_up_down_up_and_match_the_models(tmp_path: Path) -> None:
 
 
 def test_snapshot_plus_tail_equals_full_replay(db_url: str) -> None:
-    from cardhall.web.pipeline import TableService
+    from cardhall.web.service import TableService
 
     migrate(db_url)
     service = TableService(make_engine(db_url), snapshot_every=4)
-    t = service.create_table("abstrac", bots=["random"])
-    service.start(t["table_id"], t["token"])
+    t = service.lobby.create_table("abstrac", bots=["random"])
+    service.lobby.start(t["table_id"], t["token"])
     for _ in range(9):
-        (seat,) = service.load(t["table_id"])[1].state.actors()  # type: ignore[union-attr]
-        legal = service.load(t["table_id"])[1].state.legal_actions(seat)  # type: ignore[union-attr]
-        service.act(t["table_id"], seat, str(legal[0]))
-    live = service.load(t["table_id"])[1]
-    service._cache.clear()
-    rebuilt = service.load(t["table_id"])[1]
+        (seat,) = service.tablelog.load(t["table_id"])[1].state.actors()  # type: ignore[union-attr]
+        legal = service.tablelog.load(t["table_id"])[1].state.legal_actions(seat)  # type: ignore[union-attr]
+        service.pipeline.act(t["table_id"], seat, str(legal[0]))
+    live = service.tablelog.load(t["table_id"])[1]
+    service.tablelog.cache.clear()
+    rebuilt = service.tablelog.load(t["table_id"])[1]
     assert live is not None and rebuilt is not None
     assert rebuilt.state.digest() == live.state.digest() and rebuilt.marks == live.marks
     fresh = TableService(make_engine(db_url), snapshot_every=0)
-    fresh_state = fresh.load(t["table_id"])[1]
+    fresh_state = fresh.tablelog.load(t["table_id"])[1]
     assert fresh_state is not None and fresh_state.state.digest() == live.state.digest()
 
 
@@ -413,46 +413,46 @@ def test_snapshot_plus_tail_equals_full_replay(db_url: str) -> None:
 
 
 def _service(db_url: str) -> Any:
-    from cardhall.web.pipeline import TableService
+    from cardhall.web.service import TableService
 
     migrate(db_url)
     return TableService(make_engine(db_url))
 
 
 def test_stale_versions_and_repeated_timer_ids_apply_once(db_url: str) -> None:
-    from cardhall.web.pipeline import WebError
+    from cardhall.web.errors import WebError
 
     service = _service(db_url)
-    t = service.create_table("abstrac", bots=["random"])
+    t = service.lobby.create_table("abstrac", bots=["random"])
     tid = t["table_id"]
-    service.start(tid, t["token"])
+    service.lobby.start(tid, t["token"])
     with pytest.raises(WebError) as exc:
-        service.act(tid, 0, "first", "timer@3", "timer", expected_version=3)
-    assert exc.value.code == "stale" and service.load(tid)[1].version == 0
-    first = service.act(tid, 0, "first", "timer@0", "timer", expected_version=0)
-    again = service.act(tid, 0, "second", "timer@0", "timer", expected_version=0)
+        service.pipeline.act(tid, 0, "first", "timer@3", "timer", expected_version=3)
+    assert exc.value.code == "stale" and service.tablelog.load(tid)[1].version == 0
+    first = service.pipeline.act(tid, 0, "first", "timer@0", "timer", expected_version=0)
+    again = service.pipeline.act(tid, 0, "second", "timer@0", "timer", expected_version=0)
     assert (first.version, first.duplicate) == (1, False)
     assert (again.version, again.duplicate) == (1, True)
-    assert service.action_count(tid) == 1
+    assert service.db.action_count(tid) == 1
 
 
 def test_a_token_cached_for_speed_is_refused_once_its_seat_changes(db_url: str) -> None:
     """The hot path keeps seat hashes per lobby revision: leaving (a bot takes the seat)
     makes a new revision, so the old token is refused and nothing is applied."""
-    from cardhall.web.pipeline import WebError
+    from cardhall.web.errors import WebError
 
     service = _service(db_url)
-    t = service.create_table("abstrac", bots=["random"])
+    t = service.lobby.create_table("abstrac", bots=["random"])
     tid = t["table_id"]
-    service.start(tid, t["token"])
-    first = service.act(tid, 0, "first", "a", token=t["token"])  # caches the seat hashes
+    service.lobby.start(tid, t["token"])
+    first = service.pipeline.act(tid, 0, "first", "a", token=t["token"])  # caches the seat hashes
     assert first.version == 1
-    service.leave(tid, t["token"])
-    state = service.load(tid)[1].state
+    service.lobby.leave(tid, t["token"])
+    state = service.tablelog.load(tid)[1].state
     (seat,) = state.actors()
     with pytest.raises(WebError) as exc:
-        service.act(tid, seat, str(state.legal_actions(seat)[0]), "b", token=t["token"])
-    assert exc.value.code == "bad_token" and service.action_count(tid) == 1
+        service.pipeline.act(tid, seat, str(state.legal_actions(seat)[0]), "b", token=t["token"])
+    assert exc.value.code == "bad_token" and service.db.action_count(tid) == 1
 
 
 def test_a_rebuild_ignores_actions_committed_after_its_row_was_read(db_url: str) -> None:
@@ -464,14 +464,14 @@ def test_a_rebuild_ignores_actions_committed_after_its_row_was_read(db_url: str)
     from cardhall.web.store import actions
 
     service = _service(db_url)
-    t = service.create_table("abstrac", bots=["random"])
+    t = service.lobby.create_table("abstrac", bots=["random"])
     tid = t["table_id"]
-    service.start(tid, t["token"])
-    service.act(tid, 0, "first")
-    served = service.load(tid)[1]
+    service.lobby.start(tid, t["token"])
+    service.pipeline.act(tid, 0, "first")
+    served = service.tablelog.load(tid)[1]
     assert served is not None and served.version == 1
     (seat,) = served.state.actors()
-    with service.engine.begin() as conn:
+    with service.db.engine.begin() as conn:
         conn.execute(
             insert(actions).values(
                 table_id=tid,
@@ -483,9 +483,9 @@ def test_a_rebuild_ignores_actions_committed_after_its_row_was_read(db_url: str)
                 at=0.0,
             )
         )
-    service._cache.clear()
-    service._info.clear()
-    info, rebuilt = service.load(tid)
+    service.tablelog.cache.clear()
+    service.tablelog.infos.clear()
+    info, rebuilt = service.tablelog.load(tid)
     assert info["version"] == 1 and rebuilt is not None and rebuilt.version == 1
     assert rebuilt.state.digest() == served.state.digest()
 
@@ -498,19 +498,19 @@ def test_writer_threads_of_one_process_commit_every_action_once(db_url: str) -> 
     service = _service(db_url)
     made = []
     for _ in range(6):
-        t = service.create_table("abstrac", bots=["random"])
-        service.start(t["table_id"], t["token"])
+        t = service.lobby.create_table("abstrac", bots=["random"])
+        service.lobby.start(t["table_id"], t["token"])
         made.append(t["table_id"])
     failures: list[BaseException] = []
 
     def play(tid: str) -> None:
         try:
             for _ in range(12):
-                state = service.load(tid)[1].state
+                state = service.tablelog.load(tid)[1].state
                 if state.is_over:
                     return
                 seat = min(state.actors())
-                service.act(tid, seat, str(state.legal_actions(seat)[0]))
+                service.pipeline.act(tid, seat, str(state.legal_actions(seat)[0]))
         except BaseException as exc:  # the assertion below names it
             failures.append(exc)
 
@@ -521,7 +521,7 @@ def test_writer_threads_of_one_process_commit_every_action_once(db_url: str) -> 
         th.join(60)
     assert failures == []
     for tid in made:
-        assert service.action_count(tid) == service.load(tid)[1].version == 12
+        assert service.db.action_count(tid) == service.tablelog.load(tid)[1].version == 12
 
 
 def test_background_checkpoint_empties_the_write_ahead_log(db_url: str) -> None:
@@ -530,25 +530,25 @@ def test_background_checkpoint_empties_the_write_ahead_log(db_url: str) -> None:
     from cardhall.web.store import SQLITE_AUTOCHECKPOINT_PAGES
 
     service = _service(db_url)
-    with service.engine.connect() as conn:
+    with service.db.engine.connect() as conn:
         raw = conn.connection.dbapi_connection
         assert raw is not None
         (pages,) = raw.execute("PRAGMA wal_autocheckpoint").fetchone()
     assert pages == SQLITE_AUTOCHECKPOINT_PAGES
-    t = service.create_table("abstrac", bots=["random"])
-    service.start(t["table_id"], t["token"])
-    service.act(t["table_id"], 0, "first")
+    t = service.lobby.create_table("abstrac", bots=["random"])
+    service.lobby.start(t["table_id"], t["token"])
+    service.pipeline.act(t["table_id"], 0, "first")
     main = Path(db_url.removeprefix("sqlite:///"))
     wal = Path(f"{main}-wal")
     assert wal.exists() and wal.stat().st_size > 0
     before = main.read_bytes()
-    assert service.checkpoint() == 0
+    assert service.db.checkpoint() == 0
     assert main.read_bytes() != before  # the log's pages are now in the database file
 
 
 def test_timer_default_action_prefers_safe_kinds() -> None:
     from cardhall.engine import Action
-    from cardhall.web.pipeline import default_action
+    from cardhall.web.autoplay import default_action
 
     class Fake:
         def __init__(self, legal: list[Action]) -> None:
@@ -579,13 +579,13 @@ def test_searching_bots_think_in_worker_processes_and_choose_the_same(db_url: st
             return workers
 
         for level in ("ismcts", "random"):
-            t = service.create_table("abstrac", bots=[level])
+            t = service.lobby.create_table("abstrac", bots=[level])
             tid = t["table_id"]
-            service.start(tid, t["token"])
-            service.act(tid, 0, "second")  # the bot (seat 1) takes 1-3 cards
-            in_thread = service.bot_moves(tid)
+            service.lobby.start(tid, t["token"])
+            service.pipeline.act(tid, 0, "second")  # the bot (seat 1) takes 1-3 cards
+            in_thread = service.autoplay.bot_moves(tid)
             asked.clear()
-            pooled = service.bot_moves(tid, pool=pool)
+            pooled = service.autoplay.bot_moves(tid, pool=pool)
             assert pooled == in_thread and pooled[0][0] == 1
             assert asked == (["pool"] if level == "ismcts" else [])
 
@@ -595,7 +595,7 @@ def test_a_broken_bot_never_stalls_its_table(
     db_url: str, behaviour: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cardhall.engine import Action
-    from cardhall.web import pipeline
+    from cardhall.web import autoplay
 
     class Broken:
         def choose(self, state: Any, seat: int) -> Action:
@@ -603,11 +603,11 @@ def test_a_broken_bot_never_stalls_its_table(
                 raise RuntimeError("bot bug")
             return Action("take", 7)
 
-    monkeypatch.setattr(pipeline, "make_bot", lambda *a, **k: Broken())
+    monkeypatch.setattr(autoplay, "make_bot", lambda *a, **k: Broken())
     service = _service(db_url)
-    t = service.create_table("abstrac", bots=["random"])
+    t = service.lobby.create_table("abstrac", bots=["random"])
     tid = t["table_id"]
-    service.start(tid, t["token"])
-    service.act(tid, 0, "second")  # now the bot (seat 1) must take 1-3 cards
-    moves = service.bot_moves(tid)
+    service.lobby.start(tid, t["token"])
+    service.pipeline.act(tid, 0, "second")  # now the bot (seat 1) must take 1-3 cards
+    moves = service.autoplay.bot_moves(tid)
     assert len(moves) == 1 and moves[0][0] == 1 and moves[0][1] in ("take 1", "take 2", "take 3")

@@ -342,7 +342,7 @@ def check_one_order(url: str, table: str, acks: list[tuple[int, int, bool]]) -> 
     from sqlalchemy import select
 
     from cardhall.record import Record, replay
-    from cardhall.web.pipeline import TableService
+    from cardhall.web.service import TableService
     from cardhall.web.store import actions, make_engine
 
     engine = make_engine(url, reader=True)
@@ -358,10 +358,10 @@ def check_one_order(url: str, table: str, acks: list[tuple[int, int, bool]]) -> 
     assert len(versions) == len(set(versions))  # no version acknowledged twice
     assert {(v, s) for v, s, dup in acks if not dup} <= {(r.version, r.seat) for r in rows}
     service = TableService(make_engine(url))
-    _, cached = service.load(table)
+    _, cached = service.tablelog.load(table)
     assert cached is not None and cached.version == len(rows)
     assert replay(Record.from_state(cached.state)).digest() == cached.state.digest()
-    service.engine.dispose()
+    service.dispose()
     return len(rows)
 
 

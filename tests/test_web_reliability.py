@@ -109,7 +109,7 @@ def test_an_open_socket_cannot_act_once_its_seat_was_left(client: TestClient) ->
     while version(client, table) == 0 and time.monotonic() < deadline:
         time.sleep(0.05)
     service = client.app.state.service  # type: ignore[attr-defined]
-    with service.reader.connect() as conn:
+    with service.db.reader.connect() as conn:
         rows = conn.execute(
             select(actions.c.client_id, actions.c.source).where(actions.c.table_id == table)
         ).all()

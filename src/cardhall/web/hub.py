@@ -1,100 +1,40 @@
-"""WebSocket connections, per-seat projection, the notice bus, bots and timers.
+"""The notice bus and this process's connections.
 
 A *notice* says "table T is now at version V, lobby revision R". The service publishes
 one after each commit; with PostgreSQL every process also receives every other process's
 notices through ``LISTEN cardhall`` (the service sends ``pg_notify`` inside its
 transaction), and with SQLite a poller reads recently updated tables, so two processes
-on one SQLite file also see each other's moves. On a notice the hub sends each of its
-connections at that table what it has not seen yet (projected for its seat) and asks the
-bots whose turn it is to move.
-
-Nothing leaves the hub unprojected: a connection's messages are built from
-``state.view(seat)`` and the events visible to ``seat`` only.
+on one SQLite file also see each other's moves. On a notice the hub brings each of its
+connections at that table up to date (:meth:`cardhall.web.sockets.Connection.bring_up_to_date`,
+which queues frames projected for its seat) and wakes the table's bots
+(:class:`cardhall.web.autoplay.AutoplayRunner`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
-import multiprocessing
-import os
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
-from cardhall.engine import State
-from cardhall.web.pipeline import Cached, TableService, WebError
+from cardhall.web.autoplay import AutoplayRunner
+from cardhall.web.errors import WebError
+from cardhall.web.service import TableService
+from cardhall.web.sockets import Connection
 
-__all__ = ["Connection", "Hub", "projected_events", "sync_message"]
+__all__ = ["Hub"]
 
 log = logging.getLogger("cardhall.web")
 
 #: Seconds between the store's background checkpoints (SQLite).
 CHECKPOINT_INTERVAL = 2.0
-#: Gaps up to this many versions are replayed as updates; longer ones get a full sync.
-MAX_GAP = 50
-
-
-def projected_events(state: State, seat: int | None, start: int, stop: int) -> list[dict[str, Any]]:
-    """Events ``start..stop`` of the state's log that ``seat`` may see, as JSON."""
-    events = state.events
-    return [events[i].to_json(i) for i in range(start, stop) if events[i].visible_to(seat)]
-
-
-def sync_message(info: dict[str, Any], cached: Cached | None, seat: int) -> dict[str, Any]:
-    """The full picture for one seat: table info, its view and every event it may see."""
-    msg: dict[str, Any] = {"type": "sync", "table": info, "seat": seat}
-    if cached is None:
-        msg.update(version=0, view=None, events=[])
-    else:
-        state = cached.state
-        msg.update(
-            version=cached.version,
-            view=state.view(seat),
-            events=projected_events(state, seat, 0, len(state.events)),
-        )
-    return msg
-
-
-def update_messages(cached: Cached, seat: int, since: int) -> list[dict[str, Any]]:
-    """One ``update`` per version after ``since``; the last one carries the view."""
-    out: list[dict[str, Any]] = []
-    state = cached.state
-    for v in range(since + 1, cached.version + 1):
-        out.append(
-            {
-                "type": "update",
-                "version": v,
-                "events": projected_events(state, seat, cached.marks[v - 1], cached.marks[v]),
-            }
-        )
-    if out:
-        out[-1]["view"] = state.view(seat)
-    return out
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket, bound to one (table, seat) by its token."""
-
-    ws: Any
-    table_id: str
-    seat: int
-    token: str = field(default="", repr=False)  # re-checked with every action
-    version: int = -1  # last version sent
-    lobby_rev: int = -1
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def send(self, msg: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(msg, separators=(",", ":")))
+#: Seconds a restarted server adds to every running turn.
+RESTART_GRACE = 10.0
 
 
 class Hub:
-    """Connections of this process, the bus, the bot runner and the timer sweep."""
+    """Connections of this process, the bus, and the loops that run beside requests."""
 
     def __init__(
         self,
@@ -105,25 +45,22 @@ class Hub:
         database_url: str = "",
         bot_workers: int | None = None,
     ) -> None:
-        """``bot_workers``: processes for searching bots (:data:`POOLED_LEVELS`); ``None``
-        one per CPU, ``0`` none (they think in this process's threads)."""
         self.service = service
-        if bot_workers is None:
-            bot_workers = os.cpu_count() or 1
-        self.bot_workers = bot_workers
-        self._pool: ProcessPoolExecutor | None = None
-        self.bot_delay = bot_delay
         self.poll_interval = poll_interval
-        self.timer_interval = timer_interval
         self.database_url = database_url
+        self.autoplay = AutoplayRunner(
+            service.autoplay,
+            hint=self.hint,
+            bot_delay=bot_delay,
+            timer_interval=timer_interval,
+            bot_workers=bot_workers,
+        )
         self.conns: dict[str, set[Connection]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread = -1  # the event loop's thread, once started
         self.tasks: list[asyncio.Task[Any]] = []
         self._flushing: dict[str, bool] = {}
         self._again: set[str] = set()
-        self._bots_busy: set[str] = set()
-        self._bots_again: set[str] = set()
         self._stop = threading.Event()
         self._background: set[asyncio.Future[Any]] = set()
         self._hints: dict[str, tuple[int, int]] = {}
@@ -135,35 +72,29 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
         self.service.publish = self.publish_threadsafe
-        playing = await asyncio.to_thread(self.service.extend_deadlines, 10.0)
-        for table_id in playing:
-            self.kick_bots(table_id)
-        self.tasks.append(asyncio.create_task(self._timer_loop()))
-        if self.service.postgres:
+        await self.autoplay.resume(RESTART_GRACE)
+        self.tasks.append(asyncio.create_task(self.autoplay.timer_loop()))
+        self.tasks.append(asyncio.create_task(self._checkpoint_loop()))
+        if self.service.db.postgres:
             threading.Thread(target=self._listen_pg, daemon=True).start()
         else:
             self.tasks.append(asyncio.create_task(self._poll_loop()))
 
-    def bot_pool(self) -> ProcessPoolExecutor | None:
-        """The worker processes of searching bots, started on first use."""
-        if self._pool is None and self.bot_workers > 0 and not self._stop.is_set():
-            self._pool = ProcessPoolExecutor(
-                self.bot_workers, mp_context=multiprocessing.get_context("spawn")
-            )
-        return self._pool
-
     async def stop(self) -> None:
+        """Close every socket with 1012 (service restart): clients come back."""
         self._stop.set()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.autoplay.stop()
         for task in self.tasks:
             task.cancel()
         for conns in list(self.conns.values()):
             for conn in list(conns):
-                with contextlib.suppress(Exception):
-                    await conn.ws.close(code=1012)
+                conn.close(1012)
 
     # ------------------------------------------------------------------ bus
+
+    def hint(self, table_id: str) -> tuple[int | None, int | None]:
+        """The (version, lobby revision) last noticed for a table, if any."""
+        return self._hints.get(table_id, (None, None))
 
     def publish_threadsafe(self, table_id: str, version: int, rev: int) -> None:
         loop = self.loop
@@ -190,24 +121,27 @@ class Hub:
                 self._again.add(table_id)
             else:
                 self._flushing[table_id] = True
-                self._spawn(self._flush(table_id))
-        self.kick_bots(table_id)
+                task = asyncio.ensure_future(self._flush(table_id))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+        self.autoplay.kick(table_id)
 
     async def _flush(self, table_id: str) -> None:
+        tablelog = self.service.tablelog
         try:
             while True:
                 self._again.discard(table_id)
                 conns = list(self.conns.get(table_id, ()))
                 if not conns:
                     return
-                hint = self._hints.get(table_id, (None, None))
-                known = self.service.peek(table_id, *hint)
+                hint = self.hint(table_id)
+                known = tablelog.peek(table_id, *hint)
                 if known is None:
-                    known = await asyncio.to_thread(self.service.load, table_id, *hint)
+                    known = await asyncio.to_thread(tablelog.load, table_id, *hint)
                 info, cached = known
                 for conn in conns:
                     try:
-                        await self.bring_up_to_date(conn, info, cached)
+                        conn.bring_up_to_date(info, cached)
                     except Exception:
                         self.drop(conn)
                 if table_id not in self._again:
@@ -220,39 +154,6 @@ class Hub:
         finally:
             self._flushing[table_id] = False
 
-    async def bring_up_to_date(
-        self, conn: Connection, info: dict[str, Any], cached: Cached | None
-    ) -> None:
-        async with conn.lock:
-            if conn.lobby_rev < 0:
-                msg = sync_message(info, cached, conn.seat)
-                conn.version = msg["version"] if cached is not None else -1
-                conn.lobby_rev = info["lobby_rev"]
-                await conn.send(msg)
-                return
-            if info["lobby_rev"] > conn.lobby_rev:
-                conn.lobby_rev = info["lobby_rev"]
-                if cached is not None and conn.version < 0:
-                    msg = sync_message(info, cached, conn.seat)
-                    conn.version = msg["version"]
-                    await conn.send(msg)
-                    return
-                await conn.send({"type": "table", "table": info})
-            if cached is None or cached.version <= conn.version:
-                return
-            if cached.version - conn.version > MAX_GAP or conn.version < 0:
-                msg = sync_message(info, cached, conn.seat)
-                conn.version = msg["version"]
-                await conn.send(msg)
-                return
-            msgs = update_messages(cached, conn.seat, conn.version)
-            conn.version = cached.version
-            msgs[-1]["table"] = {
-                k: info[k] for k in ("status", "version", "deadline_at", "next_table")
-            }
-            for msg in msgs:
-                await conn.send(msg)
-
     def add(self, conn: Connection) -> None:
         self.conns.setdefault(conn.table_id, set()).add(conn)
 
@@ -262,6 +163,7 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.conns[conn.table_id]
+                self._flushing.pop(conn.table_id, None)
 
     async def _poll_loop(self) -> None:
         """SQLite: notice changes other processes committed to the same file."""
@@ -270,7 +172,7 @@ class Hub:
             await asyncio.sleep(self.poll_interval)
             try:
                 started = time.time()
-                rows = await asyncio.to_thread(self.service.changed_since, since - 2)
+                rows = await asyncio.to_thread(self.service.db.changed_since, since - 2)
                 since = started
                 for table_id, version, rev in rows:
                     # only what this process has not published itself
@@ -300,85 +202,15 @@ class Hub:
                 log.exception("LISTEN connection lost")
                 time.sleep(1.0)
 
-    # ------------------------------------------------------------------ bots & timers
-
-    def kick_bots(self, table_id: str) -> None:
-        hint = self._hints.get(table_id)
-        if not self.service.has_bots(table_id, hint[1] if hint else None):
-            return
-        if table_id in self._bots_busy:
-            self._bots_again.add(table_id)
-            return
-        self._bots_busy.add(table_id)
-        self._spawn(self._run_bots(table_id))
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _run_bots(self, table_id: str) -> None:
-        try:
-            while True:
-                self._bots_again.discard(table_id)
-                hint = self._hints.get(table_id, (None, None))
-                known = self.service.peek(table_id, *hint)
-                if known is not None and not _bot_to_act(*known):
-                    moves = []
-                else:
-                    version, rev = hint
-                    moves = await asyncio.to_thread(
-                        self.service.bot_moves, table_id, version, rev, self.bot_pool
-                    )
-                if moves and self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                applied = 0
-                for seat, action, version in moves:
-                    try:
-                        await asyncio.to_thread(
-                            self.service.act,
-                            table_id,
-                            seat,
-                            action,
-                            f"bot@{version}",
-                            "bot",
-                            version,
-                        )
-                        applied += 1
-                    except WebError:
-                        pass  # someone moved first (another process, a timer)
-                if not applied and table_id not in self._bots_again:
-                    return
-        except WebError:
-            return
-        except Exception:  # pragma: no cover
-            self.errors += 1
-            log.exception("bot at table %s failed", table_id)
-        finally:
-            self._bots_busy.discard(table_id)
-
-    async def _timer_loop(self) -> None:
-        """Turn timers, and the store's background checkpoint (every
-        :data:`CHECKPOINT_INTERVAL` seconds)."""
-        last_checkpoint = time.monotonic()
-        while not self._stop.is_set():
-            await asyncio.sleep(self.timer_interval)
+    async def _checkpoint_loop(self) -> None:
+        """SQLite: the store's passive checkpoint, every :data:`CHECKPOINT_INTERVAL`
+        seconds, so no player's commit pays for one."""
+        while not self._stop.is_set() and not self.service.db.postgres:
+            await asyncio.sleep(CHECKPOINT_INTERVAL)
             try:
-                for table_id in await asyncio.to_thread(self.service.due_timers):
-                    await asyncio.to_thread(self.service.run_timer, table_id)
-                if time.monotonic() - last_checkpoint >= CHECKPOINT_INTERVAL:
-                    last_checkpoint = time.monotonic()
-                    await asyncio.to_thread(self.service.checkpoint)
+                await asyncio.to_thread(self.service.db.checkpoint)
             except Exception:  # pragma: no cover
-                log.exception("timer sweep failed")
-
-
-def _bot_to_act(info: dict[str, Any], cached: Cached | None) -> bool:
-    """Whether a bot seat must act now (from memory)."""
-    if cached is None or info["status"] != "playing":
-        return False
-    bots = {s["seat"] for s in info["seats"] if s["kind"] == "bot"}
-    return bool(bots & cached.state.actors())
+                log.exception("checkpoint failed")
 
 
 def _parse_notice(payload: str) -> tuple[str, int | None, int | None]:

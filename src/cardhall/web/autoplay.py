@@ -1,0 +1,278 @@
+"""Bots and turn timers: the seats the server plays itself.
+
+* :class:`Autoplay` decides (synchronously, in a worker thread) what the bot seats that
+  must act choose, and what a seat whose turn ran out plays (:func:`default_action`);
+  both act through the one pipeline (:meth:`cardhall.web.pipeline.Pipeline.act`), with
+  the version they decided on, so a table that moved on meanwhile refuses them;
+* :class:`AutoplayRunner` runs them from the event loop: each notice wakes the bots of
+  its table (one runner per table at a time), and a sweep applies overdue timers.
+
+A bot sees only its seat: it is given ``state.determinize(seat, rng)``, a copy in which
+every card hidden from it is redealt at random.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from cardhall.bots import make_bot
+from cardhall.engine import Action, State
+from cardhall.web.database import Database
+from cardhall.web.errors import WebError
+from cardhall.web.pipeline import ActResult, Pipeline
+from cardhall.web.tablelog import Cached, TableLog, now
+
+__all__ = [
+    "POOLED_LEVELS",
+    "SAFE_KINDS",
+    "Autoplay",
+    "AutoplayRunner",
+    "bot_choice",
+    "default_action",
+]
+
+log = logging.getLogger("cardhall.web")
+
+#: Action kinds a turn timer prefers, in order, when it must act for a seat.
+SAFE_KINDS: tuple[str, ...] = ("check", "pass", "stand", "fold", "decline", "keep", "done")
+
+#: Bot levels that search (seconds of CPU a move): they run in worker processes.
+POOLED_LEVELS = frozenset({"ismcts"})
+
+Hint = tuple[int | None, int | None]
+
+
+def bot_choice(seen: State, seat: int, level: str, seed: str) -> Action:
+    """What a ``level`` bot seeded ``seed`` plays for ``seat`` in ``seen`` (a world the
+    seat's view allows). A module-level function, so a worker process can run it."""
+    return make_bot(seen.game, level, seed=seed).choose(seen, seat)
+
+
+def default_action(state: State, seat: int) -> Action:
+    """The action a turn timer takes for ``seat``: the game's own ``default_action`` if it
+    defines one, else the first legal action of the safest kind (check, pass, fold ...),
+    else the first legal action."""
+    own = getattr(state, "default_action", None)
+    if callable(own):
+        chosen = own(seat)
+        if isinstance(chosen, Action):
+            return chosen
+    legal = state.legal_actions(seat)
+    if not legal:
+        raise WebError("no_action", f"seat {seat} has no legal action")
+    for kind in SAFE_KINDS:
+        for action in legal:
+            if action.kind == kind:
+                return action
+    return legal[0]
+
+
+def bot_to_act(info: dict[str, Any], cached: Cached | None) -> bool:
+    """Whether a bot seat must act now (from memory)."""
+    if cached is None or info["status"] != "playing":
+        return False
+    bots = {s["seat"] for s in info["seats"] if s["kind"] == "bot"}
+    return bool(bots & cached.state.actors())
+
+
+class Autoplay:
+    """What bots and timers play (see the module docstring). Synchronous."""
+
+    def __init__(self, db: Database, tablelog: TableLog, pipeline: Pipeline) -> None:
+        self.db = db
+        self.tablelog = tablelog
+        self.pipeline = pipeline
+
+    def bot_moves(
+        self,
+        table_id: str,
+        version: int | None = None,
+        rev: int | None = None,
+        pool: Callable[[], Executor | None] | None = None,
+    ) -> list[tuple[int, str, int]]:
+        """The (seat, action, version) each bot seat that must act now chooses.
+
+        Searching levels (:data:`POOLED_LEVELS`) think in the executor ``pool()`` returns
+        (worker processes, started on first use) when it returns one, so a long search
+        never holds this process's interpreter while other tables wait; the choice is the
+        same either way (it depends on the seed only).
+        """
+        info, cached = self.tablelog.load(table_id, version, rev)
+        if cached is None or info["status"] != "playing":
+            return []
+        state = cached.state
+        bots = {s["seat"]: s["bot"] for s in info["seats"] if s["kind"] == "bot"}
+        if not bots or not bots.keys() & state.actors():
+            return []
+        moves = []
+        seed = self.tablelog.seed(table_id)
+        for seat in sorted(state.actors()):
+            level = bots.get(seat)
+            if level is None:
+                continue
+            rng = random.Random(f"{seed}:{seat}:{cached.version}")
+            try:
+                seen = state.determinize(seat, rng)
+            except NotImplementedError:
+                seen = None
+            legal = state.legal_actions(seat)
+            action: Action | None = None
+            if seen is not None:
+                bot_seed = f"{seed}:{seat}:{cached.version}"
+                try:
+                    workers = pool() if pool is not None and level in POOLED_LEVELS else None
+                    if workers is not None:
+                        action = workers.submit(bot_choice, seen, seat, level, bot_seed).result()
+                    else:
+                        action = bot_choice(seen, seat, level, bot_seed)
+                except Exception:  # a broken bot must not stall the table
+                    log.exception("%s bot failed at table %s", level, table_id)
+            if action not in legal:  # never retry an illegal choice: play a legal one
+                action = rng.choice(legal)
+            moves.append((seat, str(action), cached.version))
+        return moves
+
+    def play_bot(self, table_id: str, seat: int, action: str, version: int) -> ActResult:
+        """Apply a bot's choice made at ``version``."""
+        return self.pipeline.act(table_id, seat, action, f"bot@{version}", "bot", version)
+
+    def due_timers(self, at: float | None = None, limit: int = 50) -> list[str]:
+        """Tables whose turn deadline has passed."""
+        return self.db.due_tables(now() if at is None else at, limit)
+
+    def run_timer(self, table_id: str) -> list[ActResult]:
+        """Apply the default action for every seat that let its turn run out."""
+        info, cached = self.tablelog.load(table_id)
+        if cached is None or info["status"] != "playing":
+            return []
+        if info["deadline_at"] is None or info["deadline_at"] > now():
+            return []
+        results = []
+        for seat in sorted(cached.state.actors()):
+            action = default_action(cached.state, seat)
+            try:
+                results.append(
+                    self.pipeline.act(
+                        table_id,
+                        seat,
+                        str(action),
+                        client_id=f"timer@{cached.version}",
+                        source="timer",
+                        expected_version=cached.version,
+                    )
+                )
+            except WebError:
+                break  # the table moved on; the next sweep looks again
+        return results
+
+    def extend_deadlines(self, grace: float) -> list[str]:
+        """At start-up: give every running turn at least ``grace`` seconds more; return the
+        ids of tables still being played (so their bots resume)."""
+        return self.db.extend_deadlines(now(), grace)
+
+
+class AutoplayRunner:
+    """Runs :class:`Autoplay` from the event loop: bots per notice, timers per sweep."""
+
+    def __init__(
+        self,
+        autoplay: Autoplay,
+        hint: Callable[[str], Hint],
+        bot_delay: float = 0.0,
+        timer_interval: float = 0.5,
+        bot_workers: int | None = None,
+    ) -> None:
+        """``hint(table_id)``: the (version, lobby revision) last noticed for a table.
+        ``bot_workers``: processes for searching bots (:data:`POOLED_LEVELS`); ``None``
+        one per CPU, ``0`` none (they think in this process's threads)."""
+        self.autoplay = autoplay
+        self.hint = hint
+        self.bot_delay = bot_delay
+        self.timer_interval = timer_interval
+        self.bot_workers = (os.cpu_count() or 1) if bot_workers is None else bot_workers
+        self.pool: ProcessPoolExecutor | None = None
+        self.errors = 0
+        self._busy: set[str] = set()
+        self._again: set[str] = set()
+        self._background: set[asyncio.Future[Any]] = set()
+        self._stopped = False
+
+    def bot_pool(self) -> ProcessPoolExecutor | None:
+        """The worker processes of searching bots, started on first use."""
+        if self.pool is None and self.bot_workers > 0 and not self._stopped:
+            self.pool = ProcessPoolExecutor(
+                self.bot_workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self.pool
+
+    def stop(self) -> None:
+        self._stopped = True
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def kick(self, table_id: str) -> None:
+        """Something changed at ``table_id``: let its bots act if they must."""
+        _version, rev = self.hint(table_id)
+        if not self.autoplay.tablelog.has_bots(table_id, rev):
+            return
+        if table_id in self._busy:
+            self._again.add(table_id)
+            return
+        self._busy.add(table_id)
+        task = asyncio.ensure_future(self._run_bots(table_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _run_bots(self, table_id: str) -> None:
+        autoplay = self.autoplay
+        try:
+            while True:
+                self._again.discard(table_id)
+                version, rev = self.hint(table_id)
+                known = autoplay.tablelog.peek(table_id, version, rev)
+                if known is not None and not bot_to_act(*known):
+                    moves = []
+                else:
+                    moves = await asyncio.to_thread(
+                        autoplay.bot_moves, table_id, version, rev, self.bot_pool
+                    )
+                if moves and self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                applied = 0
+                for seat, action, at in moves:
+                    try:
+                        await asyncio.to_thread(autoplay.play_bot, table_id, seat, action, at)
+                        applied += 1
+                    except WebError:
+                        pass  # someone moved first (another process, a timer)
+                if not applied and table_id not in self._again:
+                    return
+        except WebError:
+            return
+        except Exception:  # pragma: no cover
+            self.errors += 1
+            log.exception("bot at table %s failed", table_id)
+        finally:
+            self._busy.discard(table_id)
+
+    async def timer_loop(self) -> None:
+        """Apply the default action wherever a turn ran out, every ``timer_interval``."""
+        while not self._stopped:
+            await asyncio.sleep(self.timer_interval)
+            try:
+                for table_id in await asyncio.to_thread(self.autoplay.due_timers):
+                    await asyncio.to_thread(self.autoplay.run_timer, table_id)
+            except Exception:  # pragma: no cover
+                log.exception("timer sweep failed")
+
+    async def resume(self, grace: float = 10.0) -> None:
+        """At start-up: extend running deadlines by ``grace`` and wake every table's bots."""
+        for table_id in await asyncio.to_thread(self.autoplay.extend_deadlines, grace):
+            self.kick(table_id)

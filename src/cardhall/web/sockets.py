@@ -1,0 +1,317 @@
+"""Socket sessions: one WebSocket per seat, from its hello to its close.
+
+Protocol (JSON text frames; see ``docs/web.md``):
+
+* client -> ``{"type": "hello", "table": ID, "token": SEAT_TOKEN, "last_version": N?}``
+  first, within 10 s; the seat is the token's, never a field of any message;
+* server -> ``sync`` (table info, the seat's view, every event it may see) or, when the
+  client gave a ``last_version`` close enough, ``table`` + the ``update`` messages it
+  missed; later ``update`` (one per version: the seat's events; the last one with its view)
+  and ``table`` (seats changed);
+* client -> ``{"type": "action", "action": "take 2", "id": "c17"}``; server -> ``ack``
+  (``version``, ``duplicate``) or ``error`` (``code``, ``message``) to the sender only;
+* client -> ``{"type": "sync", "last_version": N}`` asks again; ``{"type": "ping"}``.
+
+:class:`Connection` is the one way to send on a socket: :meth:`Connection.send` only
+queues a frame (it never waits), and one writer task per connection sends the queue in
+order, so a reader that is slow delays nobody but itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from cardhall.web.errors import WebError
+from cardhall.web.projection import MAX_GAP, sync_message, update_messages
+from cardhall.web.tablelog import Cached
+
+if TYPE_CHECKING:
+    from cardhall.web.hub import Hub
+    from cardhall.web.service import TableService
+    from cardhall.web.settings import Settings
+
+__all__ = ["Connection", "RateLimit", "serve_socket"]
+
+#: Close codes (the 4000s are the application's own; 1012 is "service restart").
+CLOSE_NO_HELLO = 4400
+CLOSE_BAD_TOKEN = 4401
+CLOSE_ORIGIN = 4403
+#: Seconds a new socket has to send its hello.
+HELLO_SECONDS = 10.0
+#: Frames a connection may have waiting to be sent.
+QUEUE_LIMIT = 1000
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages per second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One WebSocket, bound to one (table, seat) by its token once its hello is accepted.
+
+    ``version`` and ``lobby_rev`` are what the client has been sent so far.
+    """
+
+    def __init__(self, ws: Any, queue_limit: int = QUEUE_LIMIT) -> None:
+        self.ws = ws
+        self.table_id = ""
+        self.seat = -1
+        self.token = ""  # re-checked with every action
+        self.version = -1  # last version sent
+        self.lobby_rev = -1
+        self.queue_limit = queue_limit
+        self._queue: deque[str] = deque()
+        self._ready = asyncio.Event()
+        self._closing: tuple[int, str] | None = None
+        self._sending = False
+        self._writer: asyncio.Task[None] | None = None
+
+    @property
+    def open(self) -> bool:
+        """Whether frames may still be queued (no close decided yet)."""
+        return self._closing is None
+
+    def start(self) -> asyncio.Task[None]:
+        """Start the writer task (the only code that sends on the socket)."""
+        self._writer = asyncio.ensure_future(self._write())
+        return self._writer
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue one frame (never waits)."""
+        if self._closing is not None:
+            return
+        self._queue.append(json.dumps(msg, separators=(",", ":")))
+        self._ready.set()
+
+    def close(self, code: int, reason: str = "", flush: bool = True) -> None:
+        """Close the socket with ``code``: after the frames already queued (``flush``), or
+        at once, dropping them."""
+        if self._closing is not None:
+            return
+        self._closing = (code, reason)
+        if not flush:
+            self._queue.clear()
+            if self._sending and self._writer is not None:
+                self._writer.cancel()  # interrupt a send the reader does not take
+        self._ready.set()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                try:
+                    await self._ready.wait()
+                    self._ready.clear()
+                    while self._queue:
+                        self._sending = True
+                        await self.ws.send_text(self._queue.popleft())
+                        self._sending = False
+                    if self._closing is not None:
+                        break
+                except asyncio.CancelledError:
+                    if self._closing is None:
+                        raise
+                    task = asyncio.current_task()
+                    if task is not None:
+                        task.uncancel()
+                    break
+            code, reason = self._closing
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5.0)
+        except Exception:  # the peer went away: nothing more to send
+            self._closing = self._closing or (1006, "")
+        finally:
+            self._queue.clear()
+
+    # ------------------------------------------------------------------ what to send
+
+    def resync(self, info: dict[str, Any], cached: Cached | None) -> None:
+        """Send the full picture (a ``sync``)."""
+        msg = sync_message(info, cached, self.seat)
+        self.version = msg["version"] if cached is not None else -1
+        self.lobby_rev = info["lobby_rev"]
+        self.send(msg)
+
+    def resume(self, info: dict[str, Any], cached: Cached | None, last: Any) -> None:
+        """After a hello: the updates missed since ``last`` when they are few, else a sync."""
+        if (
+            cached is not None
+            and isinstance(last, int)
+            and not isinstance(last, bool)
+            and 0 <= last <= cached.version
+            and cached.version - last <= MAX_GAP
+        ):
+            self.send({"type": "table", "table": info, "seat": self.seat})
+            for msg in update_messages(cached, self.seat, last):
+                self.send(msg)
+            self.version, self.lobby_rev = cached.version, info["lobby_rev"]
+        else:
+            self.resync(info, cached)
+
+    def bring_up_to_date(self, info: dict[str, Any], cached: Cached | None) -> None:
+        """Send what this connection has not seen of ``info`` and ``cached``."""
+        if self.lobby_rev < 0:
+            self.resync(info, cached)
+            return
+        if info["lobby_rev"] > self.lobby_rev:
+            self.lobby_rev = info["lobby_rev"]
+            if cached is not None and self.version < 0:
+                self.resync(info, cached)
+                return
+            self.send({"type": "table", "table": info})
+        if cached is None or cached.version <= self.version:
+            return
+        if cached.version - self.version > MAX_GAP or self.version < 0:
+            self.resync(info, cached)
+            return
+        msgs = update_messages(cached, self.seat, self.version)
+        self.version = cached.version
+        msgs[-1]["table"] = {k: info[k] for k in ("status", "version", "deadline_at", "next_table")}
+        for msg in msgs:
+            self.send(msg)
+
+
+# --------------------------------------------------------------------------- the session
+
+
+def origin_ok(ws: WebSocket, origins: tuple[str, ...]) -> bool:
+    """A browser's ``Origin`` must be the page's own host or one allowed explicitly."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True  # not a browser
+    if origin in origins:
+        return True
+    return urlsplit(origin).netloc == ws.headers.get("host", "")
+
+
+def _parse(raw: str, limit: int) -> Any:
+    if len(raw) > limit:
+        return None
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+async def serve_socket(ws: WebSocket, service: TableService, hub: Hub, settings: Settings) -> None:
+    """One WebSocket from accept to close (see the module docstring)."""
+    if not origin_ok(ws, settings.origins):
+        await ws.close(code=CLOSE_ORIGIN)
+        return
+    await ws.accept()
+    conn = Connection(ws)
+    writer = conn.start()
+    try:
+        await _session(conn, ws, service, hub, settings)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.drop(conn)
+        conn.close(1000)
+        await writer
+
+
+async def _session(
+    conn: Connection, ws: WebSocket, service: TableService, hub: Hub, settings: Settings
+) -> None:
+    limit = RateLimit(settings.rate, settings.rate * 2)
+    max_message = settings.max_message
+
+    def error(code: str, message: str, ident: Any = None) -> None:
+        conn.send({"type": "error", "code": code, "message": message, "id": ident})
+
+    try:
+        raw = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_SECONDS)
+    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+        conn.close(CLOSE_NO_HELLO)
+        return
+    hello = _parse(raw, max_message)
+    if not isinstance(hello, dict) or hello.get("type") != "hello":
+        error("bad_hello", "the first message must be a hello")
+        conn.close(CLOSE_NO_HELLO)
+        return
+    table_id = hello.get("table")
+    try:
+        if not isinstance(table_id, str):
+            raise WebError("no_table", "no such table", 404)
+        seat = await asyncio.to_thread(service.lobby.authenticate, table_id, hello.get("token"))
+        info, cached = await asyncio.to_thread(service.tablelog.load, table_id)
+    except WebError as exc:
+        error(exc.code, str(exc))
+        conn.close(CLOSE_BAD_TOKEN)
+        return
+    conn.table_id, conn.seat, conn.token = table_id, seat, hello["token"]
+    conn.resume(info, cached, hello.get("last_version"))
+    hub.add(conn)
+    hub.notice(table_id)  # catch anything committed meanwhile
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            error("bad_message", "send JSON text frames")
+            continue
+        if not limit.allow():
+            error("rate", "too many messages: slow down")
+            continue
+        if len(text) > max_message:
+            error("too_big", f"messages are limited to {max_message} bytes")
+            continue
+        msg = _parse(text, max_message)
+        if not isinstance(msg, dict):
+            error("bad_message", "messages are JSON objects")
+            continue
+        kind = msg.get("type")
+        ident = msg.get("id")
+        if ident is not None and not isinstance(ident, str):
+            error("bad_id", "an action id is a text", None)
+            continue
+        if kind == "action":
+            try:
+                result = await asyncio.to_thread(
+                    service.pipeline.act,
+                    table_id,
+                    conn.seat,
+                    msg.get("action"),
+                    ident,
+                    token=conn.token,
+                )
+            except WebError as exc:
+                error(exc.code, str(exc), ident)
+                continue
+            conn.send(
+                {
+                    "type": "ack",
+                    "id": ident,
+                    "version": result.version,
+                    "duplicate": result.duplicate,
+                }
+            )
+        elif kind == "sync":
+            info, cached = await asyncio.to_thread(service.tablelog.load, table_id)
+            conn.resync(info, cached)
+        elif kind == "ping":
+            conn.send({"type": "pong"})
+        else:
+            error("bad_type", f"unknown message type {str(kind)[:20]!r}", ident)

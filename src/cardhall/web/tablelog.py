@@ -1,0 +1,273 @@
+"""A table's state from its log: the rebuild, snapshots, records, and this process's cache.
+
+A table's truth is its row (game, options, seats), the card order each shuffle produced
+and its action log. :meth:`TableLog.rebuild` replays the log over the recorded orders
+(from the latest snapshot when one was written by the same code), so the game comes back
+exactly as it was played. This process keeps, per table, the state at the version it
+last saw (:class:`Cached`) and the table's public description, so a notice of a version
+it already holds is answered without reading the database (:meth:`TableLog.peek`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import inspect
+import json
+import logging
+import pickle
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import cardhall
+from cardhall.engine import State
+from cardhall.record import Record
+from cardhall.registry import game_class, make_game
+from cardhall.web.database import Database
+from cardhall.web.errors import WebError
+
+__all__ = ["Cached", "TableLog", "deadline_for", "engine_tag", "now"]
+
+log = logging.getLogger("cardhall.web")
+
+
+def now() -> float:
+    """The server's clock (seconds since the epoch), for deadlines and timestamps."""
+    return time.time()
+
+
+@dataclass
+class Cached:
+    """A table's game state at ``version``, and where each version's events start."""
+
+    version: int
+    state: State
+    marks: list[int]  # marks[v]: len(state.events) once version v was applied
+    n_shuffles: int  # card orders already stored
+
+
+def deadline_for(row: dict[str, Any], state: State) -> float | None:
+    """When the seats to act now run out of time (``None``: no timer, or the game ended)."""
+    if row["turn_seconds"] is None or state.is_over:
+        return None
+    return now() + float(row["turn_seconds"])
+
+
+_TAGS: dict[str, str] = {}
+
+
+def engine_tag(game: str) -> str:
+    """Which code a snapshot was written by: the package version and a digest of the
+    game's module, so a snapshot is never read back by changed rules (it is replayed
+    instead)."""
+    tag = _TAGS.get(game)
+    if tag is None:
+        try:
+            source = inspect.getsource(importlib.import_module(game_class(game).__module__))
+        except (OSError, TypeError):
+            source = ""
+        digest = hashlib.sha256(source.encode()).hexdigest()[:10]
+        tag = _TAGS[game] = f"{game[:16]}@{cardhall.__version__[:8]}:{digest}"
+    return tag
+
+
+class TableLog:
+    """Rebuild, cache and describe tables (see the module docstring)."""
+
+    def __init__(self, db: Database, snapshot_every: int = 64) -> None:
+        self.db = db
+        self.snapshot_every = snapshot_every
+        self.cache: dict[str, Cached] = {}
+        self.infos: dict[str, dict[str, Any]] = {}  # last public info read, per table
+        self._seeds: dict[str, str] = {}
+
+    # ------------------------------------------------------------------ reading
+
+    def row(self, conn: Any, table_id: str, lock: bool = False) -> dict[str, Any]:
+        """The table's row (PostgreSQL: locked for this transaction when ``lock``)."""
+        if not isinstance(table_id, str) or len(table_id) > 32:
+            raise WebError("no_table", "no such table", 404)
+        found = self.db.table_row(conn, table_id, lock)
+        if found is None:
+            raise WebError("no_table", "no such table", 404)
+        return found
+
+    def describe(self, conn: Any, row: dict[str, Any]) -> dict[str, Any]:
+        """What anyone may know about a table: no tokens, no seed, no cards."""
+        return {
+            "id": row["id"],
+            "game": row["game"],
+            "players": row["players"],
+            "options": json.loads(row["options"]),
+            "status": row["status"],
+            "version": row["version"],
+            "lobby_rev": row["lobby_rev"],
+            "public": bool(row["public"]),
+            "turn_seconds": row["turn_seconds"],
+            "deadline_at": row["deadline_at"],
+            "host_seat": row["host_seat"],
+            "next_table": row["next_table"],
+            "seats": [
+                {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "bot": s["bot_level"]}
+                for s in self.db.seats(conn, row["id"])
+            ],
+        }
+
+    def info(self, table_id: str) -> dict[str, Any]:
+        """A table's public description, read now."""
+        with self.db.read() as conn:
+            return self.describe(conn, self.row(conn, table_id))
+
+    def seed(self, table_id: str) -> str:
+        """The table's seed (server-only: bots derive their own seeds from it)."""
+        seed = self._seeds.get(table_id)
+        if seed is None:
+            with self.db.read() as conn:
+                seed = self._seeds[table_id] = self.row(conn, table_id)["seed"]
+        return seed
+
+    def rebuild(self, conn: Any, row: dict[str, Any]) -> Cached:
+        """The game at the row's version: the latest usable snapshot, then the log."""
+        table_id = row["id"]
+        version = int(row["version"])
+        game = make_game(row["game"], row["players"], **json.loads(row["options"]))
+        orders = [json.loads(c) for c in self.db.card_orders(conn, table_id)]
+        start = 0
+        state: State | None = None
+        marks: list[int] = []
+        snap = self.db.latest_snapshot(conn, table_id, version)
+        if snap is not None and snap["engine"] == engine_tag(row["game"]):
+            try:
+                state, marks = pickle.loads(snap["data"])
+                start = int(snap["version"])
+            except Exception:  # an unreadable snapshot: replay from the start instead
+                state = None
+        if state is None:
+            state = game.new_state(seed=row["seed"], deck=orders[0], reshuffles=orders[1:])
+            marks = [len(state.events)]
+            start = 0
+        else:
+            # later shuffles come from the stored orders, exactly as in a full replay
+            state.chance.recorded = tuple(tuple(game.parse_cards(o)) for o in orders)
+        # not what was committed after the row was read (PostgreSQL reads committed rows
+        # statement by statement)
+        for seat, notation in self.db.action_log(conn, table_id, start, version):
+            state.apply(seat, notation)
+            marks.append(len(state.events))
+        if len(marks) != version + 1:
+            raise WebError("corrupt", f"table {table_id} log has a gap", 500)
+        return Cached(version, state, marks, len(orders))
+
+    def load(
+        self, table_id: str, version: int | None = None, rev: int | None = None
+    ) -> tuple[dict[str, Any], Cached | None]:
+        """The table's public info and its game state (``None`` before the start).
+
+        ``version`` and ``rev`` come from a notice: when this process already holds
+        exactly that version and lobby revision, nothing is read from the database.
+        """
+        known = self.peek(table_id, version, rev)
+        if known is not None:
+            return known
+        with self.db.read() as conn:
+            # one read of the row serves the info and the rebuild: another process may
+            # commit in between (PostgreSQL reads committed rows statement by statement)
+            row = self.row(conn, table_id)
+            info = self.describe(conn, row)
+            cached = None
+            if info["status"] != "lobby":
+                cached = self.cache.get(table_id)
+                if cached is None or cached.version != info["version"]:
+                    if cached is not None and cached.version > info["version"]:
+                        pass  # we are ahead of our own read: keep the newer cache
+                    else:
+                        cached = self.rebuild(conn, row)
+                        self.cache[table_id] = cached
+        self.infos[table_id] = info
+        return info, cached
+
+    def peek(
+        self, table_id: str, version: int | None, rev: int | None
+    ) -> tuple[dict[str, Any], Cached | None] | None:
+        """:meth:`load` from memory only: ``None`` unless this process holds exactly
+        ``version`` and ``rev`` (cheap enough for the event loop)."""
+        if version is None:
+            return None
+        info = self.infos.get(table_id)
+        cached = self.cache.get(table_id)
+        if (
+            info is not None
+            and info["version"] == version
+            and info["lobby_rev"] == rev
+            and (info["status"] == "lobby" or (cached is not None and cached.version == version))
+        ):
+            return info, cached
+        return None
+
+    def has_bots(self, table_id: str, rev: int | None = None) -> bool:
+        """Whether the table may have a bot seat at lobby revision ``rev`` (``True`` when
+        this process does not know that revision's seats)."""
+        info = self.infos.get(table_id)
+        if info is None or rev is None or info["lobby_rev"] != rev:
+            return True
+        return any(s["kind"] == "bot" for s in info["seats"])
+
+    # ------------------------------------------------------------------ writing
+
+    def store_new_shuffles(self, conn: Any, table_id: str, state: State, stored: int) -> int:
+        """Write the card orders ``state``'s shuffles produced beyond the ``stored`` ones;
+        return how many are stored now."""
+        cards = state.game.full_deck()
+        used = state.chance.used
+        for idx in range(stored, len(used)):
+            self.db.insert_shuffle(
+                conn, table_id, idx, json.dumps([str(cards[c]) for c in used[idx]])
+            )
+        return len(used)
+
+    def maybe_snapshot(
+        self, conn: Any, row: dict[str, Any], version: int, state: State, marks: list[int]
+    ) -> None:
+        """Every ``snapshot_every`` versions, store the state to shorten later rebuilds."""
+        if self.snapshot_every and version % self.snapshot_every == 0:
+            self.db.insert_snapshot(
+                conn, row["id"], version, engine_tag(row["game"]), pickle.dumps((state, marks))
+            )
+
+    def remember(
+        self, table_id: str, cached: Cached | None, info: dict[str, Any] | None = None
+    ) -> None:
+        """Keep a committed state (and description) so notices are answered from memory."""
+        if cached is not None:
+            self.cache[table_id] = cached
+        if info is not None:
+            self.infos[table_id] = info
+
+    def advance_info(
+        self, table_id: str, rev: int, before: int, after: int, status: str, deadline: Any
+    ) -> None:
+        """The kept description follows a committed action (when it was current)."""
+        info = self.infos.get(table_id)
+        if info is not None and info["lobby_rev"] == rev and info["version"] == before:
+            self.infos[table_id] = {
+                **info,
+                "version": after,
+                "status": status,
+                "deadline_at": deadline,
+            }
+
+    # ------------------------------------------------------------------ records
+
+    def record(self, table_id: str) -> dict[str, Any]:
+        """The finished game as a cardhall record (only once the game is over)."""
+        info, cached = self.load(table_id)
+        if info["status"] != "over" or cached is None:
+            raise WebError("not_over", "records are downloadable once the game is over", 409)
+        rec = Record.from_state(
+            cached.state,
+            seats=[s["name"] or f"seat {s['seat']}" for s in info["seats"]],
+            meta={"table": table_id, "server": "cardhall " + cardhall.__version__},
+        )
+        rec.seed = None  # every card order is in the record; the seed stays on the server
+        return rec.to_dict()
