@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 from cardhall.cards import SuitNames
 from cardhall.cli import app
 from cardhall.conformance import random_playout
+from cardhall.narration import Context, narrate
 from cardhall.record import load_record, replay
 from cardhall.registry import make_game
 from cardhall.terminal import TerminalGame
-from cardhall.terminal.getha import describe_event, explain_pot
 
 runner = CliRunner()
 STRONG = "alak/S1 alak/S2 8/S1 8/S2 7/S1 deiskatun/S1 7/S2 6/S2"
@@ -75,8 +75,9 @@ def test_terminal_play_explains_the_showdown(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "to win the showdown" in text  # the hint
     assert "your hand: 1:" in text
-    assert ("showdown: seat" in text and "matchup order" in text) or "arlas shown" in text
-    assert "=> seat" in text or "no winner" in text
+    assert "Showdown: the played cards are turned up." in text
+    assert "Order of battle: " in text or "shows an arlas" in text or "show an arlas" in text
+    assert " wins the pot: " in text or "win the pot: " in text or "Nobody wins the pot" in text
     assert replay(load_record(tmp_path / "getha.json")).digest() == tg.state.digest()
 
 
@@ -85,12 +86,12 @@ def test_event_descriptions_cover_a_whole_game() -> None:
     random_playout(state, random.Random(8))
     names = SuitNames.default()
     for seat in (None, 0):
-        for event in state.events_for(seat):
-            line = describe_event(event, names)
-            assert line is None or isinstance(line, str)
+        ctx = Context("getha", ("Ann", "Bob", "Cy", "Dee"), suits=names, viewer=seat)
+        feed = state.events_for(seat)
+        for event, line in zip(feed, narrate(feed, ctx), strict=True):
+            assert line, event
+            if event["kind"] == "pot":
+                name = "The pot" if event["pot"] == 0 else f"Side pot {event['pot']}"
+                assert line.startswith(f"{name}: {event['amount']} chips")
     kinds = {e["kind"] for e in state.events_for(0)}
-    assert {"deal", "bringin", "game_over"} <= kinds
-    pots = [e for e in state.events_for(None) if e["kind"] == "pot"]
-    for pot in pots:
-        lines = explain_pot(pot, names)
-        assert lines[0].startswith(f"pot {pot['pot'] + 1}: {pot['amount']} chips")
+    assert {"deal", "bringin", "pot", "game_over"} <= kinds

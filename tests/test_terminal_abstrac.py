@@ -11,11 +11,13 @@ from rich.console import Console
 
 from cardhall.cards import SuitNames
 from cardhall.games.abstrac import AbstracState
+from cardhall.narration import Context, describe, narrate
+from cardhall.narration.abstrac import combo_parts
 from cardhall.record import load_record, replay
 from cardhall.registry import make_game
 from cardhall.solvers.abstrac import solve_layout
 from cardhall.terminal import TerminalGame
-from cardhall.terminal.abstrac import combo_parts, describe_event, hint, render
+from cardhall.terminal.abstrac import hint, render
 
 
 def scripted(answers: list[str]) -> tuple[Callable[[str], str], list[str]]:
@@ -44,9 +46,9 @@ def test_a_full_game_against_the_perfect_bot_saves_a_record(tmp_path: Path) -> N
     assert final.is_over
     # what the screen shows
     assert "row (24 cards, top end first)" in text
-    assert "seat 0 chooses to go first or second" in text
+    assert "Seat 2 (perfect bot) deals; you choose to go first or second" in text
     assert "taken, by suit" in text
-    assert "seat 0 chooses to go first" in text  # the event line
+    assert "You choose to move first." in text  # the event line
     assert "Game over." in text
     # the hints: the first-or-second advice, then the value of each take
     first_mover_value = solve_layout(final.row).value
@@ -107,23 +109,25 @@ def test_render_shows_taken_cards_by_suit_and_combinations() -> None:
     text = out.export_text()
     # seat 0 took AS AH AD, then QD JD AC: four Aces; seat 1 took KD and 9D
     assert "♠ A  ♥ A  ♦ A Q J  ♣ A" in text
-    assert "four A (8)" in text
+    assert "four aces (8 points)" in text
     assert "♦ K 9" in text
-    assert "seat 0 (you)" in text
+    assert "You " in text and "Seat 2" in text
     assert "row (16 cards, top end first)" in text
 
 
 def test_combination_parts() -> None:
-    assert combo_parts(["KH", "JH", "10H", "9H"]) == ["J 10 9 ♥ (3)"]
-    assert combo_parts(["AS", "KS", "QS", "JS", "10S", "9S"]) == ["A K Q J 10 9 ♠ (12)"]
-    assert combo_parts(["10S", "10H", "10D", "10C", "9S"]) == ["four 10 (8)"]
+    assert combo_parts(["KH", "JH", "10H", "9H"]) == ["JH 10H 9H in hearts (3 points)"]
+    assert combo_parts(["AS", "KS", "QS", "JS", "10S", "9S"]) == [
+        "AS KS QS JS 10S 9S in spades (12 points)"
+    ]
+    assert combo_parts(["10S", "10H", "10D", "10C", "9S"]) == ["four tens (8 points)"]
     assert combo_parts([]) == []
 
 
 def test_event_lines() -> None:
-    names = SuitNames.default()
+    ctx = Context("abstrac", ("Ann", "Bob"))
     take = {"seq": 3, "kind": "take", "seat": 1, "cards": ["AS", "KS"]}
-    assert describe_event(take, names) == "seat 1 takes 2: AS KS"
+    assert describe(take, ctx) == "Bob takes 2 cards: AS and KS."
     score = {
         "seq": 9,
         "kind": "score",
@@ -132,9 +136,42 @@ def test_event_lines() -> None:
         "scores": [168, 250],
         "totals": [168, 250],
     }
-    line = describe_event(score, names)
-    assert line is not None and "168" in line and "250" in line
-    assert describe_event({"seq": 0, "kind": "other", "seat": None}, names) is None
+    line = describe(score, ctx)
+    assert line is not None and "Ann scores 168" in line and "Bob scores 250" in line
+    assert describe({"seq": 0, "kind": "other", "seat": None}, ctx) is None
+
+
+def test_the_score_says_why() -> None:
+    """Each deal score is the combinations times the cards the other took, or misère."""
+    game = make_game("abstrac")
+    deck = "AS AH AD KD QD JD AC 9D KS QS JS 10S 9S KH QH JH 10H 9H 10D KC QC JC 10C 9C"
+    state = game.new_state(deck=deck.split())
+    state.apply(0, "first")
+    while not state.is_over:
+        seat = min(state.actors())
+        state.apply(seat, "take 3" if seat == 0 else "take 1")
+    score = narrate(state.events_for(1), Context("abstrac", ("Ann", "Bob"), viewer=1))[-1]
+    assert score is not None
+    lines = score.split("\n")
+    assert lines[0] == "Deal 1 is scored."
+    assert lines[1].startswith("Ann has four aces (8 points), four queens (8 points)")
+    assert lines[1].endswith("QC JC 10C in clubs (3 points): 33 combination points.")
+    assert lines[2] == "You have no combination: 0 combination points."
+    assert lines[3] == (
+        "Ann scores 0 (misère: you have no combination, so this deal score goes to you)."
+    )
+    assert lines[4] == "You score 198 (misère: no combination, so you take Ann's deal score)."
+    assert lines[5] == "You win the game, 198 to 0."
+    both = {"seq": 9, "kind": "score", "seat": None, "combos": [2, 3], "scores": [24, 36]}
+    earlier = [
+        {"seq": 0, "kind": "layout", "seat": None, "dealer": 1, "row": deck.split()},
+        {"seq": 1, "kind": "take", "seat": 0, "cards": deck.split()[:12]},
+        {"seq": 2, "kind": "take", "seat": 1, "cards": deck.split()[12:]},
+    ]
+    told = describe({**both, "totals": [24, 36]}, Context("abstrac", ("Ann", "Bob")), earlier)
+    assert told is not None
+    assert "Ann scores 24 (2 × the 12 cards Bob took)." in told
+    assert "Bob scores 36 (3 × the 12 cards Ann took)." in told
 
 
 def test_hint_only_for_the_seat_to_move() -> None:

@@ -12,10 +12,12 @@ from typer.testing import CliRunner
 from cardhall.cards import RAILOG_DECK, RailogCard, SuitNames
 from cardhall.cli import app
 from cardhall.games.yamiro import YamiroState
+from cardhall.narration import Context, narrate, score_table
+from cardhall.narration.common import Words
 from cardhall.record import load_record, replay
 from cardhall.registry import make_game
 from cardhall.terminal import TerminalGame
-from cardhall.terminal.yamiro import card_text, describe_event, hint, render
+from cardhall.terminal.yamiro import hint, render
 
 runner = CliRunner()
 PLAIN = SuitNames.default()
@@ -46,10 +48,13 @@ def test_render_shows_hand_cards_played_running_values_and_captures() -> None:
     state.apply(1, "play arlas/S2")
     state.apply(0, "play alak/S1")
     text = text_of(render(state.view(0), PLAIN))
-    assert "hand 1 of 8" in text and "seat 0 starts" in text
+    assert "hand 1 of 8" in text and "you start" in text
     assert "#1 8/S1" in text and "#3 alak/S1" in text and "#2 arlas/S2" in text
-    assert "16 (8 x2)" in text  # seat 0's running value
-    assert "Standing: arlas at play 2 wins: not cancelled" in text
+    assert "16 (8 ×2)" in text  # seat 1's running value
+    assert (
+        "Standing: Seat 2's arlas/S2 (play 2) stands: it wins unless your side cancels it "
+        "with a deiskatun."
+    ) in text
     assert "Your hand:" in text
     for card in state.view(0)["hand"]:
         assert card in text
@@ -61,9 +66,7 @@ def test_render_shows_hand_cards_played_running_values_and_captures() -> None:
         seat = state.to_move
         state.apply(seat, state.legal_actions(seat)[0])
     text = text_of(render(state.view(1), PLAIN))
-    assert "Hand 1: seat 1 (you) won" in text
-    assert "arlas at play 2 wins" in text
-    assert "captured" in text and "(4 cards)" in text
+    assert "Hand 1: you win, capturing 19 points (4 cards)." in text
 
 
 def test_event_lines_explain_each_hand() -> None:
@@ -78,34 +81,45 @@ def test_event_lines_explain_each_hand() -> None:
     ):
         state.apply(0, f"play {a}")
         state.apply(1, f"play {b}")
-    lines = [describe_event(e, PLAIN) for e in state.events_for(0)]
-    assert any(line and line.startswith("you are dealt") for line in lines)
-    assert "hand 1 begins; seat 0 plays first" in lines
-    assert any(line and line.startswith("seat 0 played arlas/S1 and drew") for line in lines)
-    assert "seat 1 played deiskatun/S1" in lines  # seat 0 does not see what seat 1 drew
+    lines = narrate(state.events_for(0), Context("yamiro", ("Ann", "Bob"), viewer=0))
+    assert any(line and line.startswith("You are dealt") for line in lines)
+    assert "Hand 1 of 8: you play first." in lines
+    assert any(
+        line
+        and line.startswith("You play arlas/S1 and draw ")
+        and line.endswith(": it stands, and you win the hand unless it is cancelled.")
+        for line in lines
+    )
+    # seat 1 (Bob) does not show seat 0 what he drew
+    assert "Bob plays deiskatun/S1 and draws a card: it cancels your arlas/S1 (play 1)." in lines
     assert (
-        "hand 1 won by seat 1: arlas at play 4 wins: the arlas at play 1 was cancelled "
-        "(captures 11 points)"
+        "Hand 1: Bob wins; your arlas/S1 (play 1) was cancelled by Bob's deiskatun/S1 "
+        "(play 2); Bob's arlas/S2 (play 4) stands.\n"
+        "Bob captures 4 cards worth 11 points: arlas/S1, 1/S1, 1/S2 and 1/S3."
     ) in lines
 
 
 def test_solitaire_and_partner_lines() -> None:
     state = make_game("yamiro", 1).new_state(seed=2)
     state.apply(0, state.legal_actions(0)[0])
-    lines = [describe_event(e, PLAIN) for e in state.events_for(0)]
-    assert any(line and line.startswith("the deck turns up") for line in lines)
-    assert any(line and line.startswith("you played") for line in lines)
-    assert any(line and line.startswith("you drew") for line in lines)
+    lines = narrate(state.events_for(0), Context("yamiro", ("Ann",), viewer=0))
+    assert any(line and line.startswith("The deck turns up") for line in lines)
+    assert any(line and line.startswith("You play") for line in lines)
+    assert any(line and line.startswith("You draw") for line in lines)
     text = text_of(render(state.view(0), PLAIN))
-    assert "the deck" in text and "you" in text
+    assert "The deck" in text and "You" in text
     partner = make_game("yamiro", 4).new_state(seed=2)
     text = text_of(render(partner.view(2), PLAIN))
-    assert "team seats 0+2" in text and "seat 1 starts" in text
+    assert "You and Seat 1" in text and "Seat 2 and Seat 4" in text
+    assert "Seat 2 starts" in text
+    partner.apply(1, partner.legal_actions(1)[0])
+    text = text_of(render(partner.view(2), PLAIN))
+    assert "(Seat 2)" in text  # who of the team played the card
 
 
 def test_suit_names_are_shown() -> None:
     omyr = SuitNames.get("omyr")
-    assert card_text("alak/S2", omyr) == "alak/sitar"
+    assert Words(Context("yamiro", ("Ann", "Bob"), suits=omyr)).card("alak/S2") == "alak/sitar"
     state = make_game("yamiro").new_state(seed=4)
     text = text_of(render(state.view(0), omyr))
     assert "/S" not in text.split("Your hand:")[1].splitlines()[0]
@@ -135,7 +149,7 @@ def test_terminal_games_in_every_form(tmp_path: Path) -> None:
         state = tg.play()
         assert state.is_over
         text = out.getvalue()
-        assert "Game over." in text and "game over: captures" in text
+        assert "Game over." in text and "Game over. Captures" in text
         assert replay(load_record(save)).digest() == state.digest()
 
 
@@ -150,17 +164,29 @@ def test_cardhall_play_yamiro_partner_and_solitaire(tmp_path: Path) -> None:
         assert record.players == players and record.result is not None
 
 
-def test_summary_names_the_deck_when_solitaire_is_lost() -> None:
-    from cardhall.engine import Outcome
-    from cardhall.terminal.yamiro import summary
-
-    lost = Outcome((-12.0,), (), (-12.0,), {"form": "solitaire", "captures": [40, 52]})
-    assert summary(lost, ["you (seat 0)"]) == (
-        "Captures 40 against 52. The deck wins by 12 (margin -12)."
+def test_the_score_table_names_the_deck_when_solitaire_is_lost() -> None:
+    for seed in range(40):
+        state = make_game("yamiro", 1).new_state(seed=seed)
+        while not state.is_over:
+            state.apply(0, state.legal_actions(0)[0])
+        outcome = state.outcome()
+        assert outcome is not None
+        if outcome.scores[0] < 0:
+            break
+    player, deck = outcome.details["captures"]
+    table = score_table(state.events_for(0), Context("yamiro", ("Ann",), viewer=0))
+    assert table is not None
+    assert table.columns == ("Hand", "Won by", "You", "The deck")
+    assert table.rows[-1] == ("Captures", "", str(player), str(deck))
+    assert table.result == (
+        f"Captures: you {player}, the deck {deck}. The deck wins by {deck - player}."
     )
-    won = Outcome((30.0,), (0,), (30.0,), {"form": "solitaire", "captures": [50, 20]})
-    assert "You win by 30" in summary(won, ["you (seat 0)"])
-    two = Outcome((60.0, 20.0), (0,), (), {"form": "two-player", "captures": [60, 20]})
-    assert summary(two, ["ann", "bot"]) == "Captures 60 against 20. ann wins by 40."
-    draw = Outcome((20.0, 20.0), (), (), {"form": "two-player", "captures": [20, 20]})
-    assert summary(draw, ["ann", "bot"]) == "Captures 20 against 20: a draw."
+    two = make_game("yamiro").new_state(seed=1)
+    while not two.is_over:
+        seat = min(two.actors())
+        two.apply(seat, two.legal_actions(seat)[0])
+    a, b = two.outcome().details["captures"]  # type: ignore[union-attr]
+    table = score_table(two.events_for(None), Context("yamiro", ("Ann", "Bob")))
+    assert table is not None and len(table.rows) == 9
+    winner = "Ann" if a > b else "Bob"
+    assert table.result == f"Captures: Ann {a}, Bob {b}. {winner} wins by {abs(a - b)}."

@@ -1,26 +1,23 @@
 """Terminal play for every game: one loop over the engine protocol, a renderer per game.
 
 The loop shows the human seat's view (through the game's renderer in
-``cardhall.terminal.<game>``), what happened since its last turn, and its legal actions,
-numbered. The player answers with a number, an action's notation, ``h`` for a hint (where
-the game offers one) or ``q`` to stop. Bots take the other seats. The record is saved at
-the end (and on ``q``), so every terminal game can be replayed with ``cardhall replay``.
+``cardhall.terminal.<game>``), what happened since its last turn and why it is asked now
+(both in the words of :mod:`cardhall.narration`, the same sentences the browser shows),
+and its legal actions, numbered. The player answers with a number, an action's notation,
+``h`` for a hint (where the game offers one) or ``q`` to stop. Bots take the other seats.
+After each hand its summary is printed, and at the end the score table. The record is
+saved at the end (and on ``q``), so every terminal game can be replayed with
+``cardhall replay``.
 
 A game's renderer module may define:
 
-* ``render(view, names) -> rich renderable`` (required for a nice display; a generic
-  table is used otherwise);
-* ``describe_event(event, names) -> str | None``: one line per event the seat sees;
-* ``hint(state, seat) -> str | None``: advice for the human (e.g. solver values);
-* ``why(state, seat) -> str | None``: why the seat is being asked now (out-of-turn windows);
-  it may take an optional ``names`` keyword to name suits as the player chose;
-* ``summary(outcome, seat_names) -> str``: the closing line, where "scores and winners"
-  says it badly (a solitaire margin, a game against the deck).
+* ``render(view, names, ctx=None) -> rich renderable`` (required for a nice display; a
+  generic table is used otherwise); ``ctx`` is the narration context (seat names, viewer);
+* ``hint(state, seat) -> str | None``: advice for the human (e.g. solver values).
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,7 +27,9 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.pretty import Pretty
+from rich.table import Table
 
+from cardhall import narration
 from cardhall.bots import Bot, make_bot
 from cardhall.cards import SuitNames
 from cardhall.engine import Action, Game, State
@@ -118,39 +117,71 @@ class TerminalGame:
             list(seat_names)
             if seat_names
             else [
-                ("you" if s in self.humans else f"{self.bot_level} bot") + f" (seat {s})"
+                f"Seat {s + 1}" + ("" if s in self.humans else f" ({self.bot_level} bot)")
                 for s in range(game.players)
             ]
         )
         self.renderer = renderer_for(game)
         self._seen_events: dict[int, int] = {s: 0 for s in self.humans}
+        self.contexts = {s: self.context(s) for s in self.humans}
+        self.stories = {s: narration.story(self.contexts[s]) for s in self.humans}
+
+    def context(self, seat: int | None) -> narration.Context:
+        """The narration context of ``seat``: the seat names, the suit names, the options."""
+        return narration.Context(
+            self.game.name,
+            tuple(self.seat_names),
+            suits=self.names,
+            viewer=seat,
+            options=self.game.options,
+        )
 
     # -- display ---------------------------------------------------------------------------
 
     def _render(self, seat: int) -> RenderableType:
         view = self.state.view(seat)
         if self.renderer is not None and hasattr(self.renderer, "render"):
-            rendered: RenderableType = self.renderer.render(view, self.names)
+            rendered: RenderableType = self.renderer.render(
+                view, self.names, ctx=self.contexts.get(seat) or self.context(seat)
+            )
             return rendered
         shown = {k: v for k, v in view.items() if k not in ("options", "legal")}
         return Panel(Pretty(shown), title=self.game.title)
 
-    def _describe(self, event: dict[str, Any]) -> str | None:
-        if self.renderer is not None and hasattr(self.renderer, "describe_event"):
-            text = self.renderer.describe_event(event, self.names)
-            return None if text is None else str(text)
+    def _describe(self, seat: int, event: dict[str, Any]) -> str | None:
+        if self.game.name in narration.STORIES:
+            return self.stories[seat].tell(event)
         data = {k: v for k, v in event.items() if k not in ("seq", "kind", "seat")}
-        who = "" if event["seat"] is None else f"seat {event['seat']} "
+        who = "" if event["seat"] is None else f"seat {event['seat'] + 1} "
         return f"{who}{event['kind']} {json.dumps(data)}"
 
     def _show_news(self, seat: int) -> None:
         events = self.state.events_for(seat)
         start = self._seen_events.get(seat, 0)
         for event in events[start:]:
-            line = self._describe(event)
-            if line:
-                self.console.print(f"  [dim]·[/dim] {line}")
+            text = self._describe(seat, event)
+            if text:
+                for line in text.split("\n"):
+                    self.console.print(f"  [dim]·[/dim] {line}")
+            summary = self.stories[seat].closes(event) if seat in self.stories else None
+            if summary is not None:
+                self.console.print(
+                    Panel("\n".join(summary.lines), title=summary.title, expand=False)
+                )
         self._seen_events[seat] = len(events)
+
+    def _score_table(self, seat: int | None) -> tuple[RenderableType, str] | None:
+        """The end of the game as the narration tells it: a row per hand, and the result."""
+        events = self.state.events_for(seat)
+        table = narration.score_table(events, self.context(seat))
+        if table is None:
+            return None
+        shown = Table(title="Scores")
+        for column in table.columns:
+            shown.add_column(column)
+        for row in table.rows:
+            shown.add_row(*row)
+        return shown, table.result
 
     # -- loop ------------------------------------------------------------------------------
 
@@ -174,15 +205,19 @@ class TerminalGame:
             self._show_news(seat)
         outcome = state.outcome()
         if outcome is not None:
-            if self.humans:
-                self.console.print(self._render(min(self.humans)))
-            scores = ", ".join(
-                f"{self.seat_names[s]}: {outcome.scores[s]:g}" for s in range(self.game.players)
-            )
-            won = ", ".join(self.seat_names[w] for w in outcome.winners) or "nobody (a draw)"
-            line = f"{scores}. Winner: {won}."
-            if self.renderer is not None and hasattr(self.renderer, "summary"):
-                line = str(self.renderer.summary(outcome, self.seat_names))
+            viewer = min(self.humans) if self.humans else None
+            if viewer is not None:
+                self.console.print(self._render(viewer))
+            scored = self._score_table(viewer)
+            if scored is not None:
+                table, line = scored
+                self.console.print(table)
+            else:
+                scores = ", ".join(
+                    f"{self.seat_names[s]}: {outcome.scores[s]:g}" for s in range(self.game.players)
+                )
+                won = ", ".join(self.seat_names[w] for w in outcome.winners) or "nobody (a draw)"
+                line = f"{scores}. Winner: {won}."
             self.console.print(f"[bold]Game over.[/bold] {line}")
         self._save()
         return state
@@ -191,13 +226,9 @@ class TerminalGame:
         state = self.state
         self._show_news(seat)
         self.console.print(self._render(seat))
-        if self.renderer is not None and hasattr(self.renderer, "why"):
-            why = self.renderer.why
-            # a renderer's why() may take the suit names (optional ``names`` parameter)
-            takes_names = "names" in inspect.signature(why).parameters
-            reason = why(state, seat, names=self.names) if takes_names else why(state, seat)
-            if reason:
-                self.console.print(f"[yellow]{reason}[/yellow]")
+        reason = narration.prompt(state.view(seat), self.contexts[seat])
+        if reason:
+            self.console.print(f"[yellow]{reason}[/yellow]")
         legal = state.legal_actions(seat)
         numbered, summaries = menu(legal)
         while True:
@@ -206,7 +237,8 @@ class TerminalGame:
             for line in summaries:
                 self.console.print(f"  [cyan] …[/cyan]  {line}")
             extra = ", h for a hint" if self._can_hint() else ""
-            answer = self.ask(f"seat {seat}, your move (number or notation{extra}, q to quit): ")
+            who = self.seat_names[seat]
+            answer = self.ask(f"{who}, your move (number or notation{extra}, q to quit): ")
             answer = answer.strip()
             if answer.lower() in ("q", "quit", "exit"):
                 return False

@@ -1,6 +1,7 @@
 """Terminal rendering of Abstrac: the row (top end first), both players' taken cards
-grouped by suit, their combinations so far and what the deal would score now; hints from
-the exact solver.
+grouped by suit, their combinations so far (in the words of
+:mod:`cardhall.narration.abstrac`) and what the deal would score now; hints from the exact
+solver.
 
 >>> from cardhall.cards import SuitNames
 >>> from cardhall.registry import make_game
@@ -26,49 +27,20 @@ from rich.text import Text
 
 from cardhall.cards import FRENCH_SUITS, FrenchCard, SuitNames
 from cardhall.engine import State
-from cardhall.games.abstrac import RUN_POINTS, SET_POINTS, deal_scores
+from cardhall.games.abstrac import deal_scores
+from cardhall.narration import Context
+from cardhall.narration.abstrac import combo_parts
+from cardhall.narration.common import Words
 
-__all__ = ["combo_parts", "describe_event", "hint", "render"]
+__all__ = ["hint", "render"]
 
 _SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SUIT_STYLE = {"S": "bold", "H": "red", "D": "red", "C": "bold"}
-_RANKS = ("A", "K", "Q", "J", "10", "9")
 
 
 def _card(text: str) -> Text:
     card = FrenchCard.parse(text)
     return Text(str(card), style=_SUIT_STYLE[card.suit_name])
-
-
-def _seat(seat: int | None) -> str:
-    return "nobody" if seat is None else f"seat {seat}"
-
-
-def combo_parts(cards: Sequence[str]) -> list[str]:
-    """The scoring combinations in a player's cards, each with its points.
-
-    >>> combo_parts("AS AH AD AC KD QD JD 9D".split())
-    ['four A (8)', 'A K Q J ♦ (4)']
-    """
-    parsed = [FrenchCard.parse(c) for c in cards]
-    parts = []
-    for rank in range(6):
-        n = sum(1 for c in parsed if c.rank == rank)
-        if SET_POINTS[n]:
-            parts.append(f"{'three' if n == 3 else 'four'} {_RANKS[rank]} ({SET_POINTS[n]})")
-    for suit in range(4):
-        ranks = sorted(c.rank for c in parsed if c.suit == suit)
-        run: list[int] = []
-        for r in [*ranks, 99]:
-            if run and r == run[-1] + 1:
-                run.append(r)
-                continue
-            if len(run) >= 3:
-                names = " ".join(_RANKS[x] for x in run)
-                symbol = _SUIT_SYMBOL[FRENCH_SUITS[suit]]
-                parts.append(f"{names} {symbol} ({RUN_POINTS[len(run)]})")
-            run = [r]
-    return parts
 
 
 def _by_suit(cards: Sequence[str]) -> Text:
@@ -86,16 +58,18 @@ def _by_suit(cards: Sequence[str]) -> Text:
     return out if out else Text("—", style="dim")
 
 
-def render(view: dict[str, Any], names: SuitNames) -> RenderableType:
-    """The table as ``view`` shows it (Abstrac is open: every seat sees the same)."""
+def render(view: dict[str, Any], names: SuitNames, ctx: Context | None = None) -> RenderableType:
+    """The table as ``view`` shows it (Abstrac is open: every seat sees the same); seats
+    named by ``ctx`` (default ``Seat 1``, ``Seat 2``)."""
+    w = Words(ctx or Context.for_view(view, suits=names))
     dealer = view["dealer"]
     first = view["first"]
     deal_no = len(view["deals"]) + 1
-    head = Text(f"deal {deal_no}: seat {dealer} dealt", style="bold")
+    head = Text(f"deal {deal_no}: {w.act(dealer, 'deals')}", style="bold")
     if first is None:
-        head.append(f"; seat {1 - dealer} chooses to go first or second")
+        head.append(f"; {w.act(1 - dealer, 'chooses')} to go first or second")
     else:
-        head.append(f"; seat {first} moved first")
+        head.append(f"; {w.act(first, 'moves')} first")
     if view["options"].get("match"):
         target = view["options"].get("target")
         head.append(f"   match to {target}: totals {view['totals'][0]} – {view['totals'][1]}")
@@ -124,8 +98,9 @@ def render(view: dict[str, Any], names: SuitNames) -> RenderableType:
     table.add_column("deal score now", justify="right")
     for s in (0, 1):
         parts = ", ".join(combo_parts(taken[s])) or "none"
-        label = f"seat {s}" + (" (you)" if view.get("seat") == s else "")
-        table.add_row(label, _by_suit(taken[s]), str(counts[s]), parts, str(combos[s]), str(now[s]))
+        table.add_row(
+            w.column(s), _by_suit(taken[s]), str(counts[s]), parts, str(combos[s]), str(now[s])
+        )
     body = Group(
         head,
         Text(f"row ({len(view['row'])} cards, top end first):", style="dim"),
@@ -138,25 +113,6 @@ def render(view: dict[str, Any], names: SuitNames) -> RenderableType:
         ),
     )
     return Panel(body, title="Abstrac")
-
-
-def describe_event(event: dict[str, Any], names: SuitNames) -> str | None:
-    """One line for each event."""
-    kind = event["kind"]
-    if kind == "layout":
-        return f"new deal, seat {event['dealer']} deals: {' '.join(event['row'])}"
-    if kind == "choose":
-        return f"{_seat(event['seat'])} chooses to go {event['choice']}"
-    if kind == "take":
-        cards = event["cards"]
-        return f"{_seat(event['seat'])} takes {len(cards)}: {' '.join(cards)}"
-    if kind == "score":
-        c, s, t = event["combos"], event["scores"], event["totals"]
-        return (
-            f"deal scored: combos {c[0]} and {c[1]}, seat 0 scores {s[0]}, seat 1 scores "
-            f"{s[1]} (totals {t[0]} – {t[1]})"
-        )
-    return None
 
 
 def hint(state: State, seat: int) -> str | None:

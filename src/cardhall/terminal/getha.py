@@ -1,8 +1,6 @@
 """Terminal rendering of Getha: the table (stacks, what each seat has put in, its cards
-face down or up), the pots, your hand numbered for ``discard``, and the showdown explained
-step by step: the cards turned up, each arl's claims, the replacements, the seats with no
-cards left, the arlas filter, the matchup order and every battle with the cards removed
-and the totals.
+face down or up), the pots, your hand numbered for ``discard``, and the showdown so far in
+the words of :mod:`cardhall.narration.getha`; the hint is the Monte Carlo chance to win.
 
 >>> from io import StringIO
 >>> from rich.console import Console
@@ -27,8 +25,11 @@ from rich.text import Text
 
 from cardhall.cards import RailogCard, SuitNames
 from cardhall.engine import State
+from cardhall.narration import Context
+from cardhall.narration.common import Words
+from cardhall.narration.getha import tell_steps
 
-__all__ = ["describe_event", "explain_pot", "hint", "render", "why"]
+__all__ = ["hint", "render"]
 
 _PHASES = {
     "bringin": "the dealer sets the bring-in",
@@ -42,164 +43,14 @@ _PHASES = {
 }
 
 
-def _card(text: str, names: SuitNames) -> str:
-    card = RailogCard.parse(text)
-    rank = text.split("/")[0]
-    return f"{rank}/{names.name(card.suit)}"
+def _cards(cards: Sequence[str], w: Words) -> str:
+    return " ".join(w.card(c) for c in cards) or "-"
 
 
-def _cards(cards: Sequence[str], names: SuitNames) -> str:
-    return " ".join(_card(c, names) for c in cards) or "-"
-
-
-def _who(seat: Any) -> str:
-    return "nobody" if seat is None else f"seat {seat}"
-
-
-def _source(text: str) -> str:
-    zone, _, where = text.partition(":")
-    return {
-        "played": f"seat {where}'s played cards",
-        "reserve": f"seat {where}'s reserve",
-        "folded": f"seat {where}'s folded hand",
-        "extra": f"extra hand {where}",
-    }.get(zone, text)
-
-
-def explain_pot(pot: dict[str, Any], names: SuitNames) -> list[str]:
-    """The steps that decided one pot, one line each."""
-    lines = [
-        f"pot {pot['pot'] + 1}: {pot['amount']} chips, eligible: "
-        + ", ".join(f"seat {s}" for s in pot["eligible"])
-    ]
-    if pot.get("returned"):
-        lines.append(f"  only seat {pot['winner']} is eligible: the pot goes back to it")
-        return lines
-    for step in pot["steps"]:
-        kind = step["step"]
-        if kind == "no_cards":
-            lines.append(
-                "  no cards left (all claimed): " + ", ".join(f"seat {s}" for s in step["seats"])
-            )
-        elif kind == "arlas":
-            dropped = ", ".join(f"seat {s}" for s in step["dropped"]) or "nobody"
-            holders = ", ".join(f"seat {s}" for s in step["holders"])
-            lines.append(f"  arlas shown by {holders}: out without a deiskatun: {dropped}")
-        elif kind == "order":
-            order = ", ".join(
-                f"seat {s} ({k[0]} alak, {k[1]} numbers = {k[2]})"
-                for s, k in zip(step["seats"], step["keys"], strict=True)
-            )
-            lines.append(f"  matchup order: {order}")
-        elif kind == "champion":
-            lines.append(f"  seat {step['seat']} goes on without a battle")
-        elif kind == "battle":
-            x, y = step["seats"]
-            parts = []
-            if step["cancelled"]:
-                parts.append(f"{step['cancelled']} alak cancel")
-            for side, removed in zip((x, y), step["removed"], strict=True):
-                if removed:
-                    parts.append(f"seat {side} loses {_cards(removed, names)}")
-            tx, ty = step["totals"]
-            result = "tie: both out" if step["winner"] is None else f"seat {step['winner']} wins"
-            detail = "; ".join(parts)
-            lines.append(
-                f"  battle seat {x} v seat {y}: "
-                + (detail + "; " if detail else "")
-                + f"{tx} against {ty}: {result}"
-            )
-    winner = pot["winner"]
-    lines.append(
-        f"  => seat {winner} wins {pot['amount']}"
-        if winner is not None
-        else "  => no winner: the pot is carried to the next deal"
-    )
-    return lines
-
-
-def describe_event(event: dict[str, Any], names: SuitNames) -> str | None:
-    kind = event["kind"]
-    seat = event.get("seat")
-    who = _who(seat)
-    if kind == "deal":
-        return f"deal {event['deal']}: seat {event['dealer']} deals"
-    if kind == "ante":
-        return "antes: " + ", ".join(f"seat {s} {a}" for s, a in event["paid"].items())
-    if kind == "cards":
-        return f"you hold {_cards(event['cards'], names)}" if "cards" in event else None
-    if kind == "bringin":
-        return f"{who} sets the bring-in at {event['amount']}"
-    if kind == "pay":
-        return f"{who} pays {event['paid']}" + (" (all-in)" if event["allin"] else "")
-    if kind == "fold":
-        return f"{who} folds"
-    if kind == "discard":
-        if "cards" in event and not event["cards"]:
-            return "you keep all your cards"
-        if "cards" in event:
-            return (
-                f"you discard {_cards(event['cards'], names)} and draw "
-                f"{_cards(event['drew'], names)}"
-            )
-        return f"{who} discards {event['count']} and draws {event['count']}"
-    if kind == "declare":
-        if "cards" in event:
-            return f"you set aside {_cards(event['cards'], names)}"
-        return f"{who} sets aside {event['count']} cards"
-    if kind == "reshuffle":
-        return "the discards are shuffled back into the deck"
-    if kind == "draw":
-        if "cards" in event:
-            return f"you draw {_cards(event['cards'], names)}"
-        return f"{who} draws {event['count']}"
-    if kind == "choose":
-        if "suits" in event:
-            return "you choose " + " ".join(names.name(s) for s in event["suits"])
-        return f"{who} has chosen"
-    if kind == "selected":
-        return "cards on the table: " + ", ".join(
-            f"seat {s} {n} played / {event['reserve'][s]} reserve"
-            for s, n in event["played"].items()
-        )
-    if kind == "check":
-        return f"{who} checks"
-    if kind == "call":
-        return f"{who} calls {event['paid']}" + (" (all-in)" if event["allin"] else "")
-    if kind in ("bet", "raise", "allin"):
-        verb = {"bet": "bets", "raise": "raises", "allin": "goes all-in"}[kind]
-        return f"{who} {verb} to {event['to']}" + (
-            " (all-in)" if event["allin"] and kind != "allin" else ""
-        )
-    if kind == "reveal":
-        return "showdown: " + "; ".join(
-            f"seat {s} shows {_cards(c, names)}" for s, c in event["played"].items()
-        )
-    if kind == "claim":
-        taken = "; ".join(
-            f"{_cards(t['cards'], names)} from {_source(t['from'])}" for t in event["taken"]
-        )
-        return f"{who}'s arl of {names.name(event['suit'])} claims {taken}"
-    if kind == "replace":
-        how = "(its only reserve suit)" if event["auto"] else "(its choice)"
-        return f"{who} lost a suit and plays {_cards(event['cards'], names)} {how}"
-    if kind == "pot":
-        return "\n    ".join(explain_pot(event, names))
-    if kind == "win":
-        return f"{who} wins {event['amount']} unseen: everybody else folded"
-    if kind == "deal_over":
-        carry = f"; carried over: {event['carry']}" if event["carry"] else ""
-        return "stacks: " + ", ".join(str(s) for s in event["stacks"]) + carry
-    if kind == "carry_split":
-        return "the carry-over is shared: " + ", ".join(
-            f"seat {s} {c}" for s, c in event["shares"].items()
-        )
-    if kind == "game_over":
-        return "game over"
-    return None
-
-
-def render(view: dict[str, Any], names: SuitNames) -> RenderableType:
+def render(view: dict[str, Any], names: SuitNames, ctx: Context | None = None) -> RenderableType:
+    """The table as ``view`` shows it; seats named by ``ctx`` (default ``Seat 1``...)."""
+    ctx = ctx or Context.for_view(view, suits=names)
+    w = Words(ctx)
     me = view.get("seat")
     table = Table(expand=False)
     for col in ("seat", "stack", "in pot", "round", "status", "cards", "on the table"):
@@ -219,14 +70,13 @@ def render(view: dict[str, Any], names: SuitNames) -> RenderableType:
         if s["chosen"]:
             status.append("chosen")
         if s.get("played") is not None:
-            table_text = _cards(s["played"], names)
+            table_text = _cards(s["played"], w)
         elif s["played_count"] is not None:
             table_text = f"{s['played_count']} played, {s['reserve_count']} reserve (face down)"
         else:
             table_text = "" if s["discarded"] is None else f"discarded {s['discarded']}"
-        name = f"{p}" + (" (you)" if p == me else "")
         table.add_row(
-            name,
+            w.column(p),
             str(s["stack"]),
             str(s["total"]),
             str(s["put"]),
@@ -234,9 +84,7 @@ def render(view: dict[str, Any], names: SuitNames) -> RenderableType:
             str(s["cards"] or s["folded_count"] or ""),
             table_text,
         )
-    pots = ", ".join(
-        f"{p['amount']} (seats {' '.join(str(e) for e in p['eligible'])})" for p in view["pots"]
-    )
+    pots = ", ".join(f"{p['amount']} ({w.seats(p['eligible'])})" for p in view["pots"])
     head = Text(
         f"deal {view['deal']}"
         + (f" of {view['max_deals']}" if view["max_deals"] else "")
@@ -246,57 +94,24 @@ def render(view: dict[str, Any], names: SuitNames) -> RenderableType:
     parts: list[RenderableType] = [head, table, Text(f"pots: {pots or '-'}")]
     if me is not None:
         if view["hand"]:
-            numbered = "  ".join(f"{i}:{_card(c, names)}" for i, c in enumerate(view["hand"], 1))
+            numbered = "  ".join(f"{i}:{w.card(c)}" for i, c in enumerate(view["hand"], 1))
             parts.append(Text(f"your hand: {numbered}"))
         if view["played"] or view["reserve"]:
             parts.append(
                 Text(
-                    f"your played cards: {_cards(view['played'], names)}"
-                    f" · your reserve: {_cards(view['reserve'], names)}"
+                    f"your played cards: {_cards(view['played'], w)}"
+                    f" · your reserve: {_cards(view['reserve'], w)}"
                 )
             )
         if not view["hand"] and not view["played"] and view["my_folded"]:
-            parts.append(Text(f"your folded hand: {_cards(view['my_folded'], names)}"))
+            parts.append(Text(f"your folded hand: {_cards(view['my_folded'], w)}"))
     steps = view["showdown"]
     if steps:
-        parts.append(Text("showdown so far:\n" + "\n".join(_steps(steps, names))))
+        parts.append(Text("showdown so far:\n  " + "\n  ".join(tell_steps(steps, ctx))))
     elif view.get("last_deal") and view["last_deal"]["steps"]:
-        parts.append(
-            Text("last showdown:\n" + "\n".join(_steps(view["last_deal"]["steps"], names)))
-        )
+        shown = tell_steps(view["last_deal"]["steps"], ctx)
+        parts.append(Text("last showdown:\n  " + "\n  ".join(shown)))
     return Panel(Group(*parts), title="Getha")
-
-
-def _steps(steps: Sequence[dict[str, Any]], names: SuitNames) -> list[str]:
-    out: list[str] = []
-    for step in steps:
-        kind = step["step"]
-        if kind == "reveal":
-            out += [f"  seat {s} shows {_cards(c, names)}" for s, c in step["played"].items()]
-        elif kind == "claim":
-            taken = "; ".join(
-                f"{_cards(t['cards'], names)} from {_source(t['from'])}" for t in step["taken"]
-            )
-            out.append(f"  seat {step['seat']}'s arl of {names.name(step['suit'])} claims {taken}")
-        elif kind == "replace":
-            out.append(f"  seat {step['seat']} plays {_cards(step['cards'], names)}")
-        elif kind == "pot":
-            out += ["  " + line for line in explain_pot(step, names)]
-    return out
-
-
-def why(state: State, seat: int) -> str | None:
-    phase = getattr(state, "phase", "")
-    return {
-        "bringin": "You deal: set the bring-in every seat must pay to stay in.",
-        "answer": "Pay the bring-in to stay in the deal, or decline (your cards stay on the "
-        "table, where an arl can claim them).",
-        "draw": "Discard 0 to 6 cards in one go (by their numbers in your hand) and draw as many.",
-        "declare": "Set aside 0 to 6 cards; all discards are shuffled back before anyone draws.",
-        "select": "Choose the two suits you will play; nobody sees the choices until all are made.",
-        "bet": "One betting round: you act again only if someone raises.",
-        "replace": "An arl took one of your played suits: choose a reserve suit to play.",
-    }.get(phase)
 
 
 def hint(state: State, seat: int) -> str | None:

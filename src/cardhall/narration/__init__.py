@@ -1,0 +1,173 @@
+"""Narration: every game told in its own words, the same sentences in the terminal and in
+the browser.
+
+Narration is built only from what one seat may know: the JSON events of
+``state.events_for(seat)`` and the JSON view of ``state.view(seat)``; never from a
+``State``. So a sentence cannot say more than the seat saw. It names seats by the names the
+caller gives ("you" for the seat it is told to), counts seats from 1 when a number is
+shown, writes cards in their notation with the chosen suit-name set, and never shows a
+field name or a Python value.
+
+The entry points (``ctx`` is a :class:`Context`: the game, the seat names, the suit names,
+the viewer and the game's options):
+
+* :func:`describe` ``(event, ctx, earlier=())`` — the sentence(s) for one event (several
+  lines are separated by ``"\\n"``, one step each: e.g. Getha's showdown), or ``None``;
+  ``earlier`` holds the events the seat saw before it (a hand's plays explain the next);
+* :func:`narrate` ``(events, ctx)`` — the sentences of a whole feed, in order;
+* :func:`annotate` ``(events, ctx, start=0)`` — copies of the events from ``start`` on,
+  each with its ``"text"``, the event closing a hand with its ``"summary"`` and the last
+  event of the game with the score table (what the web server sends);
+* :func:`prompt` ``(view, ctx)`` — why the viewing seat is asked now and what is at stake
+  (``None`` when it is not asked);
+* :func:`hand_summaries` ``(events, ctx)`` — one :class:`HandSummary` per hand or deal;
+* :func:`score_table` ``(events, ctx)`` — the end of the game: a :class:`ScoreTable` with
+  a row per hand and the final result (``None`` before the end);
+* :func:`context_start` ``(game, kinds, start, stop)`` — from which event a server must
+  replay a feed to tell the events ``start..stop`` (the start of their hand).
+
+>>> from cardhall.registry import make_game
+>>> state = make_game("abstrac").new_state(seed=7)
+>>> state.apply(0, "second")
+>>> ctx = Context("abstrac", ("Ann", "Bob"), viewer=1)
+>>> narrate(state.events_for(1), ctx)[1]
+'Ann chooses to go second: you move first.'
+>>> prompt(state.view(1), ctx).split(".")[0]
+'Your turn: take 1, 2 or 3 cards from the top end of the row (9S 10H QD …; 24 cards left)'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardhall.narration.common import Context, HandSummary, ScoreTable, Story, sentence
+
+__all__ = [
+    "Context",
+    "HandSummary",
+    "ScoreTable",
+    "Story",
+    "annotate",
+    "context_start",
+    "describe",
+    "hand_summaries",
+    "narrate",
+    "prompt",
+    "score_table",
+    "story",
+]
+
+#: The storyteller of each game: module and class.
+STORIES: dict[str, tuple[str, str]] = {
+    "abstrac": ("cardhall.narration.abstrac", "AbstracStory"),
+    "getha": ("cardhall.narration.getha", "GethaStory"),
+    "somachi": ("cardhall.narration.somachi", "SomachiStory"),
+    "yamiro": ("cardhall.narration.yamiro", "YamiroStory"),
+}
+
+
+def _story_class(game: str) -> type[Story]:
+    try:
+        module, name = STORIES[game]
+    except KeyError:
+        return Story
+    cls: type[Story] = getattr(importlib.import_module(module), name)
+    return cls
+
+
+def story(ctx: Context) -> Story:
+    """A fresh storyteller for ``ctx``: feed it a seat's events in order with
+    :meth:`Story.tell` (the terminal keeps one per human seat)."""
+    return _story_class(ctx.game)(ctx)
+
+
+def describe(
+    event: Mapping[str, Any], ctx: Context, earlier: Sequence[Mapping[str, Any]] = ()
+) -> str | None:
+    """The sentence(s) for ``event``; ``earlier``: the events the seat saw before it."""
+    teller = story(ctx)
+    for e in earlier:
+        teller.tell(e)
+    return teller.tell(event)
+
+
+def narrate(events: Sequence[Mapping[str, Any]], ctx: Context) -> list[str | None]:
+    """The sentence(s) of each event of a seat's feed, in order."""
+    teller = story(ctx)
+    return [teller.tell(e) for e in events]
+
+
+def annotate(
+    events: Sequence[Mapping[str, Any]], ctx: Context, start: int = 0
+) -> list[dict[str, Any]]:
+    """Copies of ``events[start:]`` with their ``"text"`` (absent when an event says
+    nothing), the event that closes a hand with its ``"summary"`` (``title``, ``lines``)
+    and the game's last event with the ``"table"`` of the summary (``columns``, ``rows``,
+    ``result``). ``events[:start]`` are only heard, for the context."""
+    teller = story(ctx)
+    out: list[dict[str, Any]] = []
+    for i, event in enumerate(events):
+        text = teller.tell(event)
+        summary = teller.closes(event)
+        final = teller.ends_game(event)
+        if i < start:
+            continue
+        copy = dict(event)
+        copy.pop("text", None)
+        if text:
+            copy["text"] = text
+        if summary is not None or final:
+            data: dict[str, Any] = (
+                summary.to_json() if summary is not None else {"title": "", "lines": []}
+            )
+            if final:
+                table = story(ctx).score_table(events[: i + 1])
+                if table is not None:
+                    data["title"] = data["title"] or "Final result"
+                    data["table"] = table.to_json()
+            copy["summary"] = data
+        out.append(copy)
+    return out
+
+
+def prompt(view: Mapping[str, Any], ctx: Context) -> str | None:
+    """Why the viewing seat is asked now and what is at stake, or ``None`` when it is not
+    asked (or is a spectator)."""
+    if view.get("seat") is None or not view.get("legal"):
+        return None
+    text = story(ctx).prompt(view)
+    return sentence(text) if text else None
+
+
+def hand_summaries(events: Sequence[Mapping[str, Any]], ctx: Context) -> list[HandSummary]:
+    """One summary per hand (or deal) the feed has finished: who won what and why."""
+    return story(ctx).summaries(events)
+
+
+def score_table(events: Sequence[Mapping[str, Any]], ctx: Context) -> ScoreTable | None:
+    """The score table of a finished game (``None`` while it goes on)."""
+    return story(ctx).score_table(events)
+
+
+def context_start(game: str, kinds: Sequence[str], start: int, stop: int | None = None) -> int:
+    """The index from which the events ``start..stop`` of a game's log (``kinds``: each
+    event's kind, in log order) must be told so that they read as from the beginning:
+    the start of their hand, or 0 when one of them ends the game.
+
+    >>> context_start("yamiro", ["deal", "hand", "play", "play", "hand", "play"], 5)
+    4
+    >>> context_start("abstrac", ["layout", "choose", "take"], 2)
+    0
+    """
+    cls = _story_class(game)
+    stop = len(kinds) if stop is None else stop
+    if not cls.chapter_kinds:
+        return 0
+    if any(k in cls.whole_game_kinds for k in kinds[start:stop]):
+        return 0
+    i = min(start, len(kinds))
+    while i > 0 and kinds[i - 1] not in cls.chapter_kinds:
+        i -= 1
+    return max(i - 1, 0)

@@ -1,0 +1,479 @@
+"""Getha in words: the deal, the bring-in, the draw, the secret suits, the betting, and the
+showdown step by step (the cards turned up, each arl's claims, the replacements, then for
+each pot: the seats with no cards left, the arlas drop-outs, the order of battle, every
+battle with the cards removed and the totals, and who takes the pot or that it is
+carried over).
+
+>>> from cardhall.narration import Context, describe
+>>> ctx = Context("getha", ("Ann", "Bob", "Cy"))
+>>> pot = {"seq": 9, "kind": "pot", "seat": None, "pot": 0, "amount": 22,
+...        "eligible": [0, 1], "winner": 1, "returned": False,
+...        "steps": [{"step": "arlas", "holders": [1], "dropped": [0]}]}
+>>> print(describe(pot, ctx))
+The pot: 22 chips, between Ann and Bob.
+Bob shows an arlas: Ann drops out, with no deiskatun.
+Bob wins the pot: 22 chips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardhall.cards import RailogCard
+from cardhall.narration.common import (
+    Context,
+    HandSummary,
+    ScoreTable,
+    Story,
+    amount_bounds,
+    legal_kinds,
+    listing,
+    plural,
+    sentence,
+)
+
+__all__ = ["GethaStory", "tell_steps"]
+
+
+class GethaStory(Story):
+    """The storyteller of Getha."""
+
+    chapter_kinds = frozenset({"deal"})
+    whole_game_kinds = frozenset({"game_over"})
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.deal = 0
+        self.dealer = 0
+        self.bring_in = 0
+        self.betting = False
+        self.pot_lines: list[str] = []
+        self.unseen: str | None = None
+        self._closed: HandSummary | None = None
+        self.deals: list[dict[str, Any]] = []  # deal_over events, in order
+        self.final: list[int] | None = None
+
+    # -- events ------------------------------------------------------------------------
+
+    def tell_event(self, event: Mapping[str, Any]) -> str | None:
+        w = self.w
+        kind = event["kind"]
+        seat: Any = event.get("seat")
+        self._closed = None
+        if kind == "deal":
+            self.deal = int(event["deal"])
+            self.dealer = int(event["dealer"])
+            self.bring_in = 0
+            self.betting = False
+            self.pot_lines = []
+            self.unseen = None
+            seats = [int(s) for s in event["seats"]]
+            out = [s for s in range(self.ctx.players) if s not in seats]
+            text = f"deal {self.deal}: {w.act(self.dealer, 'deals')}"
+            if out:
+                text += f"; with no chips, {w.acts(out, 'sits')} out"
+            return text
+        if kind == "ante":
+            paid = {int(s): int(a) for s, a in event["paid"].items()}
+            amounts = set(paid.values())
+            if len(amounts) == 1:
+                return f"everyone dealt in antes {w.chips(amounts.pop())}"
+            return "antes: " + listing(f"{w.name(s)} {a}" for s, a in paid.items())
+        if kind == "cards":
+            if "cards" in event:
+                return f"{w.act(int(seat), 'is')} dealt {w.cards(event['cards'])}"
+            return f"{w.act(int(seat), 'is')} dealt {plural(int(event['count']), 'card')}"
+        if kind == "bringin":
+            self.bring_in = int(event["amount"])
+            return (
+                f"{w.act(int(seat), 'sets')} the bring-in at {w.chips(self.bring_in)}: "
+                "every other seat pays it to stay in the deal"
+            )
+        if kind == "pay":
+            text = f"{w.act(int(seat), 'pays')} the bring-in"
+            amount = int(event["paid"])
+            if amount != self.bring_in:
+                text += f" with {w.chips(amount)}"
+            return text + (", all-in" if event["allin"] else "")
+        if kind == "fold":
+            if self.betting:
+                return f"{w.act(int(seat), 'folds')}"
+            return (
+                f"{w.act(int(seat), 'declines')} the bring-in and is out of the deal; the "
+                f"{plural(int(event['cards']), 'card')} stay face down, where an arl can claim them"
+            )
+        if kind == "discard":
+            if "cards" in event:
+                if not event["cards"]:
+                    return f"{w.act(int(seat), 'keeps')} all the cards"
+                return (
+                    f"{w.act(int(seat), 'discards')} {w.cards(event['cards'])} and "
+                    f"{'draw' if seat == self.ctx.viewer else 'draws'} {w.cards(event['drew'])}"
+                )
+            n = int(event["count"])
+            if not n:
+                return f"{w.act(int(seat), 'keeps')} all the cards"
+            return f"{w.act(int(seat), 'discards')} {plural(n, 'card')} and draws as many"
+        if kind == "declare":
+            if "cards" in event:
+                if not event["cards"]:
+                    return f"{w.act(int(seat), 'sets')} nothing aside"
+                return f"{w.act(int(seat), 'sets')} aside {w.cards(event['cards'])}"
+            n = int(event["count"])
+            if not n:
+                return f"{w.act(int(seat), 'sets')} nothing aside"
+            return f"{w.act(int(seat), 'sets')} aside {plural(n, 'card')}"
+        if kind == "reshuffle":
+            return (
+                "the cards set aside are shuffled back into the deck "
+                f"({plural(int(event['cards']), 'card')})"
+            )
+        if kind == "draw":
+            if "cards" in event:
+                return f"{w.act(int(seat), 'draws')} {w.cards(event['cards'])}"
+            return f"{w.act(int(seat), 'draws')} {plural(int(event['count']), 'card')}"
+        if kind == "choose":
+            if "suits" in event:
+                suits = listing(w.suit(s) for s in event["suits"])
+                return f"{w.act(int(seat), 'chooses')} to play {suits}"
+            return f"{w.act(int(seat), 'has')} chosen in secret"
+        if kind == "selected":
+            self.betting = True
+            parts = [
+                f"{w.name(int(s))} {n} played, {event['reserve'][s]} in reserve"
+                for s, n in event["played"].items()
+            ]
+            return "every choice is made, cards face down: " + "; ".join(parts)
+        if kind == "check":
+            return w.act(int(seat), "checks")
+        if kind == "call":
+            text = f"{w.act(int(seat), 'calls')} {w.chips(int(event['paid']))}"
+            return text + (", all-in" if event["allin"] else "")
+        if kind in ("bet", "raise", "allin"):
+            to = int(event["to"])
+            if kind == "allin":
+                return (
+                    f"{w.act(int(seat), 'goes')} all-in for {w.chips(int(event['paid']))} (to {to})"
+                )
+            verb = "bets" if kind == "bet" else "raises to"
+            return f"{w.act(int(seat), verb)} {to}" + (", all-in" if event["allin"] else "")
+        if kind == "reveal":
+            lines = ["showdown: the played cards are turned up"]
+            for s, cards in event["played"].items():
+                lines.append(f"{w.act(int(s), 'shows')} {w.cards(cards)}")
+            return "\n".join(lines)
+        if kind == "claim":
+            arl = w.card(str(RailogCard.of(10, int(event["suit"]))))
+            taken = "; ".join(
+                f"{w.cards(t['cards'])} from {self._source(t['from'])}" for t in event["taken"]
+            )
+            return f"{w.whose(int(seat))} {arl} claims {taken}"
+        if kind == "replace":
+            how = "the only suit left in reserve" if event["auto"] else "by choice"
+            return (
+                f"{w.act(int(seat), 'has')} lost a played suit to an arl and "
+                f"{'bring' if seat == self.ctx.viewer else 'brings'} in "
+                f"{w.suit(int(event['suit']))} from the reserve ({how}): {w.cards(event['cards'])}"
+            )
+        if kind == "pot":
+            lines = self.explain_pot(event)
+            self.pot_lines.append(self._pot_summary(event))
+            return "\n".join(lines)
+        if kind == "win":
+            won = w.chips(int(event["amount"]))
+            self.unseen = f"{w.name(int(seat))} won {won} unseen: everyone else folded"
+            return (
+                f"everyone else folded: {w.act(int(seat), 'wins')} "
+                f"{w.chips(int(event['amount']))} without a showdown"
+            )
+        if kind == "deal_over":
+            return self._deal_over(event)
+        if kind == "carry_split":
+            shares = {int(s): int(c) for s, c in event["shares"].items()}
+            return "the game ends with chips carried over; they are shared: " + listing(
+                f"{w.name(s)} {c}" for s, c in shares.items()
+            )
+        if kind == "game_over":
+            stacks = [int(s) for s in event["stacks"]]
+            self.final = stacks
+            return "game over. " + self._result(stacks)
+        return None
+
+    def _source(self, text: str) -> str:
+        zone, _, where = str(text).partition(":")
+        if zone == "extra":
+            return f"extra hand {where}"
+        seat = int(where)
+        return {
+            "played": f"{self.w.whose(seat)} played cards",
+            "reserve": f"{self.w.whose(seat)} reserve",
+            "folded": f"{self.w.whose(seat)} folded hand",
+        }.get(zone, "the table")
+
+    def _pot_name(self, pot: Mapping[str, Any]) -> str:
+        i = int(pot["pot"])
+        return "the pot" if i == 0 else f"side pot {i}"
+
+    def explain_pot(self, pot: Mapping[str, Any]) -> list[str]:
+        """The steps that decided one pot, a line each."""
+        w = self.w
+        amount = int(pot["amount"])
+        eligible = [int(s) for s in pot["eligible"]]
+        name = self._pot_name(pot)
+        lines = [f"{name}: {w.chips(amount)}, between {w.seats(eligible)}"]
+        if pot.get("returned"):
+            lines[0] = f"{name}: {w.chips(amount)}"
+            lines.append(
+                f"only {w.name(int(pot['winner']))} can win it: it goes back to "
+                f"{w.name(int(pot['winner']))}"
+            )
+            return lines
+        for step in pot["steps"]:
+            kind = step["step"]
+            if kind == "no_cards":
+                gone = [int(s) for s in step["seats"]]
+                lines.append(f"{w.acts(gone, 'drops')} out: no played cards left (all claimed)")
+            elif kind == "arlas":
+                holders = [int(s) for s in step["holders"]]
+                dropped = [int(s) for s in step["dropped"]]
+                shown = f"{w.acts(holders, 'shows')} an arlas"
+                if not dropped:
+                    lines.append(f"{shown}, but nobody drops out (each other seat has a deiskatun)")
+                else:
+                    lines.append(f"{shown}: {w.acts(dropped, 'drops')} out, with no deiskatun")
+            elif kind == "order":
+                parts = [
+                    f"{w.name(int(s))} ({plural(int(k[0]), 'alak', 'alak')}, "
+                    f"{plural(int(k[1]), 'number')} totalling {k[2]})"
+                    for s, k in zip(step["seats"], step["keys"], strict=True)
+                ]
+                lines.append("order of battle: " + ", then ".join(parts))
+            elif kind == "champion":
+                lines.append(f"{w.act(int(step['seat']), 'goes')} on without a battle")
+            elif kind == "battle":
+                lines.append(self._battle(step))
+        winner = pot.get("winner")
+        if winner is None:
+            lines.append(
+                f"nobody wins {name}: the {w.chips(amount)} are carried over to the next deal"
+            )
+        else:
+            lines.append(f"{w.act(int(winner), 'wins')} {name}: {w.chips(amount)}")
+        return lines
+
+    def _battle(self, step: Mapping[str, Any]) -> str:
+        w = self.w
+        x, y = (int(s) for s in step["seats"])
+        parts = []
+        cancelled = int(step.get("cancelled", 0))
+        if cancelled:
+            parts.append(f"{plural(cancelled, 'alak', 'alak')} on each side cancel")
+        for side, other, removed in ((x, y, step["removed"][0]), (y, x, step["removed"][1])):
+            if removed:
+                parts.append(
+                    f"{w.whose(other)} extra alak remove {w.whose(side)} {w.cards(removed)}"
+                )
+        tx, ty = (int(t) for t in step["totals"])
+        winner = step.get("winner")
+        if winner is None:
+            result = "a tie: both drop out"
+        elif tx == ty:
+            result = (
+                f"equal totals, but only {w.name(int(winner))} has a card left: "
+                f"{w.act(int(winner), 'wins')}"
+            )
+        else:
+            result = f"{w.act(int(winner), 'wins')}"
+        detail = "; ".join(parts)
+        return (
+            f"battle, {w.name(x)} against {w.name(y)}: "
+            + (detail + "; " if detail else "")
+            + f"{tx} against {ty}: {result}"
+        )
+
+    def _pot_summary(self, pot: Mapping[str, Any]) -> str:
+        w = self.w
+        name = self._pot_name(pot)
+        amount = w.chips(int(pot["amount"]))
+        winner: Any = pot.get("winner")
+        if pot.get("returned"):
+            return f"{name} ({amount}) went back to {w.name(int(winner))}"
+        if winner is None:
+            return f"nobody won {name} ({amount}): it is carried over"
+        why = ""
+        for step in pot["steps"]:
+            if step["step"] == "battle" and int(winner) in [int(s) for s in step["seats"]]:
+                x, y = (int(s) for s in step["seats"])
+                loser = y if int(winner) == x else x
+                tw, tl = step["totals"] if int(winner) == x else step["totals"][::-1]
+                why = f"beating {w.name(loser)} {tw} to {tl}"
+            elif step["step"] == "arlas" and int(winner) in step["holders"] and not why:
+                why = "with an arlas"
+        if not why:
+            why = "as the last seat standing"
+        return f"{w.name(int(winner))} won {name} ({amount}), {why}"
+
+    def _deal_over(self, event: Mapping[str, Any]) -> str:
+        w = self.w
+        stacks = [int(s) for s in event["stacks"]]
+        received = [int(r) for r in event["received"]]
+        carry = int(event["carry"])
+        self.deals.append(dict(event))
+        lines = [f"end of deal {event['deal']}"]
+        got = [f"{w.name(s)} {r}" for s, r in enumerate(received) if r]
+        if got:
+            lines.append("chips received: " + ", ".join(got))
+        lines.append(self._stacks(stacks))
+        if carry:
+            lines.append(f"{w.chips(carry)} carried over to the next deal")
+        summary = list(self.pot_lines) if event.get("showdown") else []
+        if self.unseen:
+            summary.append(self.unseen)
+        summary.append(self._stacks(stacks))
+        if carry:
+            summary.append(f"{w.chips(carry)} carried over")
+        self._closed = HandSummary(
+            int(event["deal"]), f"Deal {event['deal']}", tuple(sentence(x) for x in summary)
+        )
+        return "\n".join(lines)
+
+    def _stacks(self, stacks: Sequence[int]) -> str:
+        return "stacks: " + ", ".join(f"{self.w.name(s)} {n}" for s, n in enumerate(stacks))
+
+    def _result(self, stacks: Sequence[int]) -> str:
+        w = self.w
+        best = max(stacks)
+        winners = [s for s, n in enumerate(stacks) if n == best]
+        if len(winners) == 1:
+            return f"{w.act(winners[0], 'wins')} with {w.chips(best)}"
+        return f"{w.seats(winners)} share the win with {w.chips(best)} each"
+
+    def closes(self, event: Mapping[str, Any]) -> HandSummary | None:
+        return self._closed
+
+    # -- the end -----------------------------------------------------------------------
+
+    def score_table(self, events: Sequence[Mapping[str, Any]]) -> ScoreTable | None:
+        for event in events:
+            self.tell(event)
+        if self.final is None:
+            return None
+        w = self.w
+        n = self.ctx.players
+        before = [int(self.ctx.options.get("chips", 50))] * n
+        rows = []
+        for d in self.deals:
+            after = [int(s) for s in d["stacks"]]
+            rows.append(
+                (
+                    f"Deal {d['deal']}",
+                    *(
+                        f"{a} ({a - b:+d})" if a != b else f"{a}"
+                        for a, b in zip(after, before, strict=True)
+                    ),
+                )
+            )
+            before = after
+        rows.append(("Final", *(str(s) for s in self.final)))
+        return ScoreTable(
+            ("Deal", *(w.column(s) for s in range(n))),
+            tuple(rows),
+            sentence(self._result(self.final)),
+        )
+
+    # -- the seat being asked ----------------------------------------------------------
+
+    def prompt(self, view: Mapping[str, Any]) -> str | None:
+        seat = view.get("seat")
+        kinds = legal_kinds(view)
+        if seat is None or not kinds:
+            return None
+        w = self.w
+        me = view["seats"][seat]
+        stack = int(me["stack"])
+        phase = view["phase"]
+        if phase == "bringin":
+            bounds = amount_bounds(view, "bringin")
+            rng = f" ({bounds[0]} to {bounds[1]})" if bounds else ""
+            return (
+                f"you deal: set the bring-in{rng}. Every other seat pays it to stay in the "
+                "deal or declines and is out"
+            )
+        if phase == "answer":
+            dealer = int(view["dealer"])
+            b = int(view["bring_in"])
+            pay = min(b, stack)
+            short = " (all you have)" if pay < b else ""
+            return (
+                f"{w.name(dealer)} set the bring-in at {w.chips(b)}: pay {pay}{short} to stay "
+                f"in the deal (you have {stack}), or decline: you are out of this deal and your "
+                "cards stay face down, where an arl can claim them"
+            )
+        if phase == "draw":
+            return (
+                "discard 0 to 6 cards in one go (by their numbers in your hand) and draw as "
+                "many; keeping all is a discard of none"
+            )
+        if phase == "declare":
+            return (
+                "set aside 0 to 6 cards (by their numbers in your hand); every seat declares "
+                "first, the discards are shuffled back, then everyone draws"
+            )
+        if phase == "select":
+            hand = [RailogCard.parse(c) for c in view.get("hand") or []]
+            counts: dict[int, int] = {}
+            for c in hand:
+                counts[c.suit] = counts.get(c.suit, 0) + 1
+            held = listing(f"{w.suit(s)} ({plural(n, 'card')})" for s, n in sorted(counts.items()))
+            return (
+                f"choose the two suits you play (one if you hold one); the rest is your "
+                f"reserve. Everyone chooses at once, in secret. You hold {held}"
+            )
+        if phase == "bet":
+            cur = int(view["cur"])
+            put = int(me["put"])
+            owe = cur - put
+            pot = sum(int(p["amount"]) for p in view["pots"])
+            if owe <= 0:
+                text = f"betting: nobody has bet yet; check or bet (pot {pot}, your stack {stack})"
+            else:
+                call = min(owe, stack)
+                text = (
+                    f"betting: the bet is {cur} and you have put in {put}: call {call}"
+                    + (" (all-in)" if call >= stack else "")
+                    + f", raise or fold (pot {pot}, your stack {stack}). Folding gives up "
+                    f"what you have put in ({int(me['total'])} this deal)"
+                )
+            return text + ". You act again only if someone raises"
+        if phase == "replace":
+            suits = sorted({RailogCard.parse(c).suit for c in view.get("reserve") or []})
+            return (
+                "an arl took one of your played suits: choose a reserve suit to play "
+                f"({listing((w.suit(s) for s in suits), 'or')})"
+            )
+        return None
+
+
+def tell_steps(steps: Sequence[Mapping[str, Any]], ctx: Context) -> list[str]:
+    """The lines of a showdown as the view keeps it (``view["showdown"]``, or the last
+    deal's ``steps``): the reveal, the claims, the replacements and the pots.
+
+    >>> steps = [{"step": "reveal", "played": {"0": ["5/S1", "arl/S2"], "1": ["2/S2"]}},
+    ...          {"step": "claim", "seat": 0, "suit": 2, "taken": [
+    ...              {"from": "played:1", "cards": ["2/S2"]}]}]
+    >>> for line in tell_steps(steps, Context("getha", ("Ann", "Bob"), viewer=1)):
+    ...     print(line)
+    Showdown: the played cards are turned up.
+    Ann shows 5/S1 and arl/S2.
+    You show 2/S2.
+    Ann's arl/S2 claims 2/S2 from your played cards.
+    """
+    teller = GethaStory(ctx)
+    lines: list[str] = []
+    for step in steps:
+        event = {"kind": step["step"], "seat": step.get("seat"), **step}
+        text = teller.tell(event)
+        if text:
+            lines += text.split("\n")
+    return lines

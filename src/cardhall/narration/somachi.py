@@ -1,0 +1,415 @@
+"""Somachi in words: the opening round, every turn (draws, takes, adds, plays, attacks and
+discards), the arl's sweeps, claims and collects, the reaction windows (who may claim,
+collect or defend, and what passing costs), the chips, and each hand's scores.
+
+>>> from cardhall.narration import Context, describe
+>>> from cardhall.cards import SuitNames
+>>> ctx = Context("somachi", ("Ann", "Bob", "Cy"), suits=SuitNames.get("omyr"), viewer=2)
+>>> describe({"seq": 9, "kind": "pass", "seat": 2, "window": "claim", "card": "5/S2"}, ctx)
+'You let 5/sitar on the discard pile go (no claim now).'
+>>> describe({"seq": 9, "kind": "attack", "seat": 0, "card": "arlas/S4", "target": 2}, ctx)
+'Ann plays arlas/omyr-4 against you.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardhall.cards import ALAK, ARL, DEISKATUN, RailogCard
+from cardhall.games.somachi import TARGET_POINTS, tableau_score
+from cardhall.narration.common import (
+    Context,
+    HandSummary,
+    ScoreTable,
+    Story,
+    amount_bounds,
+    legal_kinds,
+    listing,
+    plural,
+    sentence,
+)
+
+__all__ = ["SomachiStory"]
+
+_REASONS = {
+    "out": "someone has played their last card",
+    "fold": "everyone else folded",
+    "turn limit": "the safety limit on turns was reached",
+}
+
+
+def _face(rank: int, suit: int) -> str:
+    return str(RailogCard.of(rank, suit))
+
+
+class SomachiStory(Story):
+    """The storyteller of Somachi."""
+
+    chapter_kinds = frozenset({"hand"})
+    whole_game_kinds = frozenset({"game_end"})
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.hand = 0
+        self.dealer = 0
+        self.hands: list[dict[str, Any]] = []  # hand_end events with their number
+        self.final: list[int] | None = None
+        self._closed: HandSummary | None = None
+
+    @property
+    def gambling(self) -> bool:
+        return bool(self.ctx.options.get("gambling"))
+
+    # -- events ------------------------------------------------------------------------
+
+    def tell_event(self, event: Mapping[str, Any]) -> str | None:
+        w = self.w
+        kind = event["kind"]
+        seat = event.get("seat")
+        s = int(seat) if seat is not None else -1
+        self._closed = None
+
+        def c(key: str = "card") -> str:
+            return w.card(str(event[key]))
+
+        if kind == "game":
+            return self._game(event)
+        if kind == "hand":
+            self.hand = int(event["number"])
+            self.dealer = int(event["dealer"])
+            return f"hand {self.hand}: {w.act(self.dealer, 'deals')} four cards each"
+        if kind == "deal":
+            if "cards" in event:
+                return f"{w.act(s, 'is')} dealt {w.cards(event['cards'])}"
+            return f"{w.act(s, 'is')} dealt {plural(int(event['count']), 'card')}"
+        if kind == "open":
+            return f"{w.act(s, 'opens')} with {c()}"
+        if kind == "stand":
+            return f"{w.act(s, 'stands')} (no opening)"
+        if kind == "draw":
+            if "card" in event:
+                return f"{w.act(s, 'draws')} {c()}"
+            return f"{w.act(s, 'draws')} a card from the deck"
+        if kind == "take":
+            return f"{w.act(s, 'takes')} {c()} from the discard pile"
+        if kind == "add":
+            owner = int(event["owner"])
+            place = w.own(s) if owner == s else w.whose(owner)
+            return f"{w.act(s, 'adds')} {c()} to {place} {c('pile')} pile"
+        if kind == "discard":
+            return f"{w.act(s, 'discards')} {c()}"
+        if kind == "play":
+            card = RailogCard.parse(str(event["card"]))
+            text = f"{w.act(s, 'plays')} {c()}"
+            if card.rank == DEISKATUN:
+                text += f": it guards {w.suit(card.suit)} against an arlas"
+            elif card.rank == ALAK:
+                text += ", opening a pile"
+            return text
+        if kind in ("sweep", "claim", "collect"):
+            suit = int(event["suit"])
+            arl = w.card(_face(ARL, suit))
+            where = {
+                "sweep": "from the other tableaus and the discard pile",
+                "claim": "from the discard pile",
+                "collect": "from the other tableaus",
+            }[kind]
+            dest = f"{w.whose(s)} hand" if event.get("to") == "hand" else f"{w.whose(s)} tableau"
+            verb = {"sweep": "sweeps up", "claim": "claims", "collect": "collects"}[kind]
+            return f"{w.whose(s)} {arl} {verb} {w.cards(event['cards'])} {where}, into {dest}"
+        if kind == "attack":
+            return f"{w.act(s, 'plays')} {c()} against {w.name(int(event['target']))}"
+        if kind == "defend":
+            return f"{w.act(s, 'defends')} with {c()}"
+        if kind == "negated":
+            target = int(event["target"])
+            dk = w.card(_face(DEISKATUN, RailogCard.parse(str(event["card"])).suit))
+            return (
+                f"{w.act(target, 'has')} {dk} on the table: {c()} is negated and goes "
+                "under the deck"
+            )
+        if kind == "removed":
+            target = int(event["target"])
+            return (
+                f"{w.act(target, 'loses')} {w.cards(event['cards'])} from the tableau; "
+                f"they go under the deck with {w.card(str(event['arlas']))}"
+            )
+        if kind == "pass":
+            window = event["window"]
+            if window == "claim":
+                return f"{w.act(s, 'lets')} {c()} on the discard pile go (no claim now)"
+            if window == "collect":
+                suit = int(event["suit"])
+                return f"{w.act(s, 'leaves')} the {w.suit(suit)} cards where they are (no collect)"
+            return (
+                f"{w.act(s, 'does')} not defend against the arlas of {w.suit(int(event['suit']))}"
+            )
+        if kind == "reshuffle":
+            return (
+                "the deck is rebuilt from the removed cards and the discard pile and "
+                f"shuffled ({plural(int(event['deck_size']), 'card')})"
+            )
+        if kind == "seed":
+            return f"the deck's top card, {c()}, is turned onto the discard pile"
+        if kind == "no_draw":
+            return f"{w.act(s, 'has')} nothing to draw: the deck and the discard pile are empty"
+        if kind == "turn_limit":
+            return f"the hand stops at the safety limit of {event['turns']} turns"
+        if kind == "bring_in":
+            return (
+                f"{w.act(s, 'sets')} a bring-in of {w.chips(int(event['amount']))}: every "
+                "other seat pays it or folds"
+            )
+        if kind == "no_bring_in":
+            return f"{w.act(s, 'makes')} no bring-in"
+        if kind == "raise":
+            return (
+                f"{w.act(s, 'raises')} the bring-in to {event['level']} "
+                f"(paying {w.chips(int(event['amount']))})"
+            )
+        if kind == "stay_in":
+            return (
+                f"{w.act(s, 'makes')} a stay-in bet of {w.chips(int(event['amount']))}: every "
+                "other seat still in pays it or folds"
+            )
+        if kind == "pay":
+            amount, owed = int(event["amount"]), int(event["owed"])
+            text = f"{w.act(s, 'pays')} {w.chips(amount)}"
+            if amount < owed:
+                text += f" of the {owed} owed"
+            return text + (", all in" if event["all_in"] else "")
+        if kind == "fold":
+            return f"{w.act(s, 'folds')}: out of this hand, scoring nothing"
+        if kind == "challenge":
+            return (
+                f"{w.act(s, 'challenges')} for {w.chips(int(event['amount']))}: the others meet "
+                "it, or one declines and the hand's points double"
+            )
+        if kind == "meet":
+            return f"{w.act(s, 'meets')} the challenge"
+        if kind == "decline":
+            return (
+                f"{w.act(s, 'declines')} the challenge: no chips move, and this hand's points "
+                f"now count ×{event['multiplier']}"
+            )
+        if kind == "challenge_met":
+            return (
+                f"everyone met the challenge: each seat still in pays "
+                f"{w.chips(int(event['amount']))}"
+            )
+        if kind == "hand_end":
+            return self._hand_end(event)
+        if kind == "game_end":
+            tallies = [int(t) for t in event["tallies"]]
+            self.final = tallies
+            return "game over. " + self._result(tallies)
+        return None
+
+    def _game(self, event: Mapping[str, Any]) -> str:
+        o = event.get("options") or self.ctx.options
+        n = int(event.get("players", self.ctx.players))
+        if o.get("thousand_points"):
+            length = f"hands until a tally reaches {TARGET_POINTS}"
+        else:
+            hands = o.get("hands_per_game") or n
+            length = plural(int(hands), "hand")
+        text = f"Somachi for {n} players: {length}"
+        if o.get("gambling"):
+            text += f", for chips ({o.get('chips', 100)} each)"
+        return text
+
+    def _hand_end(self, event: Mapping[str, Any]) -> str:
+        w = self.w
+        scores = [int(x) for x in event["scores"]]
+        winners = [int(x) for x in event["winners"]]
+        tallies = [int(x) for x in event["tallies"]]
+        mult = int(event.get("multiplier", 1))
+        reason = _REASONS.get(str(event["reason"]), str(event["reason"]))
+        lines = [f"hand {self.hand} ends: {reason}"]
+        lines.append(
+            "scores: "
+            + ", ".join(f"{w.name(s)} {p}" for s, p in enumerate(scores))
+            + (f" (points ×{mult})" if mult > 1 else "")
+        )
+        won = f"{w.acts(winners, 'wins')} the hand" if winners else "nobody wins the hand"
+        lines.append(won)
+        summary = [won + f" with {plural(max(scores), 'point')}" if winners else won]
+        if mult > 1:
+            summary.append(f"points counted ×{mult} after declined challenges")
+        for i, pot in enumerate(event.get("pots") or []):
+            name = "the pot" if i == 0 else f"side pot {i}"
+            got = [int(x) for x in pot["winners"]]
+            line = f"{w.acts(got, 'takes')} {name} of {w.chips(int(pot['amount']))}"
+            if len(got) > 1:
+                line = f"{w.seats(got)} share {name} of {w.chips(int(pot['amount']))}"
+            lines.append(line)
+            summary.append(line)
+        if "chips" in event:
+            chips = "chips: " + ", ".join(f"{w.name(s)} {c}" for s, c in enumerate(event["chips"]))
+            lines.append(chips)
+            summary.append(chips)
+        tally = "tallies: " + ", ".join(f"{w.name(s)} {t}" for s, t in enumerate(tallies))
+        lines.append(tally)
+        summary.append(tally)
+        record = dict(event)
+        record["number"] = self.hand
+        self.hands.append(record)
+        self._closed = HandSummary(self.hand, f"Hand {self.hand}", tuple(summary))
+        return "\n".join(lines)
+
+    def _result(self, tallies: Sequence[int]) -> str:
+        w = self.w
+        if self.gambling and self.hands and "chips" in self.hands[-1]:
+            chips = [int(c) for c in self.hands[-1]["chips"]]
+            best = max(chips)
+            top = [s for s, c in enumerate(chips) if c == best]
+            return f"{w.acts(top, 'wins')} with {w.chips(best)}"
+        best = max(tallies)
+        top = [s for s, t in enumerate(tallies) if t == best]
+        return f"{w.acts(top, 'wins')} with a tally of {best}"
+
+    def closes(self, event: Mapping[str, Any]) -> HandSummary | None:
+        return self._closed
+
+    # -- the end -----------------------------------------------------------------------
+
+    def score_table(self, events: Sequence[Mapping[str, Any]]) -> ScoreTable | None:
+        for event in events:
+            self.tell(event)
+        if self.final is None:
+            return None
+        w = self.w
+        n = self.ctx.players
+        rows = []
+        for h in self.hands:
+            cells = []
+            for s in range(n):
+                cell = str(h["scores"][s])
+                if "chips" in h:
+                    cell += f" ({h['chips'][s]} chips)"
+                cells.append(cell)
+            rows.append((f"Hand {h['number']}", *cells))
+        rows.append(("Tally", *(str(t) for t in self.final)))
+        return ScoreTable(
+            ("Hand", *(w.column(s) for s in range(n))),
+            tuple(rows),
+            sentence(self._result(self.final)),
+        )
+
+    # -- the seat being asked ----------------------------------------------------------
+
+    def prompt(self, view: Mapping[str, Any]) -> str | None:
+        seat = view.get("seat")
+        pending = view.get("pending")
+        if seat is None or not pending or int(pending["seat"]) != seat:
+            return None
+        w = self.w
+        kind = pending["kind"]
+        hand = [RailogCard.parse(c) for c in view.get("hand") or []]
+        kinds = legal_kinds(view)
+        if kind == "opening":
+            return (
+                "opening round: you may open a pile with an alak or an arl from your hand "
+                "(then draw a card), or stand"
+            )
+        if kind == "draw":
+            top = view.get("discard_top")
+            if top and "take" in kinds:
+                return (
+                    f"your turn: draw from the deck, or take {w.card(top)} from the discard "
+                    "pile (you may not discard it again this turn)"
+                )
+            return "your turn: draw from the deck"
+        if kind == "turn":
+            text = (
+                "your turn: add number cards to piles (anyone's), use your arl, then finish "
+                "with a play, an attack or a discard"
+            )
+            if view.get("taken"):
+                text += (
+                    f"; you may not discard {w.card(view['taken'])}, taken from the discard pile"
+                )
+            return text
+        if kind == "claim window":
+            card = RailogCard.parse(str(pending["card"]))
+            arl = w.card(_face(ARL, card.suit))
+            return (
+                f"not your turn, but your {arl} may claim {w.card(str(card))} on the discard pile "
+                f"(with the {w.suit(card.suit)} cards under it) into your hand. If you pass, the "
+                "next player may take it; you can still claim it in your own turn if it is "
+                "still on top"
+            )
+        if kind == "collect window":
+            suit = int(pending["suit"])
+            arl = w.card(_face(ARL, suit))
+            at_stake = self._suit_on_tables(view, suit, exclude=int(seat))
+            return (
+                f"not your turn, but a {w.suit(suit)} card just went into another tableau: your "
+                f"{arl} may collect every {w.suit(suit)} card in the other tableaus "
+                f"({at_stake}) into your hand. If you pass they stay where they are and score "
+                "for their owners"
+            )
+        if kind == "defence window":
+            suit = int(pending["suit"])
+            attacker = int(pending["attacker"])
+            dk = RailogCard.of(DEISKATUN, suit)
+            mine = [RailogCard.parse(c) for p in view["tableaus"][seat] for c in p]
+            lost = [c for c in mine if c.suit == suit]
+            points = tableau_score(lost, bool(self.ctx.options.get("all_cards_count")))
+            stake = (
+                f"every {w.suit(suit)} card of your tableau ({w.cards(str(c) for c in lost)}, "
+                f"{plural(points, 'point')}) goes under the deck"
+            )
+            text = (
+                f"not your turn: {w.name(attacker)} plays an arlas of {w.suit(suit)} against "
+                f"you. Unless you defend, {stake}"
+            )
+            if dk in hand:
+                return text + f". You may defend with your {w.card(str(dk))}"
+            return text + f". You hold no {w.card(str(dk))}: you can only let it happen (pass)"
+        if kind == "owe":
+            amount = int(pending["amount"])
+            what = "the bring-in" if pending.get("for") == "bring-in" else "the stay-in bets"
+            return (
+                f"you owe {w.chips(amount)} for {what}: pay (all in if you have less) or fold "
+                "(out of this hand, losing what you have put in)"
+            )
+        if kind == "challenge":
+            who = w.name(int(pending["challenger"]))
+            mult = int(view.get("multiplier", 1))
+            return (
+                f"{who} challenges for {w.chips(int(pending['amount']))}: meet it, or decline: "
+                f"no chips move and this hand's points count ×{mult * 2}"
+                if self.ctx.options.get("challenge_stack", True) or mult == 1
+                else f"{who} challenges for {w.chips(int(pending['amount']))}: meet it, or decline "
+                "(no chips move; the points stay doubled)"
+            )
+        if kind == "stay-in bet":
+            bounds = amount_bounds(view, "bet")
+            rng = f" of {bounds[0]} to {bounds[1]}" if bounds else ""
+            return (
+                f"you played a face card: you may make a stay-in bet{rng} that every other seat "
+                "still in must pay or fold, or check"
+            )
+        if kind == "bring-in":
+            bounds = amount_bounds(view, "bet")
+            rng = f" ({bounds[0]} to {bounds[1]})" if bounds else ""
+            return (
+                f"you are the first to open: you may set a bring-in{rng} every other seat must "
+                "pay or fold, or check (no bring-in this hand)"
+            )
+        if kind == "raise":
+            return "you opened after the bring-in: you may raise it, or check"
+        return None
+
+    def _suit_on_tables(self, view: Mapping[str, Any], suit: int, exclude: int) -> str:
+        cards = [
+            c
+            for s, piles in enumerate(view["tableaus"])
+            if s != exclude
+            for p in piles
+            for c in p
+            if RailogCard.parse(c).suit == suit
+        ]
+        return listing(self.w.card(c) for c in cards) or "none yet"

@@ -1,0 +1,314 @@
+"""The narration of every game, against seeded playouts across each game's configs: every
+event has a sentence in the game's words (no field names, Python values or seats counted
+from 0), no seat is told about a card it may not see, every hand has its summary and the
+end its score table, every seat being asked gets a prompt, and a feed told from the start
+of its hand reads as when told from the beginning (what the web server relies on)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from cardhall.cards import SuitNames
+from cardhall.conformance import configs
+from cardhall.engine import Game, State
+from cardhall.narration import (
+    Context,
+    annotate,
+    context_start,
+    describe,
+    hand_summaries,
+    narrate,
+    prompt,
+    score_table,
+    story,
+)
+from cardhall.narration.common import default_names
+from cardhall.registry import game_class, game_names, make_game
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
+#: Longer games than the conformance configs, so that rarer events occur.
+EXTRA: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "abstrac": [],
+    "getha": [(3, {"chips": 20, "max_deals": 8}), (4, {"chips": 6, "allin_mode": "whole_pot"})],
+    "somachi": [
+        (3, {"gambling": True, "chips": 20, "hands_per_game": 2}),
+        (4, {"hands_per_game": 1}),
+        (2, {"gambling": True, "chips": 30, "hands_per_game": 2, "seed_discard": True}),
+    ],
+    "yamiro": [(2, {"must_have_winner": True}), (1, {"must_have_winner": True})],
+}
+
+#: Words that are field names or identifiers, never English.
+RAW = re.compile(
+    r"_|\b(True|False|None|null|undefined|bringin|allin|seq|kind)\b|[{}\[\]]|\[object|\bS0\b"
+)
+#: "you" with a verb in the third person ("you folds").
+YOU_AGREES = re.compile(r"\byou (?!pass\b|miss\b)[a-z]+[^s]s\b|\byou (is|has|was|does|goes)\b")
+CARD = re.compile(r"\b(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]\b")
+
+
+def game_configs() -> Iterator[tuple[str, int, dict[str, Any]]]:
+    for name in game_names():
+        for players, options in [*configs(game_class(name)), *EXTRA.get(name, [])]:
+            yield name, players, options
+
+
+CASES = [
+    pytest.param(name, players, options, id=f"{name}-{players}-{json.dumps(options)}")
+    for name, players, options in game_configs()
+]
+
+
+def check_words(text: str, players: int) -> None:
+    assert text.strip() == text and text, repr(text)
+    assert not RAW.search(text), f"raw identifier or value in {text!r}"
+    assert not YOU_AGREES.search(text), f"'you' with a third-person verb in {text!r}"
+    assert "  " not in text and ".." not in text, repr(text)
+    for line in text.split("\n"):
+        assert line[0].isupper() or line[0].isdigit(), f"line starts in lower case: {line!r}"
+    for n in re.findall(r"\bseat (\d+)", text, flags=re.IGNORECASE):
+        assert 1 <= int(n) <= players, f"seat {n} of {players} in {text!r}"
+
+
+def play(game: Game, seed: int, each: Any = None) -> State:
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    if each is not None:
+        each(state, None)
+    while not state.is_over:
+        seat = min(state.actors())
+        action = rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        if each is not None:
+            each(state, seat)
+    return state
+
+
+HIDDEN_ZONES = re.compile(r"(hand|played|reserve|folded|dead|pool)(\d+)$|deck$|pile$|extra\d+$")
+
+
+def hidden(state: State, seat: int | None) -> set[str]:
+    """The cards in places ``seat`` may not look into (other seats' hands, the deck...)."""
+    out: set[str] = set()
+    for zone, cards in state.zones().items():
+        m = HIDDEN_ZONES.match(zone)
+        if m and not (m.group(2) is not None and seat is not None and int(m.group(2)) == seat):
+            out.update(str(c) for c in cards)
+    return out
+
+
+def contexts(game: Game, viewers: list[int | None]) -> Iterator[Context]:
+    names = NAMES[: game.players]
+    for i, viewer in enumerate(viewers):
+        suits = SuitNames.get("omyr") if i % 2 else SuitNames.default()
+        yield Context(game.name, names, suits=suits, viewer=viewer, options=game.options)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_every_event_has_a_sentence_in_the_games_words(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game = make_game(name, players, **options)
+    kinds: set[str] = set()
+    for seed in range(2):
+        state = play(game, seed)
+        for ctx in contexts(game, [*range(players), None]):
+            feed = state.events_for(ctx.viewer)
+            for event, text in zip(feed, narrate(feed, ctx), strict=True):
+                assert text, f"no sentence for {event}"
+                check_words(text, players)
+                kinds.add(event["kind"])
+            # seats counted from 1 when only numbers are given
+            plain = Context(name, default_names(players), viewer=ctx.viewer, options=game.options)
+            for text in narrate(feed, plain):
+                assert text is not None
+                check_words(text, players)
+                assert "Seat 0" not in text and "seat 0" not in text
+    assert kinds
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_no_sentence_names_a_card_the_seat_may_not_see(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """A card a seat's new sentences name after an action is in that seat's view just
+    before or just after it (its own hand, the table, the showdown...), or in no place
+    hidden from it: never in another seat's hand, played or reserve cards, or the deck."""
+    game = make_game(name, players, **options)
+    viewers: list[int | None] = [*range(players), None]
+    tellers = {
+        v: story(Context(name, NAMES[:players], viewer=v, options=game.options)) for v in viewers
+    }
+    seen = dict.fromkeys(viewers, 0)
+    before: dict[int | None, str] = {}
+    named = 0
+
+    def each(state: State, _seat: int | None) -> None:
+        nonlocal named
+        for v in viewers:
+            now = json.dumps(state.view(v))
+            feed = state.events_for(v)
+            for event in feed[seen[v] :]:
+                text = tellers[v].tell(event) or ""
+                for card in CARD.findall(text):
+                    named += 1
+                    assert (
+                        card in before.get(v, "") or card in now or card not in hidden(state, v)
+                    ), f"seat {v} is told about {card}, which it may not see: {text!r}"
+            seen[v] = len(feed)
+            before[v] = now
+
+    play(game, 3, each)
+    if not game.perfect_information and name != "abstrac":
+        assert named > 0
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_hand_summaries_and_the_score_table(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game = make_game(name, players, **options)
+    state = play(game, 1)
+    ctx = Context(name, NAMES[:players], viewer=0, options=game.options)
+    feed = state.events_for(0)
+    summaries = hand_summaries(feed, ctx)
+    assert summaries, "a finished game has at least one hand"
+    assert [s.number for s in summaries] == list(range(1, len(summaries) + 1))
+    for s in summaries:
+        assert s.title and s.lines
+        for line in s.lines:
+            check_words(line, players)
+    table = score_table(feed, ctx)
+    assert table is not None
+    assert len(table.rows) >= len(summaries)
+    assert all(len(row) == len(table.columns) for row in table.rows)
+    check_words(table.result, players)
+    for cell in [*table.columns, *(c for row in table.rows for c in row)]:
+        assert not RAW.search(cell), cell
+    # before the end there is no score table
+    assert score_table(feed[:-1], ctx) is None or name == "abstrac"
+    # annotate: the closing events carry their summary, the last one the table
+    annotated = annotate(feed, ctx)
+    marked = [e["summary"] for e in annotated if "summary" in e]
+    assert [m["title"] for m in marked if m["lines"]] == [s.title for s in summaries]
+    assert marked[-1]["table"] == table.to_json()
+    assert all("text" in e for e in annotated)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_every_seat_being_asked_gets_a_prompt(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game = make_game(name, players, **options)
+    asked = 0
+
+    def each(state: State, _seat: int | None) -> None:
+        nonlocal asked
+        actors = state.actors()
+        for seat in range(players):
+            view = state.view(seat)
+            ctx = Context(name, NAMES[:players], viewer=seat, options=game.options)
+            text = prompt(view, ctx)
+            if seat in actors:
+                asked += 1
+                assert text, (
+                    f"no prompt for seat {seat} in {view.get('phase') or view.get('pending')}"
+                )
+                check_words(text, players)
+            else:
+                assert text is None
+        assert (
+            prompt(state.view(None), Context(name, NAMES[:players], options=game.options)) is None
+        )
+
+    play(game, 2, each)
+    assert asked
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_a_feed_told_from_the_start_of_its_hand_reads_the_same(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game = make_game(name, players, **options)
+    state = play(game, 4)
+    kinds = [e.kind for e in state.events]
+    rng = random.Random(0)
+    for viewer in (0, None):
+        ctx = Context(name, NAMES[:players], viewer=viewer, options=game.options)
+        feed = state.events_for(viewer)
+        full = {e["seq"]: e for e in annotate(feed, ctx)}
+        starts = sorted([*rng.sample(range(len(kinds)), min(25, len(kinds))), len(kinds) - 1])
+        for start in starts:
+            stop = min(len(kinds), start + rng.randint(1, 6))
+            begin = context_start(name, kinds, start, stop)
+            assert 0 <= begin <= start
+            part = [e for e in feed if begin <= e["seq"] < stop]
+            skip = sum(1 for e in part if e["seq"] < start)
+            for event in annotate(part, ctx, start=skip):
+                assert event == full[event["seq"]], (start, begin, event["kind"])
+
+
+def test_describe_uses_what_came_before() -> None:
+    ctx = Context("yamiro", ("Ann", "Bob"), viewer=None)
+    hand = {"seq": 0, "kind": "hand", "seat": 0, "hand": 1}
+    arlas = {"seq": 1, "kind": "play", "seat": 0, "card": "arlas/S1", "drew": True}
+    deis = {"seq": 2, "kind": "play", "seat": 1, "card": "deiskatun/S3", "drew": True}
+    assert describe(deis, ctx, [hand, arlas]) == (
+        "Bob plays deiskatun/S3 and draws a card: it cancels Ann's arlas/S1 (play 1)."
+    )
+    assert describe(deis, ctx, [hand]) == (
+        "Bob plays deiskatun/S3 and draws a card: it will cancel Ann's next arlas."
+    )
+
+
+def test_names_are_made_distinct_and_seats_count_from_one() -> None:
+    ctx = Context("getha", ("random bot", "", "random bot"))
+    assert ctx.names == ("random bot (seat 1)", "Seat 2", "random bot (seat 3)")
+    view = {"game": "getha", "players": 3, "seat": 2, "options": {}}
+    assert Context.for_view(view).names == ("Seat 1", "Seat 2", "Seat 3")
+    assert Context.for_view(view).viewer == 2
+
+
+def test_unknown_games_say_nothing() -> None:
+    ctx = Context("nosuchgame", ("Ann",))
+    assert narrate([{"seq": 0, "kind": "deal", "seat": None}], ctx) == [None]
+
+
+@pytest.mark.parametrize("name", ["abstrac", "getha", "somachi", "yamiro"])
+def test_the_terminal_prints_the_same_sentences(name: str) -> None:
+    import io
+
+    from rich.console import Console
+
+    from cardhall.terminal import TerminalGame
+
+    out = io.StringIO()
+    options = {"getha": {"chips": 8, "max_deals": 2}, "somachi": {"hands_per_game": 1}}
+    game = make_game(name, **options.get(name, {}))
+    tg = TerminalGame(
+        game,
+        bot_level="random",
+        seed=2,
+        console=Console(file=out, width=2000),
+        ask=lambda _prompt: "1",
+        seat_names=NAMES[: game.players],
+    )
+    state = tg.play()
+    assert state.is_over
+    printed = out.getvalue()
+    ctx = Context(name, NAMES[: game.players], viewer=0, options=game.options)
+    position = 0
+    for text in narrate(state.events_for(0), ctx):
+        assert text is not None
+        for line in text.split("\n"):
+            found = printed.find(f"· {line}\n", position)
+            assert found >= 0, f"the terminal did not print {line!r}"
+            position = found
+    table = score_table(state.events_for(0), ctx)
+    assert table is not None and f"Game over. {table.result}" in printed

@@ -1,0 +1,166 @@
+"""Getha's narration: the showdown told step by step (claims, replacements, seats with no
+cards, arlas drop-outs, the order of battle, each battle with the cards removed and its
+totals, side pots and carry-over), the deal summaries and the prompts."""
+
+from __future__ import annotations
+
+import random
+
+from cardhall.conformance import random_playout
+from cardhall.narration import Context, describe, hand_summaries, narrate, prompt
+from cardhall.registry import make_game
+
+NAMES = ("Ann", "Bob", "Cy")
+#: Seeds of 3-seat games (12 chips, 4 deals) between them showing every kind of step.
+SEEDS = (0, 1, 3, 8, 91)
+
+
+def games() -> list[tuple[list[dict], list[str | None]]]:
+    out = []
+    for seed in SEEDS:
+        state = make_game("getha", 3, chips=12, max_deals=4).new_state(seed=seed)
+        random_playout(state, random.Random(seed))
+        feed = state.events_for(None)
+        out.append((feed, narrate(feed, Context("getha", NAMES))))
+    return out
+
+
+def test_each_pot_is_told_step_by_step() -> None:
+    seen: set[str] = set()
+    for feed, texts in games():
+        for event, text in zip(feed, texts, strict=True):
+            if event["kind"] != "pot":
+                continue
+            assert text is not None
+            lines = text.split("\n")
+            name = "The pot" if event["pot"] == 0 else f"Side pot {event['pot']}"
+            assert lines[0].startswith(f"{name}: {event['amount']} chips")
+            if event["pot"] > 0:
+                seen.add("side")
+            if event["returned"]:
+                seen.add("returned")
+                only = NAMES[event["winner"]]
+                assert lines[1] == f"Only {only} can win it: it goes back to {only}."
+                continue
+            steps = event["steps"]
+            assert len(lines) == len(steps) + 2
+            for step, line in zip(steps, lines[1:-1], strict=True):
+                seen.add(step["step"])
+                if step["step"] == "arlas":
+                    assert "shows an arlas" in line or "show an arlas" in line
+                    for s in step["dropped"]:
+                        assert NAMES[s] in line.split(":", 1)[1]
+                    assert (
+                        "drop out, with no deiskatun" in line
+                        or "drops out, with no deiskatun" in line
+                    ) == bool(step["dropped"])
+                elif step["step"] == "battle":
+                    x, y = step["seats"]
+                    tx, ty = step["totals"]
+                    assert line.startswith(f"Battle, {NAMES[x]} against {NAMES[y]}: ")
+                    assert f"{tx} against {ty}: " in line
+                    if step["winner"] is None:
+                        seen.add("tie")
+                        assert line.endswith("a tie: both drop out.")
+                    else:
+                        assert line.endswith(f"{NAMES[step['winner']]} wins.")
+                    for removed in step["removed"]:
+                        if removed:
+                            seen.add("removed")
+                            assert "extra alak remove" in line and removed[0] in line
+                    if step["cancelled"]:
+                        assert f"{step['cancelled']} alak on each side cancel" in line
+                elif step["step"] == "order":
+                    assert line.startswith("Order of battle: " + NAMES[step["seats"][0]])
+                elif step["step"] == "champion":
+                    assert line == f"{NAMES[step['seat']]} goes on without a battle."
+                elif step["step"] == "no_cards":
+                    assert "no played cards left" in line
+            if event["winner"] is None:
+                seen.add("carry")
+                assert lines[-1] == (
+                    f"Nobody wins {name[0].lower() + name[1:]}: the {event['amount']} chips "
+                    "are carried over to the next deal."
+                )
+            else:
+                pot = name[0].lower() + name[1:]
+                winner = NAMES[event["winner"]]
+                assert lines[-1] == f"{winner} wins {pot}: {event['amount']} chips."
+    assert {"arlas", "order", "battle", "champion", "tie", "removed", "carry", "side"} <= seen
+
+
+def test_claims_replacements_and_the_carry_over_split() -> None:
+    kinds = set()
+    for feed, texts in games():
+        for event, text in zip(feed, texts, strict=True):
+            assert text
+            kinds.add(event["kind"])
+            if event["kind"] == "claim":
+                arl = f"arl/S{event['suit']}"
+                assert text.startswith(f"{NAMES[event['seat']]}'s {arl} claims ")
+                for taken in event["taken"]:
+                    assert taken["cards"][0] in text
+            elif event["kind"] == "replace":
+                assert text.startswith(
+                    f"{NAMES[event['seat']]} has lost a played suit to an arl and brings in "
+                    f"S{event['suit']} from the reserve"
+                )
+            elif event["kind"] == "carry_split":
+                assert text.startswith("The game ends with chips carried over; they are shared:")
+            elif event["kind"] == "reveal":
+                assert text.split("\n")[0] == "Showdown: the played cards are turned up."
+                assert len(text.split("\n")) == 1 + len(event["played"])
+    assert {"claim", "replace", "carry_split", "reveal", "win"} <= kinds
+
+
+def test_a_claim_from_the_viewers_cards_and_an_extra_hand() -> None:
+    claim = {
+        "seq": 5,
+        "kind": "claim",
+        "seat": 0,
+        "suit": 7,
+        "taken": [
+            {"from": "reserve:1", "cards": ["8/S7", "deiskatun/S7"]},
+            {"from": "folded:2", "cards": ["1/S7"]},
+            {"from": "extra:1", "cards": ["alak/S7"]},
+        ],
+    }
+    assert describe(claim, Context("getha", NAMES, viewer=1)) == (
+        "Ann's arl/S7 claims 8/S7 and deiskatun/S7 from your reserve; 1/S7 from Cy's folded "
+        "hand; alak/S7 from extra hand 1."
+    )
+
+
+def test_deal_summaries_say_who_won_what_and_why() -> None:
+    for feed, _ in games():
+        ctx = Context("getha", NAMES)
+        summaries = hand_summaries(feed, ctx)
+        overs = [e for e in feed if e["kind"] == "deal_over"]
+        assert [s.number for s in summaries] == [e["deal"] for e in overs]
+        for summary, over in zip(summaries, overs, strict=True):
+            stacks = ", ".join(f"{n} {s}" for n, s in zip(NAMES, over["stacks"], strict=True))
+            assert f"Stacks: {stacks}." in summary.lines
+            assert any(
+                "won the pot" in line
+                or "unseen" in line
+                or "Nobody won" in line
+                or "went back" in line
+                for line in summary.lines
+            )
+
+
+def test_prompts_in_every_phase() -> None:
+    state = make_game("getha", 3, chips=12).new_state(seed=5)
+    rng = random.Random(5)
+    phases: dict[str, str] = {}
+    while not state.is_over and len(phases) < 6:
+        seat = min(state.actors())
+        view = state.view(seat)
+        text = prompt(view, Context("getha", NAMES, viewer=seat))
+        assert text
+        phases.setdefault(view["phase"], text)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert phases["bringin"].startswith("You deal: set the bring-in (1 to 11).")
+    assert "pay " in phases["answer"] and "or decline" in phases["answer"]
+    assert phases["select"].startswith("Choose the two suits you play")
+    assert phases["bet"].startswith("Betting: ")
