@@ -2,13 +2,19 @@
 
 A host creates a table in the browser, a friend joins from a second browser context by
 the invite link, the host fills the other seats with bots, both play to the end (the host
-reloads mid-game and carries on). Every WebSocket frame each browser receives is checked
-against the engine's allow-list for its seat; screenshots go to test-artifacts/web-e2e/.
+reloads mid-game and carries on). Then every game and form (Abstrac, Getha, Somachi,
+Yamiro standard, partner and solitaire) is played to the end by a desktop page
+(1280x800) and a phone page (390x844), clicking cards as well as buttons. Every
+WebSocket frame each browser receives is checked against the engine's allow-list for its
+seat, every page's visible text is checked for program values, field names, notations and
+seats counted from 0, and the end keeps the result and a score table per hand on screen.
+Screenshots go to test-artifacts/web-e2e/.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import time
@@ -22,7 +28,7 @@ from playwright.sync_api import Browser, Page
 
 from cardhall.record import Record
 from cardhall.registry import game_class, game_names, make_game
-from test_web_helpers import Server, chromium, running
+from test_web_helpers import Server, chromium, raw_text, running
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-e2e"
 CARD = re.compile(r"(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]|\b(?:A|K|Q|J|10|9)[SHDC]\b")
@@ -82,15 +88,30 @@ class Seat:
     def over(self) -> bool:
         return self.page.query_selector("#outcome") is not None
 
-    def try_act(self) -> bool:
-        button = self.page.query_selector("#actions button:not([disabled])")
-        if button is None:
+    def try_act(self, rng: random.Random | None = None) -> bool:
+        """Make one move the page offers: a card of the hand or the row, an action button,
+        a choice in a card's menu, a suit or a card to pick (whatever is there, at random
+        when ``rng`` is given, else the first)."""
+        menu = self.page.query_selector_all(".card-menu button[data-action]")
+        found = menu or self.page.query_selector_all(
+            "#board .cardbtn.playable:not([disabled]), "
+            "#actions button[data-action]:not([disabled]), #actions .suit-picker button"
+        )
+        if not found:
             return False
+        button = rng.choice(found) if rng else found[0]
         try:
             button.click(timeout=2000)
         except Exception:  # the page re-rendered under the click: try again next round
             return False
         return True
+
+    def read(self) -> str:
+        """The page's visible text, checked: no program value, field name or seat from 0."""
+        text = self.page.evaluate("document.body.innerText")
+        found = raw_text(text)
+        assert not found, f"{self.name} shows {found}"
+        return str(text)
 
 
 def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Browser) -> None:
@@ -128,10 +149,14 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
     friend.shot("start")
     reloaded = False
     deadline = time.monotonic() + 150
+    rounds = 0
     while not (host.over() and friend.over()):
         assert time.monotonic() < deadline, "the game did not end in time"
         acted = False
+        rounds += 1
         for seat in (host, friend):
+            if rounds % 10 == 0:
+                seat.read()
             if not seat.over():
                 acted = seat.try_act() or acted
         if not reloaded and host.version() >= 6:
@@ -148,6 +173,8 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
             page.wait_for_timeout(40)
     host.shot("over")
     friend.shot("over")
+    host.read()
+    friend.read()
     assert reloaded
     assert host.errors == [] and friend.errors == []
     # the finished game is downloadable and replays; both browsers saw the same ending
@@ -198,3 +225,71 @@ def check_frames(rec: Record, frames: dict[int, list[str]]) -> None:
                 first = False
             checked += 1
     assert checked > 10
+
+
+#: (label, game, players, options): every game and form, with options that keep it short.
+FORMS = [
+    ("abstrac", "abstrac", 2, {}),
+    ("getha", "getha", 3, {"max_deals": 2, "chips": 12}),
+    ("somachi", "somachi", 3, {"hands_per_game": 1, "max_turns_per_hand": 12}),
+    ("yamiro-standard", "yamiro", 2, {}),
+    ("yamiro-partner", "yamiro", 4, {}),
+    ("yamiro-solitaire", "yamiro", 1, {}),
+]
+
+
+@pytest.mark.parametrize(("label", "game", "players", "options"), FORMS, ids=[f[0] for f in FORMS])
+def test_every_form_played_to_the_end_at_desktop_and_phone_size(
+    server: Server, browser: Browser, label: str, game: str, players: int, options: dict[str, Any]
+) -> None:
+    bots = ["heuristic"] * max(0, players - 2)
+    body = {"game": game, "players": players, "options": options, "name": "Alice"}
+    made = server.api("POST", "/api/tables", json=body)
+    table, tokens = made["table_id"], {0: made["token"]}
+    if players > 1:
+        invite = made["invite"]
+        join = {"invite": invite, "name": "Bob"}
+        joined = server.api("POST", f"/api/tables/{table}/join", json=join)
+        tokens[1] = joined["token"]
+    for level in bots:
+        server.api("POST", f"/api/tables/{table}/bots", token=made["token"], json={"level": level})
+    server.api("POST", f"/api/tables/{table}/start", token=made["token"])
+    desk = Seat(browser, f"{label}-desktop", {"width": 1280, "height": 800})
+    phone = Seat(browser, f"{label}-phone", {"width": 390, "height": 844})
+    # the phone is the second player, or (solitaire) a second tab of the only seat
+    seats = {desk: 0, phone: 1 if players > 1 else 0}
+    for page, seat in seats.items():
+        page.page.goto(server.url + "/")
+        saved = json.dumps({"token": tokens[seat], "seat": seat})
+        page.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
+        page.page.goto(f"{server.url}/t/{table}")
+        page.page.wait_for_selector("#board")
+    rng = random.Random(label)
+    deadline = time.monotonic() + 90
+    rounds = 0
+    while not (desk.over() and phone.over()):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        rounds += 1
+        acted = False
+        for page in (desk, phone):
+            if rounds % 8 == 0:
+                page.read()
+            if rounds == 12:
+                page.shot("play")
+            if not page.over():
+                acted = page.try_act(rng) or acted
+        if not acted:
+            desk.page.wait_for_timeout(30)
+    for page in (desk, phone):
+        text = page.read()
+        page.shot("over")
+        # the result and a score table per hand stay on screen, with the record
+        assert page.page.query_selector("#outcome h2") is not None
+        rows = page.page.query_selector_all("#outcome #score-table tbody tr")
+        assert len(rows) >= 1, f"{page.name}: no score table at the end"
+        assert page.page.query_selector("#download") is not None
+        assert "Game over" in text
+        assert page.errors == [], page.errors
+    rec = Record.from_dict(httpx.get(f"{server.url}/api/tables/{table}/record").json())
+    check_frames(rec, {0: desk.frames})
+    check_frames(rec, {seats[phone]: phone.frames})

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -380,3 +381,31 @@ def test_peek_views_hide_other_hands() -> None:
     other = {str(c) for c in state.zones()["hand1"]}
     assert other and not other & set(json.dumps(state.view(0)).split('"'))
     assert not other & set(json.dumps(state.events_for(0)).split('"'))
+
+
+# --------------------------------------------------------------------------- what people read
+
+#: What a person must never read on a page: (pattern, what it is).
+RAW_TEXT: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(?:True|False|None|null|undefined|NaN)\b"), "a program value"),
+    (re.compile(r"\[object \w+\]"), "an unprinted object"),
+    (re.compile(r"[{}]"), "a brace"),
+    (re.compile(r"\b[a-z]+_[a-z_]+\b"), "a field name"),
+    (re.compile(r"\b(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]\b"), "a card's notation"),
+    (re.compile(r"\b(?:[Ss]eat|[Pp]layer) 0\b"), "a seat counted from 0"),
+]
+
+
+def raw_text(text: str) -> list[str]:
+    """The pieces of ``text`` (a page's visible text) no player should see, each with its
+    reason: program values, field names, notations, seats counted from 0.
+
+    >>> raw_text("Waiting for Heuristic Hana · Seat 2")
+    []
+    >>> raw_text("cur: 0 · chosen: False · seat 0")
+    ['False (a program value)', 'seat 0 (a seat counted from 0)']
+    """
+    found = []
+    for pattern, why in RAW_TEXT:
+        found.extend(f"{m.group(0)} ({why})" for m in pattern.finditer(text))
+    return found

@@ -7,7 +7,7 @@
   const $app = document.getElementById("app");
   const $conn = document.getElementById("conn");
   const $crumb = document.getElementById("crumb");
-  const { el } = window.GenericRenderer;
+  const { el, button, fmt } = window.UI;
   let GAMES = null;
 
   async function api(method, path, body, token) {
@@ -15,81 +15,150 @@
     if (token) headers.Authorization = "Bearer " + token;
     const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(data.message || (data.detail && JSON.stringify(data.detail)) || r.statusText);
+    if (!r.ok) throw new Error(data.message || r.statusText || "the server refused the request");
     return data;
   }
   async function games() {
     if (!GAMES) GAMES = await api("GET", "/api/games");
     return GAMES;
   }
+  function gameInfo(name) { return (GAMES || []).find((g) => g.name === name) || null; }
+  function gameTitle(name) { const g = gameInfo(name); return g ? g.title : name.charAt(0).toUpperCase() + name.slice(1); }
   const store = {
     get(id) { try { return JSON.parse(localStorage.getItem("cardhall.table." + id)); } catch (e) { return null; } },
     set(id, v) { localStorage.setItem("cardhall.table." + id, JSON.stringify(v)); },
   };
-  function showRules(game) {
-    fetch(`/api/games/${encodeURIComponent(game)}/rules`).then((r) => r.json()).then((r) => {
-      document.getElementById("rules-text").textContent = `${r.title}\n\n${r.text}`;
-      document.getElementById("rules").showModal();
-    });
+
+  // ------------------------------------------------------------------ rules
+
+  async function showRules(game, options) {
+    const dlg = document.getElementById("rules");
+    const body = document.getElementById("rules-body");
+    body.replaceChildren(el("p", "muted", "Loading the rules…"));
+    dlg.showModal();
+    try {
+      const r = await api("GET", `/api/games/${encodeURIComponent(game)}/rules`);
+      body.replaceChildren();
+      if (options && Object.keys(options).length) body.appendChild(optionSummary(game, options));
+      if (r.html) {
+        const art = el("article", "rules-text");
+        art.innerHTML = r.html; // rendered on the server from the package's own markdown
+        body.appendChild(art);
+      } else {
+        body.appendChild(el("h2", "", r.title));
+        body.appendChild(el("pre", "rules-text", r.text));
+      }
+    } catch (e) { body.replaceChildren(el("p", "error", e.message)); }
   }
-  function button(text, onclick, cls) {
-    const b = el("button", cls || "", text);
-    b.addEventListener("click", onclick);
-    return b;
+
+  // "This table plays with": each option's label, value and meaning.
+  function optionSummary(game, options) {
+    const g = gameInfo(game);
+    const box = el("section", "table-options");
+    box.appendChild(el("h3", "", "This table plays with"));
+    const dl = el("dl");
+    for (const spec of (g ? g.options : [])) {
+      if (!(spec.name in options)) continue;
+      dl.appendChild(el("dt", "", optionLabel(game, spec)));
+      dl.appendChild(el("dd", "", `${optionValue(game, spec, options[spec.name])} — ${spec.doc}`));
+    }
+    box.appendChild(dl);
+    return box;
+  }
+
+  function optionLabel(game, spec) {
+    if (spec.label) return spec.label;
+    const own = ((window.Games[game] || {}).optionLabels || {})[spec.name];
+    if (own) return own;
+    const words = spec.name.replace(/_/g, " ");
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+  function optionValue(game, spec, value) {
+    if (value === null || value === undefined) return spec.nullable ? "no limit" : "none";
+    if (value === true) return "yes";
+    if (value === false) return "no";
+    const labels = (spec.choice_labels || ((window.Games[game] || {}).choiceLabels || {})[spec.name]) || {};
+    if (labels[value]) return labels[value];
+    return typeof value === "number" ? fmt(value) : String(value).replace(/_/g, " ");
   }
 
   // ------------------------------------------------------------------ lobby page
 
+  function formLabel(game, n) {
+    const forms = (window.Games[game] || {}).forms;
+    if (forms && forms[n]) return forms[n][0];
+    return UI.plural(n, "player");
+  }
+  function formMeaning(game, n) {
+    const forms = (window.Games[game] || {}).forms;
+    return forms && forms[n] ? forms[n][1] : "";
+  }
+
   async function lobbyPage() {
-    $crumb.textContent = "lobby";
+    $crumb.textContent = "";
+    document.title = "cardhall";
     $app.replaceChildren();
-    const list = await games();
-    const create = el("section", "panel");
+    let list;
+    try { list = await games(); } catch (e) { $app.appendChild(el("p", "error", e.message)); return; }
+    const layout = el("div", "lobby");
+    const create = el("section", "panel create");
     create.appendChild(el("h2", "", "New table"));
     const form = el("form");
     form.id = "create";
-    const gameSel = el("select"); gameSel.name = "game";
+    const gameSel = el("select"); gameSel.name = "game"; gameSel.id = "game";
     list.forEach((g) => { const o = el("option", "", g.title); o.value = g.name; gameSel.appendChild(o); });
-    const playersSel = el("select"); playersSel.name = "players";
-    const opts = el("div");
-    const name = el("input"); name.name = "name"; name.placeholder = "your name"; name.maxLength = 40;
+    const saved = localStorage.getItem("cardhall.game");
+    if (saved && list.some((g) => g.name === saved)) gameSel.value = saved;
+    const blurb = el("p", "muted blurb");
+    const playersSel = el("select"); playersSel.name = "players"; playersSel.id = "players";
+    const playersNote = el("span", "muted");
+    const opts = el("div", "options");
+    const name = el("input"); name.name = "name"; name.id = "name"; name.placeholder = "your name"; name.maxLength = 40;
+    name.autocomplete = "nickname";
     name.value = localStorage.getItem("cardhall.name") || "";
-    const pub = el("input"); pub.type = "checkbox"; pub.name = "public";
-    const timer = el("input"); timer.type = "number"; timer.min = 5; timer.max = 3600; timer.placeholder = "off"; timer.name = "turn_seconds";
+    const pub = el("input"); pub.type = "checkbox"; pub.name = "public"; pub.id = "public";
+    const timer = el("input"); timer.type = "number"; timer.min = 5; timer.max = 3600; timer.placeholder = "off"; timer.name = "turn_seconds"; timer.id = "turn_seconds";
+    const botSel = el("select"); botSel.name = "others"; botSel.id = "others";
     function refresh() {
       const g = list.find((x) => x.name === gameSel.value);
-      playersSel.replaceChildren(...g.players.map((n) => { const o = el("option", "", String(n)); o.value = n; return o; }));
+      blurb.textContent = g.summary || (g.rules || "").split("\n\n")[0].replace(/\s+/g, " ");
+      const counts = g.players.slice();
+      playersSel.replaceChildren(...counts.map((n) => {
+        const o = el("option", "", formLabel(g.name, n) + (formMeaning(g.name, n) ? ` — ${formMeaning(g.name, n)}` : ""));
+        o.value = n; return o;
+      }));
+      const open = el("option", "", "open: invite friends, or seat bots later"); open.value = "";
+      botSel.replaceChildren(open, ...g.bots.map((l) => {
+        const o = el("option", "", `${UI.levelName(l)} bots` + (l === defaultBot(g) ? " (recommended)" : "")); o.value = l; return o;
+      }));
       opts.replaceChildren();
-      for (const o of g.options) {
-        const lab = el("label", "row");
-        lab.title = o.doc;
-        lab.appendChild(el("span", "", o.name));
-        let input;
-        if (Array.isArray(o.allowed) && !(o.allowed.length === 2 && o.allowed[0] === false)) {
-          input = el("select");
-          o.allowed.forEach((a) => { const op = el("option", "", String(a)); op.value = JSON.stringify(a); if (a === o.default) op.selected = true; input.appendChild(op); });
-        } else if (typeof o.default === "boolean") {
-          input = el("input"); input.type = "checkbox"; input.checked = o.default;
-        } else if (typeof o.default === "number" || (o.allowed && typeof o.allowed === "object" && "min" in o.allowed)) {
-          input = el("input"); input.type = "number"; input.value = o.default == null ? "" : o.default;
-          if (o.nullable) input.placeholder = "none";
-          if (o.allowed && o.allowed.min != null) input.min = o.allowed.min;
-          if (o.allowed && o.allowed.max != null) input.max = o.allowed.max;
-        } else { input = el("input"); input.value = o.default == null ? "" : o.default; }
-        input.dataset.option = o.name;
-        if (o.nullable) input.dataset.nullable = "1";
-        lab.appendChild(input);
-        lab.appendChild(el("span", "muted", o.doc));
-        opts.appendChild(lab);
-      }
+      for (const o of g.options) opts.appendChild(optionInput(g.name, o));
     }
-    gameSel.addEventListener("change", refresh);
-    const rules = button("rules", (e) => { e.preventDefault(); showRules(gameSel.value); }, "secondary");
-    const go = el("button", "", "Create table"); go.type = "submit"; go.id = "create-table";
-    const err = el("div", "error");
-    const line = (label, ...nodes) => { const d = el("div", "row"); d.appendChild(el("span", "", label)); nodes.forEach((n) => d.appendChild(n)); return d; };
-    form.append(line("Game", gameSel, rules), line("Players", playersSel), opts, line("Your name", name),
-      line("Public table", pub), line("Turn timer (seconds)", timer), go, err);
+    gameSel.addEventListener("change", () => { localStorage.setItem("cardhall.game", gameSel.value); refresh(); });
+    const rules = button("Rules", (e) => { e.preventDefault(); showRules(gameSel.value); }, "secondary");
+    rules.id = "lobby-rules";
+    const go = el("button", "primary", "Create table"); go.type = "submit"; go.id = "create-table";
+    const err = el("div", "error"); err.setAttribute("role", "alert");
+    const line = (label, forId, ...nodes) => {
+      const d = el("div", "field-row");
+      const l = el("label", "", label); if (forId) l.htmlFor = forId;
+      d.appendChild(l);
+      const right = el("div", "row");
+      nodes.forEach((n) => right.appendChild(n));
+      d.appendChild(right);
+      return d;
+    };
+    const advanced = el("details", "advanced");
+    advanced.appendChild(el("summary", "", "Game options"));
+    advanced.appendChild(opts);
+    form.append(
+      line("Game", "game", gameSel, rules), blurb,
+      line("Players", "players", playersSel),
+      line("Your name", "name", name),
+      line("Other seats", "others", botSel),
+      line("Public table", "public", pub, el("span", "muted", "listed below; anyone may join or watch")),
+      line("Turn timer", "turn_seconds", timer, el("span", "muted", "seconds (empty: off; 60 for public tables)")),
+      advanced, go, err);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const options = {};
@@ -101,10 +170,12 @@
         else options[i.dataset.option] = i.value;
       });
       localStorage.setItem("cardhall.name", name.value);
+      const players = Number(playersSel.value);
       try {
         const out = await api("POST", "/api/tables", {
-          game: gameSel.value, players: Number(playersSel.value), options, name: name.value || "host",
+          game: gameSel.value, players, options, name: name.value || "host",
           public: pub.checked, turn_seconds: timer.value ? Number(timer.value) : null,
+          bots: botSel.value ? Array(players - 1).fill(botSel.value) : [],
         });
         store.set(out.table_id, { token: out.token, seat: out.seat, invite: out.invite });
         history.pushState(null, "", `/t/${out.table_id}`);
@@ -113,23 +184,75 @@
     });
     create.appendChild(form);
     refresh();
-    $app.appendChild(create);
+    layout.appendChild(create);
+
+    const side = el("div", "lobby-side");
     const pubList = el("section", "panel");
+    pubList.id = "public-tables";
     pubList.appendChild(el("h2", "", "Public tables"));
-    const tables = await api("GET", "/api/tables");
-    if (!tables.length) pubList.appendChild(el("p", "muted", "None right now."));
-    for (const t of tables) {
-      const a = el("a", "", `${t.game} · ${t.seats.filter((s) => s.kind === "open").length} open seat(s) · ${t.status}`);
-      a.href = `/t/${t.id}`;
-      pubList.appendChild(el("div")).appendChild(a);
-    }
-    $app.appendChild(pubList);
+    side.appendChild(pubList);
+    layout.appendChild(side);
+    $app.appendChild(layout);
+    fillPublic(pubList);
   }
 
-  // ------------------------------------------------------------------ table page
+  async function fillPublic(box) {
+    let tables = [];
+    try { tables = await api("GET", "/api/tables"); } catch (e) { box.appendChild(el("p", "error", e.message)); return; }
+    if (!tables.length) { box.appendChild(el("p", "muted", "None right now. Tick “Public table” to list yours here.")); return; }
+    const ul = el("ul", "table-list");
+    for (const t of tables) {
+      const li = el("li");
+      const open = t.seats.filter((s) => s.kind === "open").length;
+      const a = el("a", "", `${gameTitle(t.game)} · ${formLabel(t.game, t.players)}`);
+      a.href = `/t/${t.id}`;
+      li.appendChild(a);
+      const who = t.seats.filter((s) => s.kind !== "open").map((s) => s.name).join(", ");
+      let state = t.status === "lobby" ? (open ? `${UI.plural(open, "open seat")}` : "about to start") : "playing";
+      if (t.watchers) state += ` · ${UI.plural(t.watchers, "watcher")}`;
+      li.appendChild(el("span", "muted", ` ${state}${who ? " · " + who : ""}`));
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+
+  function botLevelText(g, level) {
+    const note = { random: "plays any legal move", heuristic: "plays by rules of thumb", ismcts: "searches many deals; strongest", perfect: "solves the game exactly" }[level];
+    return UI.levelName(level) + (note ? ` — ${note}` : "");
+  }
+  function defaultBot(g) {
+    if (g.default_bot) return g.default_bot;
+    return g.bots.includes("heuristic") ? "heuristic" : g.bots[g.bots.length - 1];
+  }
+
+  function optionInput(game, o) {
+    const lab = el("label", "option");
+    const head = el("span", "option-name", optionLabel(game, o));
+    let input;
+    if (Array.isArray(o.allowed) && !(o.allowed.length === 2 && o.allowed[0] === false)) {
+      input = el("select");
+      o.allowed.forEach((a) => {
+        const op = el("option", "", optionValue(game, o, a)); op.value = JSON.stringify(a);
+        if (a === o.default) op.selected = true; input.appendChild(op);
+      });
+    } else if (typeof o.default === "boolean") {
+      input = el("input"); input.type = "checkbox"; input.checked = o.default;
+    } else if (typeof o.default === "number" || (o.allowed && typeof o.allowed === "object" && "min" in o.allowed)) {
+      input = el("input"); input.type = "number"; input.value = o.default == null ? "" : o.default;
+      if (o.nullable) input.placeholder = "no limit";
+      if (o.allowed && o.allowed.min != null) input.min = o.allowed.min;
+      if (o.allowed && o.allowed.max != null) input.max = o.allowed.max;
+    } else { input = el("input"); input.value = o.default == null ? "" : o.default; }
+    input.dataset.option = o.name;
+    if (o.nullable) input.dataset.nullable = "1";
+    lab.append(head, input, el("span", "option-doc muted", UI.sentence(o.doc)));
+    return lab;
+  }
+
+  // ------------------------------------------------------------------ join page
 
   function tablePage(id) {
-    $crumb.textContent = "table " + id;
+    $crumb.textContent = "";
     const saved = store.get(id);
     if (!saved) return joinPage(id);
     new TableClient(id, saved).start();
@@ -137,24 +260,22 @@
 
   async function joinPage(id) {
     $app.replaceChildren();
-    const box = el("section", "panel");
+    const box = el("section", "panel narrow");
     let info;
-    try { info = await api("GET", `/api/tables/${id}`); } catch (e) { box.textContent = e.message; $app.appendChild(box); return; }
+    try { await games(); info = await api("GET", `/api/tables/${id}`); } catch (e) { box.appendChild(el("p", "error", e.message)); $app.appendChild(box); return; }
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-    box.appendChild(el("h2", "", `Join a table of ${info.game}`));
-    const seats = el("ul", "seats");
-    info.seats.forEach((s) => seats.appendChild(el("li", "", `${s.seat + 1}. ${s.kind === "open" ? "open seat" : s.name}`)));
+    box.appendChild(el("h2", "", `${gameTitle(info.game)} · ${formLabel(info.game, info.players)}`));
+    const seats = el("ol", "seat-list");
+    info.seats.forEach((s) => seats.appendChild(el("li", "", s.kind === "open" ? "open seat" : s.name + (s.kind === "bot" ? ` (${UI.levelName(s.bot)} bot)` : ""))));
     box.appendChild(seats);
-    const err = el("div", "error");
-    if (info.status !== "lobby" || !info.seats.some((s) => s.kind === "open")) {
-      box.appendChild(el("p", "", "This table has no open seat."));
-    } else if (!invite && !info.public) {
-      box.appendChild(el("p", "", "You need the invite link to join this table."));
-    } else {
+    const err = el("div", "error"); err.setAttribute("role", "alert");
+    const open = info.status === "lobby" && info.seats.some((s) => s.kind === "open");
+    if (open && (invite || info.public)) {
+      const row = el("div", "row");
       const name = el("input"); name.placeholder = "your name"; name.maxLength = 40; name.id = "join-name";
       name.value = localStorage.getItem("cardhall.name") || "";
-      box.appendChild(name);
-      box.appendChild(button("Join", async () => {
+      row.appendChild(name);
+      const join = button("Join", async () => {
         try {
           localStorage.setItem("cardhall.name", name.value);
           const out = await api("POST", `/api/tables/${id}/join`, { invite, name: name.value });
@@ -162,22 +283,39 @@
           history.replaceState(null, "", `/t/${id}`);
           route();
         } catch (e) { err.textContent = e.message; }
-      })).id = "join";
+      }, "primary");
+      join.id = "join";
+      row.appendChild(join);
+      box.appendChild(row);
+    } else if (open) {
+      box.appendChild(el("p", "", "You need the invite link to join this table."));
+    } else {
+      box.appendChild(el("p", "", info.status === "over" ? "This game is over." : "This table has no open seat."));
+    }
+    if (info.watchable) {
+      const watch = button("Watch this table", () => new TableClient(id, { watch: true }).start(), "primary");
+      watch.id = "watch";
+      box.appendChild(watch);
     }
     box.appendChild(err);
     $app.appendChild(box);
   }
 
+  // ------------------------------------------------------------------ table page
+
   class TableClient {
     constructor(id, saved) {
-      this.id = id; this.token = saved.token; this.seat = saved.seat; this.invite = saved.invite;
+      this.id = id; this.token = saved.token; this.seat = saved.watch ? null : saved.seat; this.invite = saved.invite;
+      this.watch = Boolean(saved.watch);
       this.version = -1; this.view = null; this.table = null; this.log = []; this.ws = null;
-      this.backoff = 500; this.pending = false; this.closed = false;
+      this.backoff = 500; this.pending = false; this.closed = false; this.ui = {}; this.uiKey = "";
+      this.keep = {}; // UI state kept across moves (the showdown step shown)
     }
     start() {
       $app.replaceChildren();
-      this.root = el("div"); this.root.id = "table";
+      this.root = el("div", "tablepage"); this.root.id = "table";
       $app.appendChild(this.root);
+      games().then(() => this.render()).catch(() => {});
       this.connect();
       this.tick = setInterval(() => this.renderTimer(), 1000);
       window.cardhallClient = this;
@@ -187,17 +325,17 @@
       const ws = new WebSocket(`${proto}//${location.host}/ws`);
       this.ws = ws;
       ws.onopen = () => {
-        $conn.className = "conn on";
+        $conn.className = "conn on"; $conn.title = "connected";
         this.backoff = 500;
-        const hello = { type: "hello", table: this.id, token: this.token };
+        const hello = this.watch ? { type: "hello", table: this.id, watch: true } : { type: "hello", table: this.id, token: this.token };
         if (this.version >= 0) hello.last_version = this.version;
         ws.send(JSON.stringify(hello));
       };
       ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
       ws.onclose = (e) => {
-        $conn.className = "conn off";
+        $conn.className = "conn off"; $conn.title = "reconnecting…";
         if (this.closed) return;
-        if (e.code === 4401) { this.fatal("This seat's token is no longer valid."); return; }
+        if (e.code === 4401) { this.fatal(this.watch ? "This table cannot be watched." : "This seat's token is no longer valid."); return; }
         setTimeout(() => this.connect(), this.backoff);
         this.backoff = Math.min(this.backoff * 2, 8000);
       };
@@ -208,7 +346,7 @@
     }
     onMessage(m) {
       if (m.type === "sync") {
-        this.table = m.table; this.seat = m.seat; this.version = m.version; this.view = m.view;
+        this.table = m.table; this.seat = this.watch ? null : m.seat; this.version = m.version; this.view = m.view;
         this.log = m.events.slice();
         this.pending = false;
         this.render();
@@ -224,8 +362,8 @@
         if (m.view) { this.view = m.view; this.render(); }
       } else if (m.type === "error") {
         this.pending = false;
-        this.showError(m.message);
         this.render();
+        this.showError(m.message);
       } else if (m.type === "ack") {
         // one action at a time: the next may be sent once this one is acknowledged
         this.pending = false;
@@ -234,172 +372,206 @@
       }
     }
     send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); }
+    busy() { return this.pending || this.version < (this.acked || 0); }
     act(action) {
-      if (this.pending) return;
+      if (this.busy() || this.watch) return;
       this.pending = true;
       this.send({ type: "action", action, id: crypto.getRandomValues(new Uint32Array(2)).join("-") });
-      this.root.querySelectorAll(".actions button").forEach((b) => (b.disabled = true));
-    }
-    names() {
-      return (this.table ? this.table.seats : []).map((s) => s.name || `seat ${s.seat + 1}`);
+      this.root.querySelectorAll("#actions button, #hand button").forEach((b) => (b.disabled = true));
     }
     showError(text) { const e = this.root.querySelector("#error"); if (e) e.textContent = text; }
     renderTimer() {
-      const t = this.root.querySelector("#timer");
+      const t = this.root && this.root.querySelector("#timer");
       if (!t || !this.table) return;
       const d = this.table.deadline_at;
-      t.textContent = d && this.table.status === "playing" ? `⏱ ${Math.max(0, Math.round(d - Date.now() / 1000))} s` : "";
+      if (!d || this.table.status !== "playing") { t.textContent = ""; return; }
+      const left = Math.max(0, Math.round(d - Date.now() / 1000));
+      t.textContent = `⏱ ${left} s`;
+      t.classList.toggle("low", left <= 10);
+    }
+    status(ctx) {
+      const v = this.view;
+      if (v.over) return ["Game over", "over"];
+      const actors = v.actors.filter((s) => s !== this.seat).map((s) => ctx.name(s));
+      if (!this.watch && v.actors.includes(this.seat)) {
+        if (ctx.game.outOfTurn && ctx.game.outOfTurn(ctx)) {
+          return [v.prompt ? UI.sentence(v.prompt) : "You may act now, out of turn", "mine window"];
+        }
+        return ["Your turn", "mine"];
+      }
+      if (!actors.length) return ["", ""];
+      return ["Waiting for " + UI.joinNames(actors), ""];
     }
     render() {
       if (!this.table) return;
-      const t = this.table, names = this.names();
-      $crumb.textContent = `${t.game} · table ${t.id}`;
+      Table.closeMenus();
+      const t = this.table;
+      const title = gameTitle(t.game);
+      document.title = `${title} · cardhall`;
+      $crumb.textContent = `${title} · ${formLabel(t.game, t.players)}`;
       const root = this.root;
+      const scrollLog = root.querySelector("#log");
+      const wasAtBottom = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 8;
       root.replaceChildren();
-      const head = el("div", "row panel");
-      head.appendChild(el("strong", "", t.game));
-      head.appendChild(button("rules", () => showRules(t.game), "secondary"));
-      const status = el("span", "turn", "");
+      const head = el("div", "tablehead");
+      const status = el("div", "status", "");
       status.id = "status";
+      status.setAttribute("role", "status");
       status.dataset.status = t.status;
       status.dataset.version = String(this.version);
       head.appendChild(status);
-      const timer = el("span", "muted"); timer.id = "timer"; head.appendChild(timer);
+      const timer = el("span", "timer"); timer.id = "timer"; head.appendChild(timer);
+      const tools = el("div", "tools");
+      if (t.watchers) tools.appendChild(el("span", "watchers", `👁 ${t.watchers}`)).title = UI.plural(t.watchers, "person", "people") + " watching";
+      const rules = button("Rules", () => showRules(t.game, t.options), "secondary");
+      rules.id = "rules-button";
+      tools.appendChild(rules);
+      head.appendChild(tools);
       root.appendChild(head);
-      root.appendChild(Object.assign(el("div", "error"), { id: "error" }));
-      if (t.status === "lobby") { status.textContent = "Setting up"; this.renderLobby(root, names); return; }
+      const error = el("div", "error"); error.id = "error"; error.setAttribute("role", "alert");
+      root.appendChild(error);
+      if (t.status === "lobby") { status.textContent = "Setting up the table"; this.renderLobby(root); return; }
       const v = this.view;
       if (!v) return;
-      if (v.over) status.textContent = "Game over";
-      else if (v.actors.includes(this.seat)) { status.textContent = "Your turn"; status.classList.add("mine"); }
-      else status.textContent = "Waiting for " + v.actors.map((s) => names[s]).join(", ");
-      const render = window.Renderers[t.game] || window.GenericRenderer.render;
-      const board = el("div"); board.id = "board";
-      try { board.appendChild(render(v, { names, seat: this.seat })); }
-      catch (e) { board.appendChild(window.GenericRenderer.render(v, { names, seat: this.seat })); }
-      root.appendChild(board);
-      root.appendChild(this.renderActions(v));
-      if (v.over) root.appendChild(this.renderOutcome(v, names));
-      const logBox = el("div", "panel");
-      logBox.appendChild(el("strong", "", "Game log"));
-      const log = el("div"); log.id = "log";
-      for (const e of this.log) log.appendChild(el("div", "", describe(e, names)));
-      logBox.appendChild(log);
-      root.appendChild(logBox);
-      log.scrollTop = log.scrollHeight;
-      if (!v.over) root.appendChild(button("Leave (a bot takes my seat)", () => this.leave(), "secondary"));
+      // per-decision UI state (chosen cards, bet amount) lives until the decision changes
+      const key = `${v.moves}|${(v.legal || []).length}`;
+      if (key !== this.uiKey) { this.uiKey = key; this.ui = {}; }
+      const ctx = Table.makeContext(this);
+      const [text, cls] = this.status(ctx);
+      status.textContent = text;
+      if (cls) status.className = "status " + cls;
+      if (this.watch) status.textContent = (text ? text + " · " : "") + "watching";
+
+      const layout = el("div", "play");
+      const main = el("div", "play-main");
+      main.appendChild(Table.board(ctx));
+      const mine = !this.watch && v.actors.includes(this.seat) && !v.over;
+      const bar = mine && (ctx.plain.length || ctx.ranges.length) ? Table.actionBar(ctx) : null;
+      if (bar) main.appendChild(bar);
+      layout.appendChild(main);
+
+      const side = el("aside", "play-side");
+      if (v.over) side.appendChild(this.renderOutcome(ctx));
+      const summary = ctx.game.summary ? ctx.game.summary(ctx) : null;
+      if (summary) { summary.id = summary.id || "summary"; side.appendChild(summary); }
+      if (!v.over) {
+        const scores = Table.scoreTable(ctx);
+        if (scores) {
+          const box = el("details", "panel scores-panel");
+          box.appendChild(el("summary", "", "Scores so far"));
+          box.appendChild(scores);
+          side.appendChild(box);
+        }
+      }
+      side.appendChild(this.renderLog(ctx));
+      if (ctx.game.pack !== "french") {
+        const leg = el("details", "panel legend-panel");
+        leg.appendChild(el("summary", "", "Suits"));
+        leg.appendChild(Cards.legend());
+        side.appendChild(leg);
+      }
+      if (!v.over && !this.watch) {
+        const leave = button("Leave the table", () => this.leave(), "secondary small");
+        leave.id = "leave";
+        side.appendChild(leave);
+      }
+      layout.appendChild(side);
+      root.appendChild(layout);
+      const log = root.querySelector("#log");
+      if (log && wasAtBottom) log.scrollTop = log.scrollHeight;
+      // on a phone, bring the hand and the choices into view when a decision starts
+      if (bar && !this.wasMine && window.innerWidth <= 760) {
+        const hand = root.querySelector("#hand") || bar;
+        const top = hand.getBoundingClientRect().top;
+        if (bar.getBoundingClientRect().bottom > window.innerHeight) window.scrollBy({ top: top - 8, behavior: "smooth" });
+      }
+      this.wasMine = Boolean(bar);
       this.renderTimer();
     }
-    renderActions(v) {
-      const box = el("div", "panel actions"); box.id = "actions";
-      if (!v.legal.length) { box.appendChild(el("span", "muted", v.over ? "" : "Nothing to do right now.")); return box; }
-      const groups = new Map();
-      for (const a of v.legal) {
-        const kind = a.split(" ")[0];
-        if (!groups.has(kind)) groups.set(kind, []);
-        groups.get(kind).push(a);
+    renderLog(ctx) {
+      const box = el("section", "panel logbox");
+      box.appendChild(el("h3", "", "What happened"));
+      const log = el("ol", "log"); log.id = "log";
+      log.setAttribute("aria-live", "polite");
+      for (const e of this.log) {
+        if (!e.text) continue;
+        const li = el("li", "ev-" + e.kind, UI.sentence(e.text));
+        if (e.seat !== null && e.seat !== undefined && e.seat >= 0) li.dataset.seat = String(e.seat);
+        log.appendChild(li);
       }
-      for (const [kind, list] of groups) {
-        const row = el("div", "row");
-        if (list.length > 12 && list.some((a) => a.split(" ").length > 2)) {
-          row.appendChild(this.picker(kind, list, v));
-        } else if (list.length > 12 && list.every((a) => /^\S+ -?\d+$/.test(a))) {
-          const sel = el("select"); sel.dataset.kind = kind;
-          list.forEach((a) => { const o = el("option", "", a.split(" ")[1]); o.value = a; sel.appendChild(o); });
-          row.append(el("span", "", kind), sel, button(kind, () => this.act(sel.value)));
-        } else {
-          for (const a of list) {
-            const b = button("", () => this.act(a));
-            b.dataset.action = a;
-            const parts = a.split(" ");
-            const rest = parts.slice(1);
-            if (rest.length && rest.every((x) => Cards.isCard(x))) {
-              b.appendChild(document.createTextNode(parts[0] + " "));
-              const span = el("span"); span.innerHTML = rest.map((c) => Cards.svg(c)).join(""); b.appendChild(span);
-            } else b.textContent = a;
-            b.disabled = this.pending || this.version < (this.acked || 0);
-            row.appendChild(b);
-          }
-        }
-        box.appendChild(row);
-      }
+      if (!log.childNodes.length) log.appendChild(el("li", "muted", this.view && this.view.over ? "" : "Nothing to report yet."));
+      box.appendChild(log);
       return box;
     }
-    // A kind with many multi-argument actions (discard 1 3 5, select 2 7 ...): toggle the
-    // arguments, then send the combination if it is legal.
-    picker(kind, list, v) {
-      const legal = new Set(list);
-      const tokens = [];
-      for (const a of list) for (const t of a.split(" ").slice(1)) if (!tokens.includes(t)) tokens.push(t);
-      if (tokens.every((t) => /^-?\d+$/.test(t))) tokens.sort((x, y) => Number(x) - Number(y));
-      const label = (window.ActionLabels || {})[this.table.game];
-      const chosen = new Set();
-      const box = el("div", "row picker"); box.dataset.kind = kind;
-      const go = el("button", "", kind);
-      const compose = () => [kind, ...tokens.filter((t) => chosen.has(t))].join(" ");
-      const refresh = () => { go.disabled = this.pending || !legal.has(compose()); go.textContent = compose(); };
-      for (const t of tokens) {
-        const b = el("button", "secondary toggle");
-        b.dataset.token = t;
-        const shown = label ? label(kind, t, v) : t;
-        if (Cards.isCard(shown)) { b.innerHTML = Cards.svg(shown, "small"); b.title = `${t}: ${shown}`; }
-        else b.textContent = shown;
-        b.addEventListener("click", () => {
-          if (chosen.has(t)) chosen.delete(t); else chosen.add(t);
-          b.classList.toggle("on", chosen.has(t));
-          refresh();
-        });
-        box.appendChild(b);
-      }
-      go.addEventListener("click", () => { if (legal.has(compose())) this.act(compose()); });
-      go.dataset.action = "";
-      box.appendChild(go);
-      refresh();
-      return box;
-    }
-    renderOutcome(v, names) {
-      const box = el("div", "panel outcome"); box.id = "outcome";
+    renderOutcome(ctx) {
+      const v = this.view;
+      const box = el("section", "panel outcome"); box.id = "outcome";
       const o = v.outcome || { scores: [], winners: [] };
-      const w = o.winners.length ? o.winners.map((s) => names[s]).join(" and ") + (o.winners.length > 1 ? " win" : " wins") : "No winner";
-      box.appendChild(el("div", "", w));
-      box.appendChild(el("div", "muted", "Scores: " + o.scores.map((s, i) => `${names[i]} ${s}`).join(" · ")));
-      const rec = el("a", "", "Download the record"); rec.href = `/api/tables/${this.id}/record`; rec.download = `cardhall-${this.table.game}-${this.id}.json`;
-      box.appendChild(rec);
-      box.appendChild(button("Rematch", () => this.rematch())).id = "rematch";
+      const headline = ctx.game.result ? ctx.game.result(ctx) : defaultResult(ctx, o);
+      box.appendChild(el("h2", "", headline));
+      const last = [...this.log].reverse().find((e) => e.text && e.seat === null);
+      if (last) box.appendChild(el("p", "", UI.sentence(last.text)));
+      const scores = Table.scoreTable(ctx);
+      if (scores) box.appendChild(scores);
+      const row = el("div", "row");
+      const rec = el("a", "button-link", "Download the record");
+      rec.href = `/api/tables/${this.id}/record`; rec.download = `cardhall-${this.table.game}-${this.id}.json`;
+      rec.id = "download";
+      row.appendChild(rec);
+      if (!this.watch) { const r = button("Rematch", () => this.rematch(), "primary"); r.id = "rematch"; row.appendChild(r); }
+      box.appendChild(row);
       return box;
     }
-    renderLobby(root, names) {
-      const t = this.table, host = this.seat === t.host_seat;
-      const box = el("div", "panel");
+    renderLobby(root) {
+      const t = this.table, host = !this.watch && this.seat === t.host_seat;
+      const box = el("section", "panel narrow setup");
+      box.appendChild(el("h2", "", `${gameTitle(t.game)} · ${formLabel(t.game, t.players)}`));
       if (host && this.invite) {
         const link = `${location.origin}/t/${t.id}#invite=${this.invite}`;
         const inp = el("input", "invite"); inp.readOnly = true; inp.value = link; inp.id = "invite-link";
-        box.append(el("div", "", "Invite friends with this link:"), inp, button("copy", () => navigator.clipboard && navigator.clipboard.writeText(link), "secondary"));
+        inp.setAttribute("aria-label", "invite link");
+        const copy = button("Copy", () => { if (navigator.clipboard) navigator.clipboard.writeText(link); inp.select(); }, "secondary");
+        const row = el("div", "row"); row.append(inp, copy);
+        box.append(el("p", "", "Invite friends with this link:"), row);
       }
-      const list = el("ul", "seats"); list.id = "seats";
-      const levels = ((GAMES || []).find((g) => g.name === t.game) || { bots: ["random"] }).bots;
+      const list = el("ol", "seat-list"); list.id = "seats";
+      const g = gameInfo(t.game) || { bots: ["random"] };
+      const levels = g.bots;
       for (const s of t.seats) {
         const li = el("li");
         li.dataset.seat = String(s.seat);
-        li.appendChild(el("span", "", `${s.seat + 1}. ` + (s.kind === "open" ? "open seat" : s.kind === "reserved" ? `${s.name} (reserved)` : s.name) + (s.seat === this.seat ? " (you)" : "")));
+        const who = s.kind === "open" ? "open seat" : s.kind === "reserved" ? `${s.name} (not back yet)` : s.name + (s.kind === "bot" ? ` · ${UI.levelName(s.bot)} bot` : "");
+        li.appendChild(el("span", s.kind === "open" ? "muted" : "", who + (s.seat === this.seat ? " (you)" : "")));
         if (host && s.kind === "open") {
-          const sel = el("select"); levels.forEach((l) => { const o = el("option", "", l); o.value = l; sel.appendChild(o); });
-          li.append(sel, button("add bot", () => this.hostCall("POST", "bots", { level: sel.value, seat: s.seat })));
+          const sel = el("select"); sel.setAttribute("aria-label", "bot level");
+          levels.forEach((l) => { const o = el("option", "", UI.levelName(l)); o.value = l; if (l === defaultBot(g)) o.selected = true; sel.appendChild(o); });
+          li.append(sel, button("Seat a bot", () => this.hostCall("POST", "bots", { level: sel.value, seat: s.seat }), "secondary"));
         } else if (host && s.seat !== t.host_seat && s.kind !== "reserved") {
-          li.appendChild(button("remove", () => this.hostCall("DELETE", `seats/${s.seat}`), "secondary"));
+          li.appendChild(button("Remove", () => this.hostCall("DELETE", `seats/${s.seat}`), "secondary"));
         }
         list.appendChild(li);
       }
       box.appendChild(list);
-      if (host) box.appendChild(button("Fill open seats with bots", () => this.fillBots(levels), "secondary")).id = "fill-bots";
-      if (host) box.appendChild(button("Start", () => this.hostCall("POST", "start"))).id = "start";
-      else box.appendChild(el("p", "muted", "Waiting for the host to start."));
+      if (host) {
+        const fillRow = el("div", "row");
+        const sel = el("select"); sel.id = "fill-level"; sel.setAttribute("aria-label", "bot level");
+        levels.forEach((l) => { const o = el("option", "", botLevelText(g, l)); o.value = l; if (l === defaultBot(g)) o.selected = true; sel.appendChild(o); });
+        const fill = button("Fill open seats with bots", () => this.fillBots(sel.value), "secondary");
+        fill.id = "fill-bots";
+        fillRow.append(fill, sel);
+        box.appendChild(fillRow);
+        const start = button("Start", () => this.hostCall("POST", "start"), "primary");
+        start.id = "start";
+        start.disabled = t.seats.some((s) => s.kind === "open");
+        box.appendChild(start);
+      } else box.appendChild(el("p", "muted", "Waiting for the host to start."));
+      const rules = button("Rules", () => showRules(t.game, t.options), "secondary");
+      box.appendChild(rules);
       root.appendChild(box);
-      if (!games.loaded) { games.loaded = true; games().then(() => this.render()); }
     }
-    async fillBots(levels) {
+    async fillBots(level) {
       const open = this.table.seats.filter((s) => s.kind === "open");
-      for (const s of open) await this.hostCall("POST", "bots", { level: levels[0], seat: s.seat });
+      for (const s of open) await this.hostCall("POST", "bots", { level, seat: s.seat });
     }
     async hostCall(method, path, body) {
       try { await api(method, `/api/tables/${this.id}/${path}`, body, this.token); }
@@ -408,33 +580,38 @@
     async leave() {
       if (!confirm("Leave this table? A bot will play your seat.")) return;
       try { await api("POST", `/api/tables/${this.id}/leave`, undefined, this.token); } catch (e) { this.showError(e.message); return; }
-      this.closed = true; if (this.ws) this.ws.close();
+      this.stop();
       localStorage.removeItem("cardhall.table." + this.id);
       history.pushState(null, "", "/"); route();
+    }
+    stop() {
+      this.closed = true; if (this.ws) this.ws.close();
+      clearInterval(this.tick);
     }
     async rematch() {
       try {
         const out = await api("POST", `/api/tables/${this.id}/rematch`, undefined, this.token);
         store.set(out.table_id, { token: out.token, seat: out.seat, invite: this.invite });
-        this.closed = true; if (this.ws) this.ws.close();
-        clearInterval(this.tick);
+        this.stop();
         history.pushState(null, "", `/t/${out.table_id}`); route();
       } catch (e) { this.showError(e.message); }
     }
   }
 
-  function describe(e, names) {
-    const who = e.seat === null || e.seat === undefined ? "" : (names[e.seat] || `seat ${e.seat + 1}`) + ": ";
-    const rest = Object.entries(e).filter(([k]) => !["seq", "kind", "seat"].includes(k))
-      .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") : typeof v === "object" && v !== null ? JSON.stringify(v) : v}`);
-    return `${who}${e.kind}${rest.length ? " — " + rest.join(", ") : ""}`;
+  function defaultResult(ctx, o) {
+    if (!o.winners.length) return "No winner";
+    const names = o.winners.map((s) => (s === ctx.seat ? "You" : ctx.name(s)));
+    if (o.winners.length === 1) return names[0] === "You" ? "You win" : `${names[0]} wins`;
+    return `${UI.joinNames(names)} win`;
   }
 
   function route() {
     const m = location.pathname.match(/^\/t\/([0-9a-f]{1,32})$/);
-    if (window.cardhallClient) { window.cardhallClient.closed = true; if (window.cardhallClient.ws) window.cardhallClient.ws.close(); window.cardhallClient = null; }
-    if (m) tablePage(m[1]); else lobbyPage();
+    if (window.cardhallClient) { window.cardhallClient.stop(); window.cardhallClient = null; }
+    if (m) tablePage(m[1]);
+    else lobbyPage();
   }
   window.addEventListener("popstate", route);
-  route();
+  window.Cardhall = { api, games, gameTitle, formLabel, showRules, route, TableClient };
+  games().catch(() => {}).finally(route);
 })();

@@ -1,27 +1,84 @@
-// Abstrac: the row of face-up cards (top end first), each player's taken cards,
-// combination points and totals.
+// Abstrac at the table: the row of face-up cards across the felt (the top end, taken
+// first, on the left; click the 1st, 2nd or 3rd card to take that many), each player's
+// taken cards and combination points, and the deals of a match.
 "use strict";
 (function () {
-  const { el, field } = window.GenericRenderer;
-  window.Renderers.abstrac = function (view, ctx) {
-    const root = el("div");
-    const row = el("div", "panel");
-    row.appendChild(el("div", "muted", `The row (${view.row.length} cards; the top end, taken first, is on the left)`));
-    row.appendChild(Cards.row(view.row));
-    root.appendChild(row);
-    for (let s = 0; s < 2; s++) {
-      const box = el("div", "seatbox panel" + (view.actors.includes(s) ? " actor" : "") + (s === view.seat ? " me" : ""));
-      box.dataset.seat = String(s);
-      let who = ctx.names[s] + (s === view.seat ? " (you)" : "");
-      if (view.dealer === s) who += " · dealer";
-      if (view.first === s) who += " · took first";
-      box.appendChild(el("div", "", who));
-      box.appendChild(field("combination points", view.combos[s]));
-      box.appendChild(field("cards taken", view.taken[s].length));
-      if (view.options && view.options.match) box.appendChild(field("match total", view.totals[s]));
-      box.appendChild(Cards.row(view.taken[s], "small"));
-      root.appendChild(box);
-    }
-    return root;
+  const { el, fmt } = window.UI;
+
+  function seat(ctx, s) {
+    const v = ctx.view;
+    const stats = [["Cards taken", String(v.taken[s].length)], ["Combinations", fmt(v.combos[s])]];
+    if (v.options && v.options.match) stats.push(["Match total", fmt(v.totals[s]), "chips"]);
+    const badges = [];
+    if (v.first === s) badges.push("plays first");
+    const cards = v.taken[s].length ? Table.cardsNode(v.taken[s], "tiny") : null;
+    return { stats, badges, cards };
+  }
+
+  function centre(ctx) {
+    const v = ctx.view;
+    const box = el("div", "ab-row-wrap");
+    const head = el("div", "centre-head");
+    head.appendChild(el("span", "", v.row.length ? `The row · ${UI.plural(v.row.length, "card")}` : "The row is empty"));
+    if (v.options && v.options.match) head.appendChild(el("span", "muted", ` · match to ${fmt(v.options.target)}`));
+    box.appendChild(head);
+    const row = el("div", "ab-row");
+    row.id = "row";
+    row.dataset.count = String(v.row.length);
+    v.row.forEach((c, i) => {
+      const take = `take ${i + 1}`;
+      const acts = ctx.legal.has(take) ? [take] : [];
+      const b = Table.cardButton(ctx, c, acts);
+      if (i === 0) b.classList.add("top-end");
+      b.addEventListener("mouseenter", () => row.querySelectorAll(".cardbtn").forEach((x, j) => x.classList.toggle("reach", acts.length > 0 && j <= i)));
+      b.addEventListener("mouseleave", () => row.querySelectorAll(".cardbtn").forEach((x) => x.classList.remove("reach")));
+      row.appendChild(b);
+    });
+    box.appendChild(row);
+    if (v.row.length) box.appendChild(el("div", "muted small", "Cards are taken from the left end."));
+    return box;
+  }
+
+  function label(ctx, a) {
+    if (a === "first") return "Play first";
+    if (a === "second") return "Play second";
+    const m = /^take (\d)$/.exec(a);
+    if (m) return `Take ${UI.plural(Number(m[1]), "card")}`;
+    return null;
+  }
+
+  function deals(ctx) {
+    return ctx.view.deals || [];
+  }
+
+  function summary(ctx) {
+    const list = deals(ctx);
+    if (!list.length) return null;
+    const last = list[list.length - 1];
+    const box = el("section", "panel summary");
+    box.appendChild(el("h3", "", list.length > 1 ? `Deal ${list.length}` : "The deal"));
+    const ev = [...ctx.events].reverse().find((e) => e.kind === "score" && e.text);
+    if (ev) box.appendChild(el("p", "", UI.sentence(ev.text)));
+    const ul = el("ul", "plain");
+    for (let s = 0; s < 2; s++) ul.appendChild(el("li", "", `${ctx.name(s)}: ${UI.plural(last.combos[s], "combination point")}, ${UI.plural(last.scores[s], "point")}`));
+    box.appendChild(ul);
+    return box;
+  }
+
+  function scores(ctx) {
+    const list = deals(ctx);
+    const rows = list.map((d, i) => {
+      const best = Math.max(...d.scores);
+      return { label: `Deal ${i + 1}`, cells: d.scores, win: d.scores.map((x, s) => (x === best && x > 0 ? s : -1)).filter((s) => s >= 0) };
+    });
+    return { first: "Deal", columns: [ctx.name(0), ctx.name(1)], rows, totals: rows.length > 1 ? ctx.view.totals : null };
+  }
+
+  window.Games.abstrac = {
+    pack: "french",
+    seat, centre, label, summary, scores,
+    hand: null,
+    dealer: (ctx) => ctx.view.dealer,
+    optionLabels: { match: "Match play", target: "Match target" },
   };
 })();

@@ -1,12 +1,354 @@
-// Getha: the action pickers show cards for hand positions (discard i j ...) and suits by
-// number (select a b). The board itself is drawn by the generic renderer.
+// Getha at the table: stacks, chips in the pot and each seat's state around the felt; the
+// pots, carry-over and the phase in the centre; the viewer's hand, which becomes its two
+// played suits and its reserve once chosen (visible all through the betting). Discards
+// and suit choices are made by clicking cards; amounts come from a bet box bounded by the
+// legal range; the showdown steps through the narration's sentences one at a time.
 "use strict";
 (function () {
-  window.ActionLabels = window.ActionLabels || {};
-  window.ActionLabels.getha = function (kind, token, view) {
-    const i = Number(token);
-    if (kind === "discard" && Array.isArray(view.hand) && view.hand[i - 1]) return view.hand[i - 1];
-    if (kind === "select") return `suit S${token}`;
-    return token;
+  const { el, button, fmt } = window.UI;
+  const PHASES = {
+    bringin: "Bring-in", answer: "Answering the bring-in", draw: "The draw", declare: "The draw",
+    select: "Choosing suits", bet: "Betting", replace: "Showdown", over: "Game over",
+  };
+
+  function potTotal(v) { return (v.pots || []).reduce((a, p) => a + p.amount, 0); }
+
+  function seat(ctx, s) {
+    const v = ctx.view;
+    const info = v.seats[s];
+    const stats = [["Stack", fmt(info.stack), "chips"]];
+    if (info.total) stats.push(["In the pot", fmt(info.total)]);
+    if (v.phase === "bet" && info.put) stats.push(["This round", fmt(info.put)]);
+    const badges = [];
+    if (info.all_in) badges.push("all in");
+    if (info.discarded !== null && info.discarded !== undefined && !info.folded && v.phase !== "over") badges.push(info.discarded ? `drew ${info.discarded}` : "kept all");
+    if (info.chosen) badges.push("suits chosen");
+    let cards = null, note = null;
+    if (info.played && info.played.length) cards = Table.cardsNode(info.played, "tiny");
+    else if (s !== ctx.seat && info.cards) cards = Table.backs(info.cards, 8);
+    if (info.folded) note = "Folded";
+    else if (!info.dealt && v.phase !== "over") note = info.stack ? "Sits out this deal" : "Out of chips";
+    return { stats, badges, cards, note, out: info.folded || !info.dealt };
+  }
+
+  function centre(ctx) {
+    const v = ctx.view;
+    const box = el("div", "gt-centre");
+    const head = el("div", "centre-head");
+    head.appendChild(el("span", "", `Deal ${v.deal}` + (v.max_deals ? ` of ${v.max_deals}` : "")));
+    head.appendChild(el("span", "phase", PHASES[v.phase] || ""));
+    box.appendChild(head);
+    const pots = el("div", "pots");
+    pots.id = "pots";
+    (v.pots || []).forEach((p, i) => {
+      const chip = el("div", "pot");
+      chip.dataset.amount = String(p.amount);
+      chip.appendChild(el("span", "pot-label", i === 0 ? "Pot" : `Side pot ${i}`));
+      chip.appendChild(el("span", "pot-amount", fmt(p.amount)));
+      if (v.pots.length > 1 || p.eligible.length < v.players) {
+        chip.title = "for " + UI.joinNames(p.eligible.map((s) => ctx.who(s)));
+        chip.appendChild(el("span", "pot-who", UI.joinNames(p.eligible.map((s) => ctx.who(s)))));
+      }
+      pots.appendChild(chip);
+    });
+    if (v.carry) {
+      const c = el("div", "pot carry");
+      c.append(el("span", "pot-label", "Carried over"), el("span", "pot-amount", fmt(v.carry)));
+      pots.appendChild(c);
+    }
+    if (!pots.childNodes.length) pots.appendChild(el("span", "muted", "No chips in the pot."));
+    box.appendChild(pots);
+    const facts = [];
+    if (v.bring_in && v.phase !== "bringin" && v.phase !== "over") facts.push(`bring-in ${fmt(v.bring_in)}`);
+    if (v.phase === "bet" && v.cur) facts.push(`bet to call ${fmt(v.cur)}`);
+    if (v.deck) facts.push(`${UI.plural(v.deck, "card")} in the deck`);
+    if (v.extra_hands && v.extra_hands.length) facts.push(`${UI.plural(v.extra_hands.length, "extra hand")} face down`);
+    if (facts.length) box.appendChild(el("div", "muted small", facts.join(" · ")));
+    return box;
+  }
+
+  // ------------------------------------------------------------------ the viewer's cards
+
+  function suitsIn(cards) {
+    const out = [];
+    for (const c of cards) { const s = Cards.suitOf(c); if (!out.includes(s)) out.push(s); }
+    return out;
+  }
+
+  function group(title, cards, cls) {
+    const g = el("div", "hand-group " + (cls || ""));
+    g.appendChild(el("div", "group-title", title));
+    g.appendChild(Table.cardsNode(cards));
+    return g;
+  }
+
+  function hand(ctx) {
+    const v = ctx.view;
+    const wrap = el("div", "gt-hand");
+    const kinds = new Set(ctx.plain.map((a) => a.split(" ")[0]));
+    if ((v.played && v.played.length) || (v.reserve && v.reserve.length)) {
+      if (v.played.length) wrap.appendChild(group("Played suits", v.played, "played"));
+      if (v.reserve.length) wrap.appendChild(group("Reserve", v.reserve, "reserve"));
+    }
+    if (v.hand && v.hand.length) {
+      const row = el("div", "hand-cards");
+      if (kinds.has("discard")) {
+        const chosen = ctx.ui.discard || (ctx.ui.discard = new Set());
+        v.hand.forEach((c, i) => row.appendChild(Table.cardButton(ctx, c, [], {
+          selected: chosen.has(i + 1),
+          onclick: () => { if (chosen.has(i + 1)) chosen.delete(i + 1); else chosen.add(i + 1); ctx.rerender(); },
+        })));
+      } else if (kinds.has("select")) {
+        const chosen = ctx.ui.suits || (ctx.ui.suits = []);
+        v.hand.forEach((c) => {
+          const s = Cards.suitOf(c);
+          row.appendChild(Table.cardButton(ctx, c, [], {
+            selected: chosen.includes(s),
+            onclick: () => {
+              const i = chosen.indexOf(s);
+              if (i >= 0) chosen.splice(i, 1); else { chosen.push(s); if (chosen.length > 2) chosen.shift(); }
+              ctx.rerender();
+            },
+          }));
+        });
+      } else {
+        row.innerHTML = v.hand.map((c) => Cards.svg(c)).join("");
+      }
+      const g = el("div", "hand-group");
+      if (v.choice) g.appendChild(el("div", "group-title", `You chose ${UI.joinNames(v.choice.map((s) => Cards.suitName(s)))}; waiting for the others`));
+      g.appendChild(row);
+      wrap.appendChild(g);
+    } else if (!wrap.childNodes.length) {
+      if (v.over) return null;
+      wrap.appendChild(el("span", "muted", v.seats[ctx.seat] && v.seats[ctx.seat].folded ? "You folded this deal." : "No cards this deal."));
+    }
+    if (v.my_discards && v.my_discards.length && v.phase !== "over") {
+      const d = el("details", "discards");
+      d.appendChild(el("summary", "muted small", `Your discards (${v.my_discards.length})`));
+      d.appendChild(Table.cardsNode(v.my_discards, "tiny"));
+      wrap.appendChild(d);
+    }
+    return wrap;
+  }
+
+  // ------------------------------------------------------------------ controls
+
+  function controls(ctx) {
+    const v = ctx.view;
+    const used = new Set();
+    const node = el("div", "gt-controls");
+    const discards = ctx.plain.filter((a) => a.split(" ")[0] === "discard");
+    const selects = ctx.plain.filter((a) => a.split(" ")[0] === "select");
+    const replaces = ctx.plain.filter((a) => a.split(" ")[0] === "replace");
+    if (discards.length) {
+      discards.forEach((a) => used.add(a));
+      const legal = new Set(discards);
+      const most = Math.max(...discards.map((a) => a.split(" ").length - 1));
+      const chosen = [...(ctx.ui.discard || new Set())].sort((a, b) => a - b);
+      const action = ["discard", ...chosen].join(" ");
+      node.appendChild(el("p", "hint", `Click the cards you want to change (up to ${most}), then confirm.`));
+      const go = button(chosen.length ? `Discard ${chosen.length} and draw ${chosen.length}` : `Keep all ${v.hand.length} cards`, () => ctx.act(action), "primary");
+      go.dataset.action = action;
+      go.disabled = ctx.busy || !legal.has(action);
+      node.appendChild(go);
+      if (chosen.length > most) node.appendChild(el("div", "error", `You may change at most ${most} cards.`));
+    }
+    if (selects.length) {
+      selects.forEach((a) => used.add(a));
+      const legal = new Set(selects);
+      const suits = suitsIn(v.hand);
+      const chosen = (ctx.ui.suits || []).slice().sort((a, b) => a - b);
+      const action = ["select", ...chosen].join(" ");
+      if (selects.length === 1) {
+        const only = selects[0];
+        const s = Number(only.split(" ")[1]);
+        node.appendChild(el("p", "hint", `You hold one suit only: ${Cards.suitName(s)}.`));
+        const go = button(`Play ${Cards.suitName(s)}`, () => ctx.act(only), "primary");
+        go.dataset.action = only;
+        go.disabled = ctx.busy;
+        node.appendChild(go);
+      } else {
+        node.appendChild(el("p", "hint", "Click a card of each of the two suits you play face down; the rest is your reserve."));
+        const picker = el("div", "suit-picker");
+        for (const s of suits) {
+          const b = button("", () => {
+            const list = ctx.ui.suits || (ctx.ui.suits = []);
+            const i = list.indexOf(s);
+            if (i >= 0) list.splice(i, 1); else { list.push(s); if (list.length > 2) list.shift(); }
+            ctx.rerender();
+          }, "secondary toggle" + (chosen.includes(s) ? " on" : ""));
+          b.innerHTML = Cards.suitSymbol(s, 18);
+          b.appendChild(document.createTextNode(" " + Cards.suitName(s)));
+          b.setAttribute("aria-pressed", chosen.includes(s) ? "true" : "false");
+          b.dataset.suit = String(s);
+          picker.appendChild(b);
+        }
+        node.appendChild(picker);
+        const go = button(chosen.length === 2 ? `Play ${UI.joinNames(chosen.map((s) => Cards.suitName(s)))}` : "Choose two suits", () => ctx.act(action), "primary");
+        if (legal.has(action)) go.dataset.action = action;
+        go.disabled = ctx.busy || !legal.has(action);
+        node.appendChild(go);
+      }
+    }
+    if (replaces.length) {
+      replaces.forEach((a) => used.add(a));
+      node.appendChild(el("p", "hint", "Play another suit from your reserve:"));
+      const row = el("div", "buttons");
+      for (const a of replaces) {
+        const s = Number(a.split(" ")[1]);
+        const b = button("", () => ctx.act(a));
+        b.innerHTML = Cards.suitSymbol(s, 18);
+        b.appendChild(document.createTextNode(` Play ${Cards.suitName(s)}`));
+        b.dataset.action = a;
+        b.disabled = ctx.busy;
+        row.appendChild(b);
+      }
+      node.appendChild(row);
+    }
+    return { node: node.childNodes.length ? node : null, used };
+  }
+
+  function label(ctx, a) {
+    const v = ctx.view;
+    const me = v.seats[ctx.seat] || {};
+    switch (a) {
+      case "pay": return `Pay ${fmt(Math.min(v.bring_in, me.stack))} to stay in`;
+      case "decline": return "Decline and fold";
+      case "check": return "Check";
+      case "call": return `Call ${fmt(Math.min(v.cur - me.put, me.stack))}`;
+      case "fold": return "Fold";
+      case "allin": return `All in (${fmt(me.stack)})`;
+    }
+    return null;
+  }
+
+  function verb(ctx, kind) {
+    return { bringin: "bring in", bet: "bet", raise: "raise to" }[kind] || kind;
+  }
+
+  function quick(ctx, r) {
+    const v = ctx.view;
+    const me = v.seats[ctx.seat];
+    const max = r.max === me.put + me.stack ? "All in" : "Max";
+    if (r.kind === "bringin") return [["Min", r.min], ["Half", Math.floor(r.max / 2)], [max, r.max]];
+    const pot = potTotal(v);
+    const owe = Math.max(0, v.cur - me.put);
+    return [["Min", r.min], ["½ pot", v.cur + (pot + owe) / 2], ["Pot", v.cur + pot + owe], [max, r.max]];
+  }
+
+  // ------------------------------------------------------------------ showdown and summaries
+
+  // The events of the last showdown: from its reveal (or an unseen win) to the deal's end.
+  function showdownEvents(ctx) {
+    const ev = ctx.events;
+    let start = -1;
+    for (let i = ev.length - 1; i >= 0; i--) if (ev[i].kind === "reveal") { start = i; break; }
+    if (start < 0) return [];
+    let stop = ev.length - 1;
+    for (let i = start; i < ev.length; i++) if (ev[i].kind === "deal_over") { stop = i; break; }
+    return ev.slice(start, stop + 1);
+  }
+
+  function showdownPanel(ctx) {
+    const steps = showdownEvents(ctx);
+    if (!steps.length) return null;
+    const key = "showdown:" + steps[0].seq;
+    const keep = ctx.keep;
+    if (keep.showdownKey !== key) { keep.showdownKey = key; keep.showdownStep = 0; }
+    const n = steps.length;
+    const at = Math.min(keep.showdownStep, n - 1);
+    const box = el("section", "panel showdown");
+    box.id = "showdown";
+    const head = el("div", "row spread");
+    head.appendChild(el("h3", "", "Showdown"));
+    head.appendChild(el("span", "muted", `step ${at + 1} of ${n}`));
+    box.appendChild(head);
+    const list = el("ol", "steps");
+    for (let i = 0; i <= (keep.showdownAll ? n - 1 : at); i++) {
+      const e = steps[i];
+      const li = el("li", i === at && !keep.showdownAll ? "current" : "");
+      li.dataset.kind = e.kind;
+      if (e.text) li.appendChild(el("div", "", UI.sentence(e.text)));
+      if (e.kind === "reveal" && e.played) {
+        const g = el("div", "reveal");
+        for (const [s, cards] of Object.entries(e.played)) {
+          const row = el("div", "reveal-row");
+          row.appendChild(el("span", "who", ctx.who(Number(s))));
+          row.appendChild(Table.cardsNode(cards, "tiny"));
+          g.appendChild(row);
+        }
+        li.appendChild(g);
+      }
+      list.appendChild(li);
+    }
+    box.appendChild(list);
+    const nav = el("div", "row");
+    const prev = button("Previous", () => { keep.showdownAll = false; keep.showdownStep = Math.max(0, at - 1); ctx.rerender(); }, "secondary small");
+    prev.disabled = at === 0 && !keep.showdownAll;
+    const next = button("Next step", () => { keep.showdownAll = false; keep.showdownStep = Math.min(n - 1, at + 1); ctx.rerender(); }, "small");
+    next.id = "showdown-next";
+    next.disabled = at >= n - 1 && !keep.showdownAll;
+    const all = button(keep.showdownAll ? "One at a time" : "Show all", () => { keep.showdownAll = !keep.showdownAll; ctx.rerender(); }, "secondary small");
+    nav.append(prev, next, all);
+    box.appendChild(nav);
+    return box;
+  }
+
+  function dealEnds(ctx) { return ctx.events.filter((e) => e.kind === "deal_over"); }
+
+  function summary(ctx) {
+    const v = ctx.view;
+    const wrap = el("div", "gt-summary");
+    const ld = v.last_deal;
+    if (ld) {
+      const box = el("section", "panel summary");
+      box.appendChild(el("h3", "", `Deal ${ld.deal}`));
+      const ev = [...ctx.events].reverse().find((e) => e.kind === "deal_over" && e.text);
+      if (ev) box.appendChild(el("p", "", UI.sentence(ev.text)));
+      const ul = el("ul", "plain");
+      ld.received.forEach((x, s) => { if (x) ul.appendChild(el("li", "", `${ctx.who(s) === "you" ? "You" : ctx.name(s)} won ${fmt(x)}`)); });
+      if (ld.carry) ul.appendChild(el("li", "", `${fmt(ld.carry)} carried over to the next deal`));
+      box.appendChild(ul);
+      wrap.appendChild(box);
+    }
+    const sd = showdownPanel(ctx);
+    if (sd) wrap.appendChild(sd);
+    return wrap.childNodes.length ? wrap : null;
+  }
+
+  function scores(ctx) {
+    const v = ctx.view;
+    const start = Array(v.players).fill(v.options ? v.options.chips : 0);
+    let before = start;
+    const rows = dealEnds(ctx).map((e) => {
+      const cells = e.stacks.map((x, s) => { const d = x - before[s]; return d > 0 ? `+${fmt(d)}` : d < 0 ? `−${fmt(-d)}` : "0"; });
+      const win = e.received.map((x, s) => (x > 0 ? s : -1)).filter((s) => s >= 0);
+      before = e.stacks;
+      return { label: String(e.deal), cells, win };
+    });
+    return { first: "Deal", columns: v.seats.map((_, s) => ctx.name(s)), rows, totals: v.seats.map((x) => x.stack), totalLabel: "Stacks" };
+  }
+
+  window.Games.getha = {
+    amountKinds: ["bringin", "bet", "raise"],
+    seat, centre, hand, controls, label, verb, quick, summary, scores,
+    dealer: (ctx) => ctx.view.dealer,
+    optionLabels: {
+      chips: "Starting chips",
+      ante: "Ante",
+      min_bring_in: "Smallest bring-in",
+      min_raise: "Smallest raise",
+      max_bet: "Largest bet or raise",
+      simultaneous_discard_above: "Discard together above",
+      allin_mode: "All-in rule",
+      arlas_holders_immune: "Arlas holders are immune",
+      deiskatun_same_suit: "Deiskatun of the same suit only",
+      matchup_order: "Battle order",
+      max_deals: "Deals",
+    },
+    choiceLabels: {
+      allin_mode: { side_pots: "side pots", whole_pot: "whole pot" },
+      matchup_order: { ranked: "ranked", seat: "by seat" },
+    },
   };
 })();

@@ -1,120 +1,198 @@
-// Somachi: own hand, every seat's tableau as piles, the discard pile's top and size, hand
-// and deck sizes, scores and tallies, and a prompt when this seat may act out of turn (a
-// claim, collect or defence window, or a challenge). Everything comes from state.view(seat).
+// Somachi at the table: every seat's tableau (its piles, cards overlapping), hand size,
+// points this hand and game tally (chips when gambling); the deck and the discard pile in
+// the centre with whose window is open; the viewer's hand, each card offering its moves.
 "use strict";
 (function () {
-  const { el } = window.GenericRenderer;
-  if (!document.getElementById("sm-style")) {
-    const st = document.createElement("style");
-    st.id = "sm-style";
-    st.textContent = ".sm-prompt{background:var(--accent);color:#222;font-weight:700}" +
-      ".sm-tableau{display:flex;flex-wrap:wrap;gap:.4rem;align-items:flex-start;margin-top:.3rem}" +
-      ".sm-pile{display:flex;flex-direction:column;padding:2px;border-radius:6px;background:#0002}" +
-      ".sm-pile .card+.card{margin-top:-30px}.sm-seat .row{gap:.6rem}.sm-discard{gap:.3rem}";
-    document.head.appendChild(st);
+  const { el, fmt } = window.UI;
+  // Decisions other than a seat's own turn: the status line shows the narration's prompt.
+  const WINDOWS = new Set(["claim window", "collect window", "defence window", "challenge", "owe"]);
+  const PENDING = {
+    "opening": "deciding whether to open",
+    "draw": "drawing",
+    "turn": "playing a turn",
+    "claim window": "may claim the discard",
+    "collect window": "may collect cards of a suit",
+    "defence window": "answering an arlas attack",
+    "bring-in": "may set a bring-in",
+    "raise": "may raise the bring-in",
+    "owe": "owes chips",
+    "stay-in bet": "may make a stay-in bet",
+    "challenge": "answering a challenge",
+  };
+
+  const YOU = Object.assign({}, PENDING, { "defence window": "are answering an arlas attack", "owe": "owe chips", "challenge": "are answering a challenge" });
+
+  function arlsOf(v, s) {
+    return Object.entries(v.arls || {}).filter(([, owner]) => owner === s).map(([suit]) => Number(suit));
   }
-  const WINDOWS = new Set(["claim window", "collect window", "defence window", "challenge"]);
 
-  function name(ctx, s) { return ctx.names[s] || `seat ${s + 1}`; }
+  function seat(ctx, s) {
+    const v = ctx.view;
+    const stats = [["In hand", String(v.hand_sizes[s])], ["This hand", fmt(v.scores[s])], ["Tally", fmt(v.tallies[s]), "chips"]];
+    if (v.chips) stats.push(["Chips", fmt(v.chips[s]), "chips"]);
+    if (v.in_pot && v.in_pot[s]) stats.push(["In the pot", fmt(v.in_pot[s])]);
+    const badges = [];
+    const arls = arlsOf(v, s);
+    if (arls.length) badges.push("arl of " + UI.joinNames(arls.map((x) => Cards.suitName(x))));
+    const tab = el("div", "sm-tableau");
+    tab.dataset.seat = String(s);
+    for (const pile of v.tableaus[s]) {
+      const p = el("div", "sm-pile");
+      p.dataset.size = String(pile.length);
+      p.innerHTML = pile.map((c) => Cards.svg(c, "tiny")).join("");
+      tab.appendChild(p);
+    }
+    if (!v.tableaus[s].length) tab.appendChild(el("span", "muted small", "no piles yet"));
+    let note = null;
+    if (v.active && !v.active[s] && !v.over) note = "Out of this hand";
+    else if (v.pending && v.pending.seat === s && s !== ctx.seat && !v.over && WINDOWS.has(v.pending.kind)) note = `${ctx.name(s)} ${PENDING[v.pending.kind]}`;
+    return { stats, badges, cards: tab, note, out: v.active && !v.active[s] };
+  }
 
-  function prompt(view, ctx) {
-    const p = view.pending;
-    if (!p || !view.actors.includes(view.seat) || view.over) return null;
-    const outOfTurn = WINDOWS.has(p.kind) || (view.turn !== null && view.turn !== view.seat);
-    if (!outOfTurn) return null;
-    let text = `Out of turn: ${p.kind}`;
-    if (p.card) text += ` — the discard ${p.card} may be claimed`;
-    if (p.suit) text += ` — suit S${p.suit}`;
-    if (p.attacker !== undefined) text += ` attacked by ${name(ctx, p.attacker)}`;
-    if (p.challenger !== undefined) text += ` — challenge from ${name(ctx, p.challenger)}`;
-    if (p.amount !== undefined) text += ` (${p.amount} chips)`;
-    const box = el("div", "panel sm-prompt", text + ". Your choices are below.");
-    box.id = "sm-prompt";
-    box.dataset.kind = p.kind;
+  function centre(ctx) {
+    const v = ctx.view;
+    const box = el("div", "sm-centre");
+    const head = el("div", "centre-head");
+    head.appendChild(el("span", "", `Hand ${v.hand_number}` + (v.options && v.options.hands_per_game ? ` of ${v.options.hands_per_game}` : "")));
+    if (v.multiplier !== 1) head.appendChild(el("span", "chips", ` · points × ${v.multiplier}`));
+    box.appendChild(head);
+    const piles = el("div", "sm-piles");
+    const deck = el("div", "pile-box sm-deck");
+    deck.id = "deck";
+    deck.dataset.count = String(v.deck_size);
+    deck.innerHTML = v.deck_size ? Cards.back("small") : "";
+    deck.appendChild(el("div", "pile-label", `Deck · ${fmt(v.deck_size)}`));
+    piles.appendChild(deck);
+    const disc = el("div", "pile-box sm-discard");
+    disc.id = "discard";
+    disc.dataset.count = String(v.discard_size);
+    disc.dataset.top = v.discard_top || "";
+    if (v.discard_top) disc.innerHTML = Cards.svg(v.discard_top, "small");
+    else disc.appendChild(el("div", "empty-slot"));
+    disc.appendChild(el("div", "pile-label", `Discards · ${fmt(v.discard_size)}`));
+    piles.appendChild(disc);
+    if (v.taken) {
+      const t = el("div", "pile-box sm-taken");
+      t.innerHTML = Cards.svg(v.taken, "small");
+      t.appendChild(el("div", "pile-label", "You took"));
+      piles.appendChild(t);
+    }
+    box.appendChild(piles);
+    const extra = [];
+    if (v.removed_size) extra.push(`${UI.plural(v.removed_size, "card")} out of play`);
+    if (v.in_pot) {
+      const pot = v.in_pot.reduce((a, b) => a + b, 0);
+      if (pot) extra.push(`pot ${fmt(pot)}`);
+      if (v.bring_in) extra.push(`bring-in ${fmt(v.bring_in)}`);
+    }
+    if (extra.length) box.appendChild(el("div", "muted small", extra.join(" · ")));
+    if (v.pending && !v.over && WINDOWS.has(v.pending.kind)) {
+      const w = el("div", "window-banner");
+      w.id = "window";
+      w.dataset.kind = v.pending.kind;
+      const who = v.pending.seat === ctx.seat ? "You" : ctx.name(v.pending.seat);
+      w.textContent = `${who} ${(v.pending.seat === ctx.seat ? YOU : PENDING)[v.pending.kind]}`;
+      if (v.pending.card) w.appendChild(Cards.node(v.pending.card, "tiny"));
+      box.appendChild(w);
+    }
     return box;
   }
 
-  function render(view, ctx) {
-    const root = el("div", "sm");
-    const pr = prompt(view, ctx);
-    if (pr) root.appendChild(pr);
-
-    const info = el("div", "panel row sm-info");
-    info.appendChild(el("span", "", `hand ${view.hand_number} · dealer ${name(ctx, view.dealer)}`));
-    const deck = el("span", "sm-deck", `deck ${view.deck_size}`);
-    deck.dataset.count = String(view.deck_size);
-    info.appendChild(deck);
-    const disc = el("span", "sm-discard row");
-    disc.dataset.count = String(view.discard_size);
-    disc.dataset.top = view.discard_top || "";
-    disc.appendChild(el("span", "", "discard"));
-    if (view.discard_top) { const c = el("span"); c.innerHTML = Cards.svg(view.discard_top, "small"); disc.appendChild(c); }
-    disc.appendChild(el("span", "muted", `${view.discard_size} card${view.discard_size === 1 ? "" : "s"}`));
-    info.appendChild(disc);
-    if (view.multiplier !== 1) info.appendChild(el("span", "chips", `×${view.multiplier}`));
-    if (view.removed_size) info.appendChild(el("span", "muted", `removed ${view.removed_size}`));
-    if (view.pending && !view.over) info.appendChild(el("span", "muted", `waiting: ${view.pending.kind} (${name(ctx, view.pending.seat)})`));
-    root.appendChild(info);
-
-    if (Array.isArray(view.hand)) {
-      const mine = el("div", "panel hand sm-hand");
-      mine.appendChild(el("strong", "", "Your hand"));
-      const row = el("div", "cards sm-hand-cards");
-      row.innerHTML = view.hand.map((c) => Cards.svg(c)).join("");
-      if (!view.hand.length) row.appendChild(el("span", "muted", "no cards"));
-      mine.appendChild(row);
-      if (view.taken) {
-        const t = el("div", "row sm-taken");
-        t.appendChild(el("span", "muted", "taken from the discard:"));
-        const c = el("span"); c.innerHTML = Cards.svg(view.taken, "small"); t.appendChild(c);
-        mine.appendChild(t);
-      }
-      root.appendChild(mine);
+  function cardActions(ctx) {
+    const m = new Map();
+    for (const a of ctx.plain) {
+      const parts = a.split(" ");
+      const card = parts[1];
+      if (!card || !Cards.isCard(card) || !(ctx.view.hand || []).includes(card)) continue;
+      if (!m.has(card)) m.set(card, []);
+      m.get(card).push(a);
     }
-
-    const arlBySeat = {};
-    for (const [suit, owner] of Object.entries(view.arls || {})) (arlBySeat[owner] = arlBySeat[owner] || []).push("S" + suit);
-    for (let s = 0; s < view.players; s++) {
-      const box = el("div", "seatbox panel sm-seat" + (view.actors.includes(s) ? " actor" : "") + (s === view.seat ? " me" : ""));
-      box.dataset.seat = String(s);
-      const head = el("div", "row");
-      head.appendChild(el("strong", "", name(ctx, s) + (s === view.seat ? " (you)" : "")));
-      if (view.actors.includes(s)) head.appendChild(el("span", "muted", "— to act"));
-      if (view.active && !view.active[s]) head.appendChild(el("span", "muted", "(out of this hand)"));
-      const hs = el("span", "sm-hand-size", `${view.hand_sizes[s]} in hand`);
-      hs.dataset.count = String(view.hand_sizes[s]);
-      head.appendChild(hs);
-      head.appendChild(el("span", "", "score "));
-      head.lastChild.appendChild(el("span", "chips", String(view.scores[s])));
-      const tally = el("span", "sm-tally", "tally ");
-      tally.dataset.value = String(view.tallies[s]);
-      tally.appendChild(el("span", "chips", String(view.tallies[s])));
-      head.appendChild(tally);
-      if (view.chips) head.appendChild(el("span", "chips", `chips ${view.chips[s]}` + (view.in_pot && view.in_pot[s] ? ` (in pot ${view.in_pot[s]})` : "")));
-      if (arlBySeat[s]) head.appendChild(el("span", "muted", "arl of " + arlBySeat[s].join(", ")));
-      box.appendChild(head);
-      const tab = el("div", "sm-tableau");
-      for (const pile of view.tableaus[s]) {
-        const p = el("div", "sm-pile");
-        p.dataset.size = String(pile.length);
-        p.innerHTML = pile.map((c) => Cards.svg(c, "small")).join("");
-        tab.appendChild(p);
-      }
-      if (!view.tableaus[s].length) tab.appendChild(el("span", "muted", "no piles"));
-      box.appendChild(tab);
-      root.appendChild(box);
-    }
-
-    if (view.hands && view.hands.length) {
-      const last = view.hands[view.hands.length - 1];
-      const res = el("div", "panel sm-last");
-      res.textContent = `Last hand (${last.reason}): ` + last.scores.map((x, s) => `${name(ctx, s)} ${x}`).join(", ") +
-        ` — won by ${last.winners.map((s) => name(ctx, s)).join(", ")}`;
-      root.appendChild(res);
-    }
-    return root;
+    return m;
   }
 
-  window.Renderers = window.Renderers || {};
-  window.Renderers.somachi = render;
+  function label(ctx, a) {
+    const p = a.split(" ");
+    const c = (x) => Cards.name(x);
+    switch (p[0]) {
+      case "open": return `Open with the ${c(p[1])}`;
+      case "stand": return "Don't open";
+      case "draw": return "Draw from the deck";
+      case "take": return ctx.view.discard_top ? `Take the ${c(ctx.view.discard_top)}` : "Take the discard";
+      case "play": return `Play the ${c(p[1])}`;
+      case "discard": return `Discard the ${c(p[1])}`;
+      case "add": return `Add the ${c(p[1])} to the ${c(p[2])}`;
+      case "attack": return `Attack ${ctx.who(Number(p[2]))} with the ${c(p[1])}`;
+      case "collect": return `Collect with the ${c(p[1])}`;
+      case "claim": return ctx.view.pending && ctx.view.pending.card ? `Claim the ${c(ctx.view.pending.card)}` : "Claim";
+      case "pass": return "Pass";
+      case "defend": return "Defend";
+      case "meet": return "Meet the challenge";
+      case "decline": return "Decline";
+      case "pay": return ctx.view.pending && ctx.view.pending.amount ? `Pay ${fmt(ctx.view.pending.amount)}` : "Pay";
+      case "fold": return "Fold";
+      case "check": return "Check";
+    }
+    return null;
+  }
+
+  function verb(ctx, kind) {
+    return { bet: "bet", raise: "raise", challenge: "challenge for" }[kind] || kind;
+  }
+
+  function outOfTurn(ctx) {
+    const p = ctx.view.pending;
+    if (!p || p.seat !== ctx.seat) return false;
+    return WINDOWS.has(p.kind) || (ctx.view.turn !== null && ctx.view.turn !== ctx.seat);
+  }
+
+  function hands(ctx) { return ctx.view.hands || []; }
+
+  function summary(ctx) {
+    const list = hands(ctx);
+    if (!list.length) return null;
+    const h = list[list.length - 1];
+    const box = el("section", "panel summary");
+    box.appendChild(el("h3", "", `Hand ${list.length}`));
+    const ev = [...ctx.events].reverse().find((e) => e.kind === "hand_end" && e.text);
+    if (ev) box.appendChild(el("p", "", UI.sentence(ev.text)));
+    box.appendChild(el("p", "strong", (h.winners.length ? UI.joinNames(h.winners.map((s) => (s === ctx.seat ? "you" : ctx.name(s)))) : "nobody") + (h.winners.length === 1 && h.winners[0] !== ctx.seat ? " wins the hand" : " win the hand")));
+    const ul = el("ul", "plain");
+    h.scores.forEach((x, s) => ul.appendChild(el("li", "", `${ctx.name(s)}: ${UI.plural(x, "point")}`)));
+    box.appendChild(ul);
+    return box;
+  }
+
+  function scores(ctx) {
+    const v = ctx.view;
+    const rows = hands(ctx).map((h, i) => ({ label: String(i + 1), cells: h.scores, win: h.winners }));
+    return { columns: v.tallies.map((_, s) => ctx.name(s)), rows, totals: v.tallies, totalLabel: "Tally" };
+  }
+
+  function quick(ctx, r) {
+    const half = r.min + Math.floor((r.max - r.min) / 2);
+    return [["Min", r.min], ["Half", half], ["All in", r.max]];
+  }
+
+  window.Games.somachi = {
+    amountKinds: ["bet", "raise", "challenge"],
+    seat, centre, cardActions, label, verb, outOfTurn, summary, scores, quick,
+    dealer: (ctx) => ctx.view.dealer,
+    optionLabels: {
+      all_cards_count: "All cards count",
+      thousand_points: "Play to 1,000 points",
+      any_face_opens: "Any face card opens",
+      seed_discard: "Seed the discard pile",
+      gambling: "Gambling (chips)",
+      chips: "Starting chips",
+      collect_to: "Collected cards go to",
+      arl_tableau_collect: "An arl on the tableau collects",
+      bring_in_binds_earlier: "The bring-in binds earlier seats",
+      allin_mode: "All-in rule",
+      challenge_stack: "Challenge up to the stack",
+      clear_discard_between_hands: "Clear the discards between hands",
+      hands_per_game: "Hands per game",
+      max_turns_per_hand: "Turn limit per hand",
+    },
+    choiceLabels: { allin_mode: { side_pots: "side pots", whole_pot: "whole pot" } },
+  };
 })();

@@ -1,110 +1,207 @@
-// Yamiro: the hand, the cards each side has played this hand (in play order, with the
-// side's running value), capture totals, pile size and the last hand's result. Works for
-// the two-player, partner and solitaire forms; everything comes from state.view(seat).
+// Yamiro at the table, in its three forms: standard (two players), partner (four players
+// in two teams, shown in team colours) and solitaire (one player against the deck).
+// The centre shows this hand's cards in play order, each side's running value with its
+// arlas and deiskatun, and what stands now; captures and the hands so far are per side.
 "use strict";
 (function () {
-  const { el } = window.GenericRenderer;
-  if (!document.getElementById("ym-style")) {
-    const st = document.createElement("style");
-    st.id = "ym-style";
-    st.textContent = ".ym-seq{display:flex;flex-wrap:wrap;gap:.3rem}.ym-play{text-align:center;font-size:.75rem;opacity:.95}" +
-      ".ym-play.mine .card{outline:2px solid var(--accent);border-radius:6px}.ym-who{color:var(--muted);max-width:4.5rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}" +
-      ".ym-sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:.5rem}.ym-standing{margin-top:.3rem}";
-    document.head.appendChild(st);
+  const { el, fmt } = window.UI;
+  const TEAMS = ["Blue", "Orange"];
+
+  function sideName(ctx, i) {
+    const v = ctx.view;
+    const side = v.sides[i];
+    if (v.form === "solitaire") return i === 0 ? (ctx.spectator ? ctx.name(0) : "You") : "The deck";
+    if (v.form === "partner") return `${TEAMS[i]} team`;
+    return side.seats.map((s) => (s === ctx.seat ? "You" : ctx.name(s))).join(" and ");
   }
 
-  function sideName(side, ctx) {
-    return side.seats.map((s) => (s === "deck" || s === null ? "the deck" : ctx.names[s] || `seat ${s + 1}`)).join(" & ");
+  function sideMembers(ctx, i) {
+    const side = ctx.view.sides[i];
+    return UI.joinNames(side.seats.filter((s) => typeof s === "number").map((s) => (s === ctx.seat ? "you" : ctx.name(s))));
   }
 
-  function cardsNode(list, cls) {
-    const d = el("div", "cards");
-    d.innerHTML = list.map((c) => Cards.svg(c, cls)).join("");
-    return d;
+  function sideOf(ctx, s) {
+    return ctx.view.sides.findIndex((side) => side.seats.includes(s));
   }
 
-  function render(view, ctx) {
-    const root = el("div", "ym");
-    const info = el("div", "panel row ym-info");
-    info.appendChild(el("span", "", `${view.form} · hand ${view.hand_number} of ${view.hands_total}`));
-    const pile = el("span", "ym-pile", `pile ${view.pile}`);
-    pile.dataset.count = String(view.pile);
-    info.appendChild(pile);
-    if (view.discards && view.discards.length) info.appendChild(el("span", "muted", `discarded ${view.discards.length}`));
-    if (view.to_move !== null && view.to_move !== undefined) {
-      info.appendChild(el("span", "muted", `to play: ${view.to_move === view.seat ? "you" : ctx.names[view.to_move] || "seat " + (view.to_move + 1)}`));
-    }
-    root.appendChild(info);
+  function seat(ctx, s) {
+    const v = ctx.view;
+    const side = sideOf(ctx, s);
+    const badges = [];
+    if (v.form === "partner") badges.push(`${TEAMS[side]} team`);
+    if (v.starter === s && v.form !== "solitaire") badges.push("led this hand");
+    const stats = [["In hand", String(v.hand_sizes[s])]];
+    if (v.form !== "partner") stats.push(["Captured", fmt(v.sides[side].capture_total), "chips"]);
+    const cards = s === ctx.seat ? null : Table.backs(v.hand_sizes[s], 4);
+    return { stats, badges, cards, team: v.form === "partner" || v.form === "two-player" ? side : undefined };
+  }
 
-    const hand = el("div", "panel hand ym-hand");
-    hand.appendChild(el("strong", "", "Your hand"));
-    const row = view.hand && view.hand.length ? cardsNode(view.hand) : el("div", "muted", "no cards");
-    row.classList.add("ym-hand-cards");
-    hand.appendChild(row);
-    root.appendChild(hand);
+  function playTag(card) {
+    if (card.startsWith("arlas/")) return "arlas";
+    if (card.startsWith("deiskatun/")) return "deiskatun";
+    return null;
+  }
 
-    // The play strip: every card of this hand in play order.
-    const strip = el("div", "panel ym-played");
-    strip.appendChild(el("strong", "", "This hand"));
-    const seq = el("div", "ym-seq");
-    for (const p of view.played) {
-      const item = el("div", "ym-play" + (p.side === view.side ? " mine" : ""));
-      item.dataset.side = String(p.side);
-      item.innerHTML = Cards.svg(p.card, "small");
-      const who = p.seat === null ? "deck" : (ctx.names[p.seat] || `seat ${p.seat + 1}`);
-      item.appendChild(el("div", "ym-who", `${p.play}. ${who}`));
-      seq.appendChild(item);
-    }
-    if (!view.played.length) seq.appendChild(el("span", "muted", "no card played yet"));
-    strip.appendChild(seq);
-    if (view.standing && view.standing.text) {
-      const st = el("div", "ym-standing", "standing: " + view.standing.text);
-      strip.appendChild(st);
-    }
-    root.appendChild(strip);
+  function centre(ctx) {
+    const v = ctx.view;
+    const box = el("div", "ym-centre");
+    const head = el("div", "centre-head");
+    head.appendChild(el("span", "", `Hand ${v.hand_number} of ${v.hands_total}`));
+    const pile = el("span", "pile");
+    pile.innerHTML = Cards.back("tiny");
+    pile.appendChild(el("span", "", ` ${UI.plural(v.pile, "card")} in the pile`));
+    pile.dataset.count = String(v.pile);
+    pile.id = "pile";
+    head.appendChild(pile);
+    box.appendChild(head);
 
-    // One box per side: its cards this hand, running value, captures.
+    // Between hands and at the end the last hand stays on the table until the next card.
+    const finished = !v.played.length && results(ctx).length ? lastHand(ctx) : null;
+    const plays = finished ? finished.plays : v.played;
+    if (finished) head.appendChild(el("span", "badge", `hand ${finished.hand} is over`));
+    const strip = el("ol", "ym-strip" + (finished ? " finished" : ""));
+    strip.id = "played";
+    strip.setAttribute("aria-label", finished ? "The cards of the last hand, in order" : "Cards played this hand, in order");
+    for (const p of plays) {
+      const li = el("li", "ym-play team" + p.side + (p.side === v.side ? " ours" : ""));
+      li.dataset.side = String(p.side);
+      li.innerHTML = Cards.svg(p.card, "small");
+      const tag = playTag(p.card);
+      if (tag) li.appendChild(el("span", "tag", tag));
+      const who = p.seat === null || p.seat === undefined || p.seat < 0 ? "deck" : p.seat === ctx.seat ? "you" : ctx.name(p.seat);
+      li.appendChild(el("span", "who", `${p.play} · ${who}`));
+      strip.appendChild(li);
+    }
+    if (!plays.length) strip.appendChild(el("li", "muted empty", "No card played yet this hand."));
+    box.appendChild(strip);
+
     const sides = el("div", "ym-sides");
-    view.sides.forEach((side, i) => {
-      const box = el("div", "panel seatbox ym-side" + (i === view.side ? " me" : ""));
-      box.dataset.side = String(i);
-      const title = el("div", "", sideName(side, ctx) + (i === view.side ? " (you)" : ""));
-      box.appendChild(title);
-      const cards = side.cards.length ? cardsNode(side.cards, "small") : el("div", "muted", "—");
-      cards.classList.add("ym-side-cards");
-      box.appendChild(cards);
-      const value = el("div", "field ym-value");
+    v.sides.forEach((side, i) => {
+      const sb = el("div", "ym-side team" + i + (i === v.side ? " ours" : ""));
+      sb.dataset.side = String(i);
+      const title = el("div", "ym-side-name", sideName(ctx, i));
+      if (v.form === "partner") title.appendChild(el("span", "muted", ` (${sideMembers(ctx, i)})`));
+      sb.appendChild(title);
+      const value = el("div", "ym-value");
       value.dataset.value = String(side.value);
-      const mult = side.multiplier !== 1 ? ` (${side.total} ×${side.multiplier})` : "";
-      const extra = [];
-      if (side.arlas && side.arlas.length) extra.push(`arlas ${side.arlas.join(", ")}`);
-      if (side.deiskatun) extra.push(`deiskatun ×${side.deiskatun}`);
-      value.append(el("b", "", "value: "), el("span", "chips", `${side.value}${mult}`));
-      if (extra.length) value.appendChild(el("span", "muted", " · " + extra.join(" · ")));
-      box.appendChild(value);
-      const cap = el("div", "field ym-captures");
+      value.appendChild(el("span", "big", fmt(side.value)));
+      if (side.multiplier !== 1) value.appendChild(el("span", "muted", ` = ${fmt(side.total)} × ${side.multiplier}`));
+      sb.appendChild(value);
+      const chain = [];
+      if (side.arlas && side.arlas.length) chain.push(`arlas at play ${UI.joinNames(side.arlas.map(String))}`);
+      if (side.deiskatun) chain.push(`${UI.plural(side.deiskatun, "deiskatun", "deiskatuns")}`);
+      if (chain.length) sb.appendChild(el("div", "ym-chain", chain.join(" · ")));
+      const cap = el("div", "ym-captures muted", `captured ${fmt(side.capture_total)}`);
       cap.dataset.total = String(side.capture_total);
-      cap.append(el("b", "", "captured: "), el("span", "chips", String(side.capture_total)),
-        el("span", "muted", ` (${side.captures.length} cards)`));
-      box.appendChild(cap);
-      sides.appendChild(box);
+      sb.appendChild(cap);
+      sides.appendChild(sb);
     });
-    root.appendChild(sides);
-
-    const sizes = el("div", "panel row ym-sizes");
-    view.hand_sizes.forEach((n, s) => sizes.appendChild(el("span", "muted", `${ctx.names[s] || "seat " + (s + 1)}: ${n} in hand`)));
-    root.appendChild(sizes);
-
-    const last = view.results && view.results.length ? view.results[view.results.length - 1] : null;
-    const res = el("div", "panel ym-last");
-    if (last) {
-      const winner = last.winner === null || last.winner === undefined || last.winner < 0 ? "no winner" : sideName(view.sides[last.winner], ctx);
-      res.textContent = `Hand ${last.hand}: ${winner} — ${last.text}` + (last.points !== undefined ? ` (${last.points} points)` : "");
-    } else res.appendChild(el("span", "muted", "No hand finished yet."));
-    root.appendChild(res);
-    return root;
+    box.appendChild(sides);
+    if (v.standing && v.standing.text) {
+      const st = el("div", "ym-standing");
+      st.id = "standing";
+      const w = v.standing.winner;
+      st.appendChild(el("strong", "", w === null || w === undefined ? "Level: " : `${sideName(ctx, w)} ahead: `));
+      st.appendChild(document.createTextNode(v.standing.text));
+      box.appendChild(st);
+    }
+    return box;
   }
 
-  window.Renderers = window.Renderers || {};
-  window.Renderers.yamiro = render;
+  // The plays of the last finished hand, from the events (each card and who played it).
+  function lastHand(ctx) {
+    const ev = ctx.events;
+    let end = -1;
+    for (let i = ev.length - 1; i >= 0; i--) if (ev[i].kind === "result") { end = i; break; }
+    if (end < 0) return null;
+    let start = 0;
+    for (let i = end; i >= 0; i--) if (ev[i].kind === "hand") { start = i; break; }
+    const plays = [];
+    for (let i = start; i < end; i++) {
+      const e = ev[i];
+      if ((e.kind === "play" || e.kind === "turn") && e.card) {
+        const seat = e.seat === null || e.seat < 0 ? null : e.seat;
+        const side = seat === null ? ctx.view.sides.length - 1 : sideOf(ctx, seat);
+        plays.push({ play: plays.length + 1, seat, side, card: e.card });
+      }
+    }
+    return { hand: ev[end].hand, plays };
+  }
+
+  function cardActions(ctx) {
+    const m = new Map();
+    for (const a of ctx.plain) {
+      const [kind, card] = a.split(" ");
+      if (kind === "play" && card) m.set(card, [a]);
+    }
+    return m;
+  }
+
+  function label(ctx, a) {
+    const [kind, card] = a.split(" ");
+    if (kind === "play" && card) return `Play the ${Cards.name(card)}`;
+    return null;
+  }
+
+  function results(ctx) { return ctx.view.results || []; }
+
+  function winnerText(ctx, r) {
+    if (r.winner === null || r.winner === undefined || r.winner < 0) return "No winner";
+    const n = sideName(ctx, r.winner);
+    return `${n} ${n === "You" || ctx.view.form === "partner" ? "win" : "wins"} ${UI.plural(r.points, "point")}`;
+  }
+
+  function summary(ctx) {
+    const list = results(ctx);
+    if (!list.length) return null;
+    const r = list[list.length - 1];
+    const box = el("section", "panel summary");
+    box.appendChild(el("h3", "", `Hand ${r.hand} of ${ctx.view.hands_total}`));
+    box.appendChild(el("p", "strong", winnerText(ctx, r)));
+    const ev = [...ctx.events].reverse().find((e) => e.kind === "result" && e.hand === r.hand && e.text);
+    box.appendChild(el("p", "", UI.sentence(ev ? ev.text : r.text)));
+    if (r.captured && r.captured.length) {
+      box.appendChild(el("div", "muted small", "Captured:"));
+      box.appendChild(Table.cardsNode(r.captured, "tiny"));
+    }
+    return box;
+  }
+
+  function scores(ctx) {
+    const v = ctx.view;
+    const list = results(ctx);
+    const rows = list.map((r) => {
+      const cells = v.sides.map((_, i) => (r.winner === i ? r.points : 0));
+      return { label: String(r.hand), cells, win: r.winner >= 0 && r.winner !== null ? [r.winner] : [], note: r.text };
+    });
+    return { columns: v.sides.map((_, i) => sideName(ctx, i)), rows, totals: v.sides.map((s) => s.capture_total), totalLabel: "Captured" };
+  }
+
+  function result(ctx) {
+    const v = ctx.view;
+    const totals = v.sides.map((s) => s.capture_total);
+    const o = v.outcome || { winners: [] };
+    if (!o.winners.length) return `A tie: ${totals.map(fmt).join(" to ")}`;
+    const side = sideOf(ctx, o.winners[0]);
+    const n = sideName(ctx, side);
+    const other = totals[1 - side];
+    if (v.form === "solitaire") return side === 0 ? `You beat the deck, ${fmt(totals[0])} to ${fmt(other)}` : `The deck wins, ${fmt(totals[1])} to ${fmt(totals[0])}`;
+    return `${n} ${n === "You" || v.form === "partner" ? "win" : "wins"}, ${fmt(totals[side])} to ${fmt(other)}`;
+  }
+
+  window.Games.yamiro = {
+    seat, centre, cardActions, label, summary, scores, result,
+    dealer: (ctx) => ctx.view.dealer,
+    forms: {
+      2: ["Standard", "two players, head to head"],
+      4: ["Partner", "four players in two teams"],
+      1: ["Solitaire", "one player against the deck"],
+    },
+    optionLabels: {
+      must_have_winner: "There must be a winner",
+      deiskatun_anytime: "Deiskatun at any time",
+      reshuffle_discards: "Reshuffle the discards",
+      solitaire_draw_before_last: "Solitaire: draw before the last card",
+    },
+  };
 })();

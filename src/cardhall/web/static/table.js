@@ -1,0 +1,424 @@
+// The card table every game is drawn on, from one seat's view: the other seats around the
+// felt (clockwise from the viewer's left), the game's centre (pots, row, piles, the play),
+// the viewer's seat and hand at the bottom, and the action bar with only legal moves.
+//
+// A game file registers window.Games[name] with any of:
+//   seat(ctx, s)      -> {stats: [[label, value]], badges: [text], cards: Node, note: text}
+//   centre(ctx)       -> Node
+//   hand(ctx)         -> Node (the viewer's cards; default: view.hand, click to act)
+//   cardActions(ctx)  -> Map(card -> [actions]) for the default hand
+//   controls(ctx)     -> {node, used: Set(actions)} custom controls (bet box, pickers)
+//   label(ctx, a)     -> the button text of a plain action
+//   outOfTurn(ctx)    -> true while the viewer acts in a window that is not its turn
+//   dealer(ctx)       -> the dealer's seat or null
+//   summary(ctx)      -> Node: the last hand/deal summary, or null
+//   scores(ctx)       -> {columns, rows, totals} per hand, or null
+//   quick(ctx, range) -> [[label, amount]] quick sizes for a bet box
+// Everything is built from ctx.view and the narration's sentences (event "text", view
+// "prompt"); no game rule is decided here.
+"use strict";
+(function () {
+  const { el, button, fmt } = window.UI;
+  window.Games = window.Games || {};
+
+  // ------------------------------------------------------------------ legal actions
+
+  // Plain actions (notation strings) and amount ranges ({kind, min, max, step}).
+  // Until every engine sends ranges, a long run of "kind N" amounts of a game's amount
+  // kinds is read as one range, so no page ever lists amounts.
+  function splitLegal(legal, amountKinds) {
+    const plain = [], ranges = [];
+    const runs = new Map();
+    for (const a of legal || []) {
+      if (a && typeof a === "object") { ranges.push(a); continue; }
+      const m = /^(\S+) (-?\d+)$/.exec(a);
+      if (m && amountKinds && amountKinds.includes(m[1])) {
+        if (!runs.has(m[1])) runs.set(m[1], []);
+        runs.get(m[1]).push(Number(m[2]));
+      } else plain.push(a);
+    }
+    for (const [kind, list] of runs) {
+      list.sort((x, y) => x - y);
+      let step = 0;
+      for (let i = 1; i < list.length; i++) {
+        const d = list[i] - list[i - 1];
+        step = step === 0 ? d : gcd(step, d);
+      }
+      ranges.push({ kind, min: list[0], max: list[list.length - 1], step: step || 1 });
+    }
+    return { plain, ranges };
+  }
+  function gcd(a, b) { return b ? gcd(b, a % b) : a; }
+
+  function inRange(r, amount) {
+    return Number.isInteger(amount) && amount >= r.min && amount <= r.max && (amount - r.min) % (r.step || 1) === 0;
+  }
+
+  // ------------------------------------------------------------------ context
+
+  function makeContext(client) {
+    const v = client.view, t = client.table;
+    const game = window.Games[t.game] || {};
+    const { plain, ranges } = splitLegal(v.legal, game.amountKinds);
+    const names = t.seats.map((s) => seatName(s));
+    const ctx = {
+      view: v, table: t, game, seat: client.seat, players: v.players,
+      names, plain, ranges, legal: new Set(plain),
+      events: client.log, ui: client.ui, keep: client.keep, busy: client.busy(),
+      name(s) { return s === null || s === undefined ? "" : names[s] || UI.seatNumber(s); },
+      // "you" for the viewer, the seat's name otherwise
+      who(s) { return s === client.seat ? "you" : ctx.name(s); },
+      act(a) { client.act(a); },
+      rerender() { client.render(); },
+      spectator: client.seat === null || client.seat === undefined,
+    };
+    return ctx;
+  }
+
+  function seatName(s) {
+    if (s.kind === "open") return "Open seat";
+    return s.name || UI.seatNumber(s.seat);
+  }
+
+  function seatBadge(s) {
+    if (!s) return null;
+    if (s.kind === "bot") {
+      if (s.took_over) return `bot playing for ${s.took_over}`;
+      const level = UI.levelName(s.bot);
+      return (s.name || "").toLowerCase().includes(level.toLowerCase()) ? "bot" : `${level} bot`;
+    }
+    if (s.kind === "reserved") return "not back yet";
+    return null;
+  }
+
+  // ------------------------------------------------------------------ pieces
+
+  function cardsNode(list, cls) {
+    const d = el("div", "cards" + (cls ? " " + cls : ""));
+    d.innerHTML = list.filter(Cards.isCard).map((c) => Cards.svg(c, cls === "tiny" ? "tiny" : "small")).join("");
+    return d;
+  }
+
+  function backs(n, max) {
+    const d = el("div", "backs");
+    const shown = Math.min(n, max || 8);
+    d.innerHTML = Array.from({ length: shown }, () => Cards.back("tiny")).join("");
+    d.title = UI.plural(n, "card");
+    d.dataset.count = String(n);
+    return d;
+  }
+
+  function stat(label, value, cls) {
+    const s = el("span", "stat" + (cls ? " " + cls : ""));
+    s.append(el("span", "stat-label", label), el("span", "stat-value", value));
+    return s;
+  }
+
+  function pod(ctx, s) {
+    const v = ctx.view;
+    const info = (ctx.game.seat && ctx.game.seat(ctx, s)) || {};
+    const box = el("div", "pod");
+    box.dataset.seat = String(s);
+    if (v.actors.includes(s) && !v.over) box.classList.add("actor");
+    if (s === ctx.seat) box.classList.add("me");
+    if (info.out) box.classList.add("out");
+    if (info.team !== undefined) box.classList.add("team" + info.team);
+    const head = el("div", "pod-head");
+    const dealer = ctx.game.dealer ? ctx.game.dealer(ctx) : v.dealer;
+    if (dealer === s) { const d = el("span", "dealer-button", "D"); d.title = "dealer"; head.appendChild(d); }
+    head.appendChild(el("span", "pod-name", ctx.name(s)));
+    if (s === ctx.seat) head.appendChild(el("span", "you-tag", "you"));
+    const badge = seatBadge(ctx.table.seats[s]);
+    if (badge) head.appendChild(el("span", "badge", badge));
+    for (const b of info.badges || []) head.appendChild(el("span", "badge", b));
+    box.appendChild(head);
+    if (info.stats && info.stats.length) {
+      const st = el("div", "pod-stats");
+      for (const [label, value, cls] of info.stats) st.appendChild(stat(label, value, cls));
+      box.appendChild(st);
+    }
+    if (info.cards) { info.cards.classList.add("pod-cards"); box.appendChild(info.cards); }
+    if (info.note) box.appendChild(el("div", "pod-note", info.note));
+    if (v.actors.includes(s) && !v.over && s !== ctx.seat) box.appendChild(el("div", "pod-acting", "thinking…"));
+    return box;
+  }
+
+  // The viewer's hand: each card with legal actions is a button (click or Enter plays;
+  // several actions open a small menu).
+  function defaultHand(ctx) {
+    const v = ctx.view;
+    const wrap = el("div", "hand-cards");
+    const actions = ctx.game.cardActions ? ctx.game.cardActions(ctx) : new Map();
+    for (const c of v.hand || []) {
+      const acts = actions.get(c) || [];
+      wrap.appendChild(cardButton(ctx, c, acts));
+    }
+    if (!(v.hand || []).length) {
+      if (v.over) return null;
+      wrap.appendChild(el("span", "muted", "No cards in hand."));
+    }
+    return wrap;
+  }
+
+  function cardButton(ctx, card, acts, opts) {
+    const o = opts || {};
+    const b = el("button", "cardbtn" + (acts.length ? " playable" : "") + (o.selected ? " selected" : ""));
+    b.type = "button";
+    b.dataset.card = card;
+    b.innerHTML = Cards.svg(card, o.cls || "");
+    const label = Cards.name(card);
+    if (o.onclick) {
+      b.setAttribute("aria-pressed", o.selected ? "true" : "false");
+      b.setAttribute("aria-label", label);
+      b.addEventListener("click", o.onclick);
+      return b;
+    }
+    if (!acts.length) { b.disabled = true; b.setAttribute("aria-label", label); return b; }
+    b.disabled = ctx.busy;
+    b.setAttribute("aria-label", acts.length === 1 ? labelOf(ctx, acts[0]) : `${label}: ${acts.length} choices`);
+    b.title = acts.map((a) => labelOf(ctx, a)).join(" · ");
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      if (acts.length === 1) ctx.act(acts[0]);
+      else cardMenu(ctx, b, acts);
+    });
+    return b;
+  }
+
+  function cardMenu(ctx, anchor, acts) {
+    closeMenus();
+    const menu = el("div", "card-menu");
+    menu.setAttribute("role", "menu");
+    for (const a of acts) {
+      const item = button(labelOf(ctx, a), () => { closeMenus(); ctx.act(a); });
+      item.dataset.action = a;
+      item.setAttribute("role", "menuitem");
+      menu.appendChild(item);
+    }
+    const r = anchor.getBoundingClientRect();
+    menu.style.left = Math.max(4, Math.min(window.innerWidth - 200, r.left + window.scrollX)) + "px";
+    menu.style.top = (r.top + window.scrollY - 6) + "px";
+    document.body.appendChild(menu);
+    menu.style.transform = "translateY(-100%)";
+    const first = menu.querySelector("button");
+    if (first) first.focus();
+    setTimeout(() => document.addEventListener("click", closeMenus, { once: true }), 0);
+  }
+  function closeMenus() { document.querySelectorAll(".card-menu").forEach((m) => m.remove()); }
+
+  function labelOf(ctx, a) {
+    const custom = ctx.game.label ? ctx.game.label(ctx, a) : null;
+    if (custom) return custom;
+    const [kind, ...rest] = a.split(" ");
+    const word = kind.charAt(0).toUpperCase() + kind.slice(1);
+    return rest.length ? `${word} ${rest.map((x) => (Cards.isCard(x) ? Cards.name(x) : x)).join(" ")}` : word;
+  }
+
+  // ------------------------------------------------------------------ bet box
+
+  // An amount chosen inside the legal range: a number box, a slider, quick sizes and a
+  // confirm button. Nothing here enumerates amounts, so a million chips costs nothing.
+  function betBox(ctx, r, verb) {
+    const box = el("div", "betbox");
+    box.dataset.kind = r.kind;
+    const key = "bet:" + r.kind;
+    let amount = ctx.ui[key];
+    if (!inRange(r, amount)) amount = r.min;
+    const word = verb || r.kind;
+    const title = el("div", "betbox-title");
+    title.append(el("strong", "", word.charAt(0).toUpperCase() + word.slice(1)),
+      el("span", "muted", ` ${fmt(r.min)} to ${fmt(r.max)}` + (r.step > 1 ? `, in steps of ${fmt(r.step)}` : "")));
+    box.appendChild(title);
+    const row = el("div", "betbox-row");
+    const slider = el("input"); slider.type = "range"; slider.min = r.min; slider.max = r.max; slider.step = r.step || 1;
+    slider.value = amount; slider.setAttribute("aria-label", `${word} amount`);
+    const number = el("input", "amount"); number.type = "number"; number.inputMode = "numeric";
+    number.min = r.min; number.max = r.max; number.step = r.step || 1; number.value = amount;
+    number.setAttribute("aria-label", `${word} amount`);
+    const go = button("", () => send());
+    go.classList.add("confirm");
+    const msg = el("div", "betbox-msg error");
+    msg.setAttribute("role", "alert");
+    function check(value, fromUser) {
+      const n = Number(value);
+      const ok = value !== "" && inRange(r, n);
+      go.disabled = !ok || ctx.busy;
+      if (ok) {
+        ctx.ui[key] = n;
+        go.textContent = `${word.charAt(0).toUpperCase() + word.slice(1)} ${fmt(n)}`;
+        go.dataset.action = `${r.kind} ${n}`;
+        msg.textContent = "";
+      } else {
+        go.textContent = word.charAt(0).toUpperCase() + word.slice(1);
+        delete go.dataset.action;
+        if (fromUser) msg.textContent = rangeMessage(r, value, word);
+      }
+      return ok;
+    }
+    function set(n) { number.value = n; slider.value = n; check(String(n), true); }
+    function send() {
+      if (!check(number.value, true)) return;
+      ctx.act(`${r.kind} ${Number(number.value)}`);
+    }
+    slider.addEventListener("input", () => { number.value = slider.value; check(slider.value, true); });
+    number.addEventListener("input", () => { if (inRange(r, Number(number.value))) slider.value = number.value; check(number.value, true); });
+    number.addEventListener("keydown", (e) => { if (e.key === "Enter") send(); });
+    row.append(slider, number, go);
+    box.appendChild(row);
+    const quick = el("div", "betbox-quick");
+    const sizes = ctx.game.quick ? ctx.game.quick(ctx, r) : [["Min", r.min], ["Max", r.max]];
+    for (const [label, value] of sizes) {
+      const n = snap(r, value);
+      const q = button(label, () => set(n), "secondary quick");
+      q.title = fmt(n);
+      quick.appendChild(q);
+    }
+    box.appendChild(quick);
+    box.appendChild(msg);
+    check(String(amount), false);
+    return box;
+  }
+
+  function snap(r, value) {
+    const step = r.step || 1;
+    let n = Math.round(value);
+    n = Math.max(r.min, Math.min(r.max, n));
+    n = r.min + Math.floor((n - r.min) / step) * step;
+    return n;
+  }
+
+  function rangeMessage(r, value, word) {
+    if (value === "" || value === null) return `Enter an amount from ${fmt(r.min)} to ${fmt(r.max)}.`;
+    const n = Number(value);
+    if (!Number.isFinite(n) || !Number.isInteger(n)) return `The ${word} must be a whole number of chips.`;
+    if (n < r.min) return `The smallest ${word} is ${fmt(r.min)}.`;
+    if (n > r.max) return `The largest ${word} is ${fmt(r.max)}.`;
+    return `The ${word} goes in steps of ${fmt(r.step)} from ${fmt(r.min)}.`;
+  }
+
+  // ------------------------------------------------------------------ action bar
+
+  function actionBar(ctx) {
+    const v = ctx.view;
+    const box = el("section", "actionbar");
+    box.id = "actions";
+    box.setAttribute("aria-label", "Your move");
+    if (v.prompt) box.appendChild(el("div", "prompt", UI.sentence(v.prompt)));
+    const custom = ctx.game.controls ? ctx.game.controls(ctx) : null;
+    const used = (custom && custom.used) || new Set();
+    if (custom && custom.node) box.appendChild(custom.node);
+    for (const r of ctx.ranges) {
+      if (used.has(r.kind)) continue;
+      box.appendChild(betBox(ctx, r, ctx.game.verb ? ctx.game.verb(ctx, r.kind) : r.kind));
+    }
+    const rest = ctx.plain.filter((a) => !used.has(a));
+    if (rest.length) {
+      const row = el("div", "buttons");
+      for (const a of rest) {
+        const b = button("", () => ctx.act(a));
+        b.dataset.action = a;
+        const parts = a.split(" ");
+        const cards = parts.slice(1).filter((x) => Cards.isCard(x));
+        b.appendChild(document.createTextNode(labelOf(ctx, a)));
+        if (cards.length && cards.length <= 2) {
+          const span = el("span", "btn-cards");
+          span.innerHTML = cards.map((c) => Cards.svg(c, "tiny")).join("");
+          b.appendChild(span);
+        }
+        b.disabled = ctx.busy;
+        row.appendChild(b);
+      }
+      box.appendChild(row);
+    }
+    return box;
+  }
+
+  // ------------------------------------------------------------------ the whole table
+
+  // The other seats clockwise from the viewer's left (a spectator sits in seat 1's chair):
+  // up the left side, along the top, down the right side.
+  function opponentsOrder(ctx) {
+    const n = ctx.players;
+    const me = ctx.spectator ? 0 : ctx.seat;
+    const out = [];
+    for (let k = 1; k < n; k++) out.push((me + k) % n);
+    return out;
+  }
+
+  function board(ctx) {
+    const root = el("div", "board game-" + ctx.table.game);
+    root.id = "board";
+    const felt = el("div", "felt");
+    const order = opponentsOrder(ctx);
+    const side = order.length >= 4 ? Math.floor(order.length / 3) : 0;
+    const left = el("div", "seats seats-left"), top = el("div", "seats seats-top"), right = el("div", "seats seats-right");
+    order.forEach((s, i) => {
+      const p = pod(ctx, s);
+      if (i < side) left.prepend(p);
+      else if (i >= order.length - side) right.appendChild(p);
+      else {
+        if (!side && order.length === 3 && i !== 1) p.classList.add("side");
+        top.appendChild(p);
+      }
+    });
+    felt.append(left, top, right);
+    const centre = el("div", "centre");
+    if (ctx.game.centre) centre.appendChild(ctx.game.centre(ctx));
+    felt.appendChild(centre);
+    const mine = el("div", "mine");
+    mine.appendChild(pod(ctx, ctx.spectator ? 0 : ctx.seat));
+    felt.appendChild(mine);
+    root.appendChild(felt);
+    if (!ctx.spectator && Array.isArray(ctx.view.hand)) {
+      const cards = ctx.game.hand ? ctx.game.hand(ctx) : defaultHand(ctx);
+      if (cards) {
+        const tray = el("section", "hand-tray");
+        tray.id = "hand";
+        tray.setAttribute("aria-label", "Your hand");
+        tray.appendChild(cards);
+        root.appendChild(tray);
+      }
+    }
+    return root;
+  }
+
+  // The per-hand score table: columns (names), one row per hand, totals.
+  function scoreTable(ctx) {
+    const data = ctx.game.scores ? ctx.game.scores(ctx) : null;
+    if (!data || !data.rows.length) return null;
+    const t = el("table", "scores");
+    t.id = "score-table";
+    const head = el("tr");
+    head.appendChild(el("th", "", data.first || "Hand"));
+    for (const c of data.columns) head.appendChild(el("th", "", c));
+    if (data.notes) head.appendChild(el("th", "note-col", ""));
+    const thead = el("thead"); thead.appendChild(head); t.appendChild(thead);
+    const body = el("tbody");
+    data.rows.forEach((r) => {
+      const tr = el("tr");
+      tr.appendChild(el("th", "", r.label));
+      r.cells.forEach((c, i) => {
+        const td = el("td", (r.win || []).includes(i) ? "win" : "", c === null || c === undefined ? "–" : typeof c === "number" ? fmt(c) : c);
+        tr.appendChild(td);
+      });
+      if (data.notes) tr.appendChild(el("td", "note-col", r.note || ""));
+      body.appendChild(tr);
+    });
+    t.appendChild(body);
+    if (data.totals) {
+      const tf = el("tfoot"), tr = el("tr");
+      tr.appendChild(el("th", "", data.totalLabel || "Total"));
+      data.totals.forEach((c) => tr.appendChild(el("td", "", typeof c === "number" ? fmt(c) : c)));
+      if (data.notes) tr.appendChild(el("td", "note-col", ""));
+      tf.appendChild(tr); t.appendChild(tf);
+    }
+    const wrap = el("div", "scroll-x");
+    wrap.appendChild(t);
+    return wrap;
+  }
+
+  window.Table = {
+    splitLegal, inRange, makeContext, board, actionBar, betBox, scoreTable, cardsNode, backs,
+    cardButton, labelOf, stat, seatName, seatBadge, closeMenus, snap, rangeMessage,
+  };
+})();

@@ -1,0 +1,242 @@
+"""The browser's table pages, drawn from engine views of every game and form.
+
+Seeded games of Abstrac, Getha, Somachi and Yamiro (standard, partner, solitaire) are
+played in Python; at positions along the way each seat's view and events (and the
+spectator's) are drawn in Chromium by the page's own table client, without a server
+round trip, at desktop and phone sizes. Each drawing must show every seat, the viewer's
+whole hand, only legal moves, a bet box for each amount range, a correct status line
+("Your turn" / "Waiting for ..." / a window's prompt), only cards the view holds, and no
+program value, field name, card notation or seat counted from 0 in its visible text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from cardhall.bots import make_bot
+from cardhall.registry import make_game
+from test_web_helpers import Server, chromium, raw_text, running
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "web-views"
+CARD = re.compile(r"(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]|\b(?:A|K|Q|J|10|9)[SHDC]\b")
+NAMES = ["Ann", "Heuristic Hana", "Random Rolf", "Cy", "Di", "Eve", "Flo", "Gus"]
+
+#: (label, game, players, options): every game and form, with options that keep it short.
+FORMS = [
+    ("abstrac", "abstrac", 2, {}),
+    ("getha", "getha", 3, {"max_deals": 3, "chips": 20}),
+    ("getha-6", "getha", 6, {"max_deals": 2, "chips": 30}),
+    ("somachi", "somachi", 3, {"hands_per_game": 1}),
+    ("somachi-chips", "somachi", 4, {"hands_per_game": 1, "gambling": True, "chips": 30}),
+    ("yamiro-standard", "yamiro", 2, {}),
+    ("yamiro-partner", "yamiro", 4, {}),
+    ("yamiro-solitaire", "yamiro", 1, {}),
+]
+
+RENDER = """([view, table, events, seat]) => {
+  if (window.cardhallClient) { window.cardhallClient.stop(); window.cardhallClient = null; }
+  const app = document.getElementById('app');
+  const saved = seat === null ? {watch: true} : {token: 'x', seat};
+  const c = new window.Cardhall.TableClient(table.id, saved);
+  c.root = app; app.replaceChildren();
+  c.table = table; c.view = view; c.log = events; c.version = 1;
+  c.render();
+  document.querySelectorAll('details').forEach((d) => { d.open = true; });
+  const q = (s) => Array.from(document.querySelectorAll(s));
+  const num = (s, key) => q(s).map((e) => Number(e.dataset[key]));
+  return {
+    row: q('#row .cardbtn').length,
+    pots: num('#pots .pot[data-amount]', 'amount'),
+    ym_values: num('.ym-side .ym-value', 'value'),
+    ym_captures: num('.ym-side .ym-captures', 'total'),
+    ym_played: q('#played .ym-play').length,
+    pile: num('#pile', 'count'),
+    sm_piles: q('.sm-tableau').map((t) => [Number(t.dataset.seat),
+      Array.from(t.querySelectorAll('.sm-pile'), (p) => p.querySelectorAll('.card').length)]),
+    deck: num('#deck', 'count'),
+    discard: q('#discard').map((e) => [Number(e.dataset.count), e.dataset.top]),
+    text: document.body.innerText,
+    status: document.querySelector('#status').textContent,
+    pods: q('#board .pod').map((p) => Number(p.dataset.seat)),
+    hand: q('#hand [data-card]').map((e) => e.dataset.card),
+    cards: q('[data-card]').map((e) => e.dataset.card),
+    actions: q('#actions [data-action]').map((e) => e.dataset.action),
+    betboxes: q('#actions .betbox').map((e) => e.dataset.kind),
+    options: q('#actions option').length,
+    actionbar: document.querySelector('#actions') !== null,
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("views")
+    with running(f"sqlite:///{tmp / 'v.db'}", log=tmp / "server.log") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def page(server: Server) -> Iterator[Page]:
+    with chromium() as browser:
+        p = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors: list[str] = []
+        p.on("pageerror", lambda e: errors.append(str(e)))
+        p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        p.goto(server.url + "/")
+        p.wait_for_selector("#create-table")
+        yield p
+        assert errors == []
+
+
+def table_info(game: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    seats = []
+    for s in range(players):
+        kind = "human" if s in (0, 3) else "bot"
+        level = None if kind == "human" else ("heuristic" if s % 2 else "random")
+        seats.append({"seat": s, "name": NAMES[s], "kind": kind, "bot": level})
+    return {
+        "id": "0123abcd",
+        "game": game,
+        "players": players,
+        "options": options,
+        "status": "playing",
+        "version": 1,
+        "lobby_rev": 1,
+        "public": False,
+        "turn_seconds": None,
+        "deadline_at": None,
+        "host_seat": 0,
+        "next_table": None,
+        "seats": seats,
+    }
+
+
+def positions(
+    game: str, players: int, options: dict[str, Any], seed: int, count: int = 8
+) -> list[tuple[int | None, dict[str, Any], list[Any]]]:
+    """(seat, view, events) at ``count`` positions spread along a seeded game of heuristic
+    and random bots (an acting seat, another seat and the spectator each time), and at
+    the end."""
+    g = make_game(game, players, **options)
+    state = g.new_state(seed=seed)
+    bots = [
+        make_bot(g, "heuristic" if s % 2 == 0 else "random", seed=seed + s) for s in range(players)
+    ]
+    states = []
+    step = 0
+    while not state.is_over:
+        actors = sorted(state.actors())
+        states.append(state.clone())
+        seat = actors[step % len(actors)]
+        state.apply(seat, bots[seat].choose(state, seat))
+        step += 1
+        assert step < 5000
+    chosen = [states[i * len(states) // count] for i in range(count)] + [state]
+    out: list[tuple[int | None, dict[str, Any], list[Any]]] = []
+    for st in chosen:
+        actors = sorted(st.actors())
+        seats: list[int | None] = [actors[0], (actors[0] + 1) % players] if actors else [0]
+        for seat in [*dict.fromkeys(seats), None]:
+            view = json.loads(json.dumps(st.view(seat)))
+            out.append((seat, view, json.loads(json.dumps(st.events_for(seat)))))
+    return out
+
+
+def check_drawing(
+    got: dict[str, Any],
+    view: dict[str, Any],
+    events: list[Any],
+    seat: int | None,
+    names: list[str],
+    where: str,
+) -> None:
+    """One drawing against its view (see the module docstring)."""
+    assert not raw_text(got["text"]), f"{where}: {raw_text(got['text'])}"
+    assert sorted(got["pods"]) == list(range(view["players"])), where
+    known = set(CARD.findall(json.dumps(view) + json.dumps(events)))
+    assert set(got["cards"]) <= known, f"{where}: a card the view does not hold"
+    if seat is not None:
+        mine = set(view.get("hand") or []) | set(view.get("reserve") or [])
+        if view["game"] == "getha":
+            mine |= set(view.get("played") or [])
+        assert mine <= set(got["hand"]), f"{where}: the hand is not all shown"
+    legal = [a for a in view.get("legal", []) if isinstance(a, str)]
+    ranges = {r["kind"]: r for r in view.get("legal", []) if isinstance(r, dict)}
+    acting = seat is not None and seat in view["actors"] and not view["over"]
+    assert got["actionbar"] == (acting and bool(view.get("legal"))), where
+    for a in got["actions"]:
+        kind, _, amount = a.partition(" ")
+        in_range = kind in ranges and amount.isdigit()
+        if in_range:
+            r = ranges[kind]
+            in_range = r["min"] <= int(amount) <= r["max"]
+        assert a in legal or in_range, f"{where}: {a!r} is offered but not legal"
+    for a in legal:
+        kind = a.split(" ")[0]
+        offered = a in got["actions"] or kind in got["betboxes"] or kind in ("discard", "select")
+        assert offered, f"{where}: legal {a!r} is not offered"
+    assert got["options"] == 0, f"{where}: a list of amounts"
+    check_game(got, view, where)
+    status = got["status"]
+    if view["over"]:
+        assert status.startswith("Game over"), where
+    elif acting:
+        window = (
+            view["game"] == "somachi"
+            and view["pending"]
+            and ("window" in view["pending"]["kind"] or view["turn"] not in (None, seat))
+        )
+        assert status.startswith("Your turn") != bool(window), f"{where}: {status!r}"
+    elif seat is not None:
+        others = [names[s] for s in view["actors"] if s != seat]
+        assert status.startswith("Waiting for"), where
+        for n in others:
+            assert n in status, where
+
+
+def check_game(got: dict[str, Any], view: dict[str, Any], where: str) -> None:
+    """The game's own parts of the table show what the view holds."""
+    game = view["game"]
+    if game == "abstrac":
+        assert got["row"] == len(view["row"]), where
+    elif game == "getha":
+        assert got["pots"] == [p["amount"] for p in view["pots"]], where
+    elif game == "yamiro":
+        assert got["ym_values"] == [s["value"] for s in view["sides"]], where
+        assert got["ym_captures"] == [s["capture_total"] for s in view["sides"]], where
+        # between hands (and at the end) the last hand's cards stay on the table
+        last = view["results"][-1]["cards"] if view["results"] and not view["played"] else None
+        assert got["ym_played"] == (last or len(view["played"])), where
+        assert got["pile"] == [view["pile"]], where
+    elif game == "somachi":
+        piles = [p for _, p in sorted(got["sm_piles"])]
+        assert piles == [[len(p) for p in t] for t in view["tableaus"]], where
+        assert got["deck"] == [view["deck_size"]], where
+        assert got["discard"] == [[view["discard_size"], view["discard_top"] or ""]], where
+
+
+@pytest.mark.parametrize(("label", "game", "players", "options"), FORMS, ids=[f[0] for f in FORMS])
+def test_every_position_reads_like_a_card_table(
+    page: Page, label: str, game: str, players: int, options: dict[str, Any]
+) -> None:
+    info = table_info(game, players, options)
+    names = NAMES[:players]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    drawn = shots = 0
+    for seat, view, events in positions(game, players, options, seed=7):
+        where = f"{label} move {view['moves']} seat {seat}"
+        got = page.evaluate(RENDER, [view, info, events, seat])
+        check_drawing(got, view, events, seat, names, where)
+        drawn += 1
+        if seat == 0 and seat in view["actors"] and shots < 2 and view["moves"] > 4:
+            page.screenshot(path=str(ARTIFACTS / f"{label}-{shots}.png"), full_page=True)
+            shots += 1
+    page.screenshot(path=str(ARTIFACTS / f"{label}-end.png"), full_page=True)
+    assert drawn > 10
