@@ -254,16 +254,27 @@ def shape_svg(shape: str, cx: float, cy: float, r: float, fill: str, stroke: str
     elif shape == "cross":
         a = r * 0.34
         pts = [
-            (cx - a, cy - r), (cx + a, cy - r), (cx + a, cy - a), (cx + r, cy - a),
-            (cx + r, cy + a), (cx + a, cy + a), (cx + a, cy + r), (cx - a, cy + r),
-            (cx - a, cy + a), (cx - r, cy + a), (cx - r, cy - a), (cx - a, cy - a),
-        ]  # fmt: skip
+            (cx - a, cy - r),
+            (cx + a, cy - r),
+            (cx + a, cy - a),
+            (cx + r, cy - a),
+            (cx + r, cy + a),
+            (cx + a, cy + a),
+            (cx + a, cy + r),
+            (cx - a, cy + r),
+            (cx - a, cy + a),
+            (cx - r, cy + a),
+            (cx - r, cy - a),
+            (cx - a, cy - a),
+        ]
     elif shape == "star":
         pts = [
-            (cx + (r if i % 2 == 0 else r * 0.45) * cos(pi / 5 * i - pi / 2),
-             cy + (r if i % 2 == 0 else r * 0.45) * sin(pi / 5 * i - pi / 2))
+            (
+                cx + (r if i % 2 == 0 else r * 0.45) * cos(pi / 5 * i - pi / 2),
+                cy + (r if i % 2 == 0 else r * 0.45) * sin(pi / 5 * i - pi / 2),
+            )
             for i in range(10)
-        ]  # fmt: skip
+        ]
     elif shape == "hexagon":
         pts = [(cx + r * cos(pi / 3 * i), cy + r * sin(pi / 3 * i)) for i in range(6)]
     elif shape in _PIP_PATHS:  # French pips: filled, never outlined
@@ -340,18 +351,19 @@ def _both_ends(corner: str) -> str:
 def _tally(value: int, colour: str) -> str:
     """The Railog tally of 1..8: bars for 1-4, a bar under them adding four."""
     bars = value - 4 if value > 4 else value
-    gap, top, bottom = 8.0, 27.0, 53.0
+    gap, top, bottom, width = 7.0, 25.0, 50.0, 3.4
     x0 = _CX - (bars - 1) * gap / 2
     out = "".join(
         f'<line x1="{_num(x0 + i * gap)}" y1="{_num(top)}" x2="{_num(x0 + i * gap)}" '
-        f'y2="{_num(bottom)}" stroke="{colour}" stroke-width="3.6" stroke-linecap="round"/>'
+        f'y2="{_num(bottom)}" stroke="{colour}" stroke-width="{_num(width)}" '
+        'stroke-linecap="round"/>'
         for i in range(bars)
     )
     if value > 4:
-        half = max((bars - 1) * gap / 2 + 4.5, 7.0)
+        half = max((bars - 1) * gap / 2 + 2.5, 6.5)
         out += (
-            f'<line x1="{_num(_CX - half)}" y1="60" x2="{_num(_CX + half)}" y2="60" '
-            f'stroke="{colour}" stroke-width="3.6" stroke-linecap="round"/>'
+            f'<line x1="{_num(_CX - half)}" y1="57" x2="{_num(_CX + half)}" y2="57" '
+            f'stroke="{colour}" stroke-width="{_num(width)}" stroke-linecap="round"/>'
         )
     return out
 

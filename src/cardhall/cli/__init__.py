@@ -37,6 +37,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "cardhall.cli.analysis",
     "cardhall.cli.serve",
     "cardhall.cli.bench",
+    "cardhall.cli.print",
 )
 
 
