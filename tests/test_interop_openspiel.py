@@ -17,9 +17,10 @@ from absl import flags
 
 from cardhall.bots import RandomBot
 from cardhall.conformance import configs
-from cardhall.errors import IllegalActionError
-from cardhall.interop import information_state_string, profile
+from cardhall.errors import IllegalActionError, OptionError
+from cardhall.interop import information_state_string
 from cardhall.interop import openspiel as adapter
+from cardhall.interop.spec import research
 from cardhall.registry import game_class, game_names, make_game
 
 Case = tuple[str, int, dict[str, Any]]
@@ -32,7 +33,7 @@ CASES: list[Case] = [
 
 def _bound(case: Case) -> int:
     name, players, options = case
-    return profile(make_game(name, players, **options)).max_game_length
+    return research(make_game(name, players, **options)).bounds.max_decisions
 
 
 def _shortest(name: str) -> Case:
@@ -105,7 +106,7 @@ def test_game_info_follows_options(case: Case) -> None:
         else pyspiel.GameType.Information.IMPERFECT_INFORMATION
     )
     assert gtype.information == expected
-    assert game.max_game_length() == profile(engine).max_game_length
+    assert game.max_game_length() == research(engine).bounds.max_decisions
     assert game.get_parameters()["players"] == players
 
 
@@ -354,3 +355,68 @@ def test_explicit_chance_is_uniform_over_remaining_cards() -> None:
     )
     with pytest.raises(IllegalActionError, match="not a card left to deal"):
         state.apply_action(5)  # already placed
+
+
+# --------------------------------------------------------------------------- forms, cap, scale
+
+
+def test_forms_are_registered_with_their_own_types() -> None:
+    zero = pyspiel.GameType.Utility.ZERO_SUM
+    general = pyspiel.GameType.Utility.GENERAL_SUM
+    for sname, players, utility in (
+        ("cardhall_yamiro_2p", 2, zero),
+        ("cardhall_yamiro_partner", 4, zero),
+        ("cardhall_yamiro_solitaire", 1, general),
+        ("cardhall_yamiro", 2, general),
+    ):
+        game = pyspiel.load_game(sname)
+        assert game.num_players() == players
+        assert game.get_type().utility == utility
+        if utility == zero:
+            assert game.utility_sum() == 0.0
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("cardhall_yamiro_2p", {"players": 4})  # the form fixes it
+    state = _random_playout(
+        pyspiel.load_game("cardhall_yamiro_partner").new_initial_state(),
+        np.random.RandomState(3),
+    )
+    returns = state.returns()
+    assert returns[0] == returns[2] and returns[1] == returns[3] and sum(returns) == 0.0
+    pyspiel.random_sim_test(
+        pyspiel.load_game("cardhall_yamiro_2p"), num_sims=2, serialize=True, verbose=False
+    )
+
+
+def test_normalize_maps_utilities_into_unit_interval() -> None:
+    plain = pyspiel.load_game("cardhall_abstrac")
+    game = pyspiel.load_game("cardhall_abstrac", {"normalize": True})
+    assert (plain.min_utility(), plain.max_utility()) == (-162.0, 162.0)
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    a = _random_playout(plain.new_initial_state(), np.random.RandomState(7)).returns()
+    b = _random_playout(game.new_initial_state(), np.random.RandomState(7)).returns()
+    assert b == pytest.approx([x / 162.0 for x in a])
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_decision_cap_is_an_openspiel_parameter() -> None:
+    game = pyspiel.load_game("cardhall_getha", {"players": 3})
+    assert game.max_game_length() == 4000  # no max_deals: the default cap
+    capped = pyspiel.load_game("cardhall_getha", {"players": 3, "max_decisions": 25})
+    assert capped.max_game_length() == 25
+    state = capped.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_action(state.legal_actions()[-1])  # biggest bring-in, then decline
+    assert state.is_truncated() and len(state.engine.history) == 25
+    assert sum(state.returns()) == pytest.approx(0.0)
+    assert state.returns() == list(capped.research.spec.standing_payoffs(state.engine))
+    pyspiel.random_sim_test(
+        pyspiel.load_game("cardhall_getha", {"players": 2, "max_decisions": 40}),
+        num_sims=3,
+        serialize=True,
+        verbose=False,
+    )
+    with pytest.raises(OptionError, match="go on forever"):
+        pyspiel.load_game("cardhall_getha", {"max_decisions": 0})  # endless without a cap

@@ -308,3 +308,59 @@ def test_every_tensor_value_has_a_unique_name() -> None:
         state = make_game(name, players, **options).new_state(seed=1)
         tensor = enc.encode(state, players - 1)
         assert tensor[names.index(f"seat={players - 1}")] == 1.0
+
+
+# --------------------------------------------------------------------------- cap and scale
+
+
+def _highest(e: Any) -> dict[str, float]:
+    """Always the highest legal id (in Getha: the largest bring-in, then decline, which
+    never ends by the rules); returns each agent's summed rewards."""
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        totals[agent] += reward
+        e.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[-1]))
+    return totals
+
+
+def test_decision_cap_truncates_with_standing_payoffs() -> None:
+    e = raw_env("getha", players=3, max_decisions=30)
+    e.reset(seed=4)
+    totals = _highest(e)
+    st = e.engine_state
+    assert not st.is_over and len(st.history) == 30
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    standing = e.research.spec.standing_payoffs(st)
+    assert list(totals.values()) == pytest.approx(list(standing))
+    assert sum(totals.values()) == pytest.approx(0.0)
+    api_test(raw_env("getha", players=3, max_decisions=30), num_cycles=200)
+
+
+def test_games_the_rules_end_are_never_truncated() -> None:
+    e = raw_env("yamiro", players=2)
+    assert e.research.cap is None
+    e.reset(seed=1)
+    _highest(e)
+    assert e.engine_state.is_over and all(e.terminations.values())
+    assert not any(e.truncations.values())
+
+
+def test_normalize_scales_rewards_into_unit_interval() -> None:
+    raw, scaled = raw_env("yamiro", players=2), raw_env("yamiro", players=2, normalize=True)
+    raw.reset(seed=5)
+    scaled.reset(seed=5)
+    a, b = _highest(raw), _highest(scaled)
+    scale = raw.research.bounds.scale
+    assert scale == 128.0
+    assert [v / scale for v in a.values()] == pytest.approx(list(b.values()))
+    assert all(-1.0 <= v <= 1.0 for v in b.values())
+
+
+def test_bad_caps_are_rejected_with_a_clear_error() -> None:
+    from cardhall.errors import OptionError
+
+    with pytest.raises(OptionError, match="go on forever"):
+        raw_env("getha", max_decisions=0)
+    with pytest.raises(OptionError, match=">= 0"):
+        raw_env("abstrac", max_decisions=-3)

@@ -137,9 +137,9 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for name in game_names():
         players, options = next(iter(configs(game_class(name))))
-        from cardhall.interop import profile
+        from cardhall.interop import encoder_for
 
-        profile(make_game(name, players, **options))  # warm the per-configuration cache
+        encoder_for(make_game(name, players, **options))  # warm the per-configuration cache
         turns = pettingzoo_turns_per_second(name, players, options, budget)
         harness = None if quick else pettingzoo_harness_turns_per_second(name, players, options)
         spiel = openspiel_playouts(name, players, options, budget)

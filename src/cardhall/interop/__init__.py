@@ -2,8 +2,9 @@
 
 This module holds what both adapters share, written once over the engine protocol (no
 game-specific code, no numpy): who has the turn, the fixed-size observation encoding of a
-view, the exact information-state string, and a per-configuration *profile* (bounds on game
-length and payoffs, estimated by seeded random playouts where a game does not state them).
+view and the exact information-state string. What the adapters know about each game
+(bounds from its rules, the decision cap, the payoffs of a stopped game, its forms) is in
+:mod:`cardhall.interop.spec` and the module named after the game.
 
 * :mod:`cardhall.interop.pettingzoo` — ``env(game, **options)`` / ``raw_env`` (AEC API);
 * :mod:`cardhall.interop.openspiel` — registers ``cardhall_<game>`` with ``pyspiel``.
@@ -38,13 +39,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from cardhall.engine import Event, Game, State
+from cardhall.interop.spec import config_key
 
 __all__ = [
-    "GameProfile",
     "ViewEncoder",
     "acting_seat",
     "config_key",
@@ -53,7 +53,6 @@ __all__ = [
     "information_state_string",
     "observation_string",
     "private_string",
-    "profile",
     "public_string",
 ]
 
@@ -72,11 +71,6 @@ def acting_seat(state: State) -> int | None:
     """The seat adapters give the turn to: the lowest seat in ``state.actors()``."""
     actors = state.actors()
     return min(actors) if actors else None
-
-
-def config_key(game: Game) -> str:
-    """A canonical text naming a game configuration (name, players, options)."""
-    return json.dumps([game.name, game.players, game.options], sort_keys=True, default=str)
 
 
 def _dumps(data: Any) -> str:
@@ -125,110 +119,54 @@ def event_text(event: Event) -> tuple[frozenset[int] | None, str]:
     return event.to, f"{event.kind} {event.seat} {event.data!r}"
 
 
-# --------------------------------------------------------------------------- profile
+# --------------------------------------------------------------------------- layout probe
 
 
-@dataclass(frozen=True)
-class GameProfile:
-    """Bounds adapters need for one game configuration.
-
-    Values the game states (:meth:`Game.max_game_length`, :meth:`Game.payoff_bounds`) are
-    used as they are; the others are estimated from seeded random playouts with a margin
-    (``estimated`` names them).
-    """
-
-    max_game_length: int
-    max_chance_cards: int
-    min_payoff: float
-    max_payoff: float
-    zero_sum: bool
-    estimated: tuple[str, ...]
-
-
-#: Seeded random playouts per configuration used to estimate bounds and learn the tensor
-#: layout: at least ``PROBE_GAMES[0]`` games, more while under ``PROBE_STEPS`` actions, at
-#: most ``PROBE_GAMES[1]``; views are learned from every state until ``PROBE_VIEWS`` views,
+#: Seeded random playouts per configuration used to learn the tensor layout: at least
+#: ``PROBE_GAMES[0]`` games, more while under ``PROBE_STEPS`` actions, at most
+#: ``PROBE_GAMES[1]``; views are learned from every state until ``PROBE_VIEWS`` views,
 #: then from one state in twenty-five and every final state.
 PROBE_GAMES = (3, 12)
 PROBE_STEPS = 2000
 PROBE_VIEWS = 1000
-_PROFILES: dict[str, tuple[GameProfile, ViewEncoder]] = {}
+_ENCODERS: dict[str, ViewEncoder] = {}
 
 
-def _probe_states(game: Game) -> Iterator[tuple[int, State]]:
-    """Seeded random playouts (lowest acting seat first), yielding (game index, state)
-    after the start and after every action."""
+def _probe_states(game: Game) -> Iterator[State]:
+    """Seeded random playouts (lowest acting seat first), yielding the state after the
+    start and after every action."""
     steps = 0
     for g in range(PROBE_GAMES[1]):
         if g >= PROBE_GAMES[0] and steps >= PROBE_STEPS:
             return
         rng = random.Random(f"cardhall-interop-probe:{g}")
         state = game.new_state(seed=f"probe:{g}")
-        yield g, state
+        yield state
         while not state.is_over:
             seat = min(state.actors())
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             steps += 1
-            yield g, state
+            yield state
 
 
-def _build(game: Game) -> tuple[GameProfile, ViewEncoder]:
+def _build(game: Game) -> ViewEncoder:
     encoder = ViewEncoder(game)
-    lengths = [0] * PROBE_GAMES[1]
-    chance_cards = [0] * PROBE_GAMES[1]
-    payoffs: list[float] = []
-    zero_sum = True
     views = 0
-    for g, state in _probe_states(game):
-        lengths[g] = len(state.history)
-        chance_cards[g] = sum(len(o) for o in state.chance.used)
+    for state in _probe_states(game):
         if views < PROBE_VIEWS or state.is_over or len(state.history) % 25 == 0:
             for seat in range(game.players):
                 encoder.learn(state.view(seat))
             views += game.players
-        if state.is_over:
-            outcome = state.outcome()
-            assert outcome is not None
-            payoffs.extend(outcome.payoffs)
-            if abs(sum(outcome.payoffs)) > 1e-9:
-                zero_sum = False
     encoder.freeze()
-    estimated = []
-    length = game.max_game_length()
-    if length is None:
-        length = 3 * max(lengths) + 20
-        estimated.append("max_game_length")
-    bounds = game.payoff_bounds()
-    if bounds is None:
-        spread = max(1.0, max(abs(p) for p in payoffs))
-        bounds = (-4.0 * spread, 4.0 * spread)
-        estimated.append("payoff_bounds")
-    prof = GameProfile(
-        max_game_length=int(length),
-        max_chance_cards=max(1, 3 * max(chance_cards)),
-        min_payoff=float(bounds[0]),
-        max_payoff=float(bounds[1]),
-        zero_sum=zero_sum and game.zero_sum,
-        estimated=tuple(estimated),
-    )
-    return prof, encoder
-
-
-def _cached(game: Game) -> tuple[GameProfile, ViewEncoder]:
-    key = config_key(game)
-    if key not in _PROFILES:
-        _PROFILES[key] = _build(game)
-    return _PROFILES[key]
-
-
-def profile(game: Game) -> GameProfile:
-    """The (cached) :class:`GameProfile` of a game configuration."""
-    return _cached(game)[0]
+    return encoder
 
 
 def encoder_for(game: Game) -> ViewEncoder:
     """The (cached) observation encoder of a game configuration."""
-    return _cached(game)[1]
+    key = config_key(game)
+    if key not in _ENCODERS:
+        _ENCODERS[key] = _build(game)
+    return _ENCODERS[key]
 
 
 # --------------------------------------------------------------------------- encoder

@@ -56,14 +56,13 @@ from cardhall.engine import Action, Chance, Game, OptionSpec, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import (
     acting_seat,
-    config_key,
     encoder_for,
     event_text,
     observation_string,
     private_string,
-    profile,
     public_string,
 )
+from cardhall.interop.spec import Form, Research, config_key, research, spec_class
 from cardhall.registry import game_class, game_names
 
 __all__ = [
@@ -78,6 +77,7 @@ __all__ = [
 
 PREFIX = "cardhall_"
 _ENGINE_GAMES: dict[str, Game] = {}
+_RESEARCH: dict[str, tuple[Research, bool]] = {}  # per game key: (research, normalize)
 _FIRST_POOL: dict[str, _Cards] = {}  # the first shuffle of each configuration (always the same)
 
 
@@ -170,41 +170,56 @@ def _param_default(opt: OptionSpec) -> Any:
     return NONE_INT if opt.kind == "int" else NONE_TEXT
 
 
-def _parameter_specification(cls: type[Game]) -> dict[str, Any]:
-    spec: dict[str, Any] = {"players": cls.player_counts[0]}
+#: Parameters of the research interfaces, after the game's options: the decision cap
+#: (-1: the game's default, 0: none) and whether payoffs are scaled into [-1, 1].
+RESEARCH_PARAMETERS: dict[str, Any] = {"max_decisions": -1, "normalize": False}
+
+
+def _parameter_specification(cls: type[Game], form: Form | None = None) -> dict[str, Any]:
+    spec: dict[str, Any] = {} if form is not None else {"players": cls.player_counts[0]}
     for opt in cls.option_specs:
         spec[opt.name] = _param_default(opt)
+    spec.update(RESEARCH_PARAMETERS)
     return spec
 
 
-def _zero_sum(cls: type[Game]) -> bool:
-    """Zero-sum as OpenSpiel means it: declared by the game and no one-player form (a
-    solitaire's payoff is its score; OpenSpiel's game type is one per game name)."""
-    return cls.zero_sum and min(cls.player_counts) > 1
+def _zero_sum(cls: type[Game], form: Form | None = None) -> bool:
+    """Zero-sum as OpenSpiel means it: every game's payoffs sum to zero. A game with a
+    one-player form (Yamiro's solitaire, whose payoff is its score) is general-sum under
+    its own name, which covers every player count; its forms have their own types."""
+    if form is not None:
+        return form.utility == "zero_sum"
+    return min(cls.player_counts) > 1
 
 
-def game_type(cls: type[Game]) -> pyspiel.GameType:
-    """The OpenSpiel ``GameType`` of a cardhall game class."""
+def form_name(game: str, form: Form) -> str:
+    """The OpenSpiel name of a form: ``cardhall_<game>_<form>``."""
+    return f"{PREFIX}{game}_{form.name}"
+
+
+def game_type(cls: type[Game], form: Form | None = None) -> pyspiel.GameType:
+    """The OpenSpiel ``GameType`` of a cardhall game class (or of one of its forms)."""
     info = pyspiel.GameType.Information
+    players = (form.players,) if form is not None else cls.player_counts
     return pyspiel.GameType(
-        short_name=short_name(cls.name),
-        long_name=f"cardhall {cls.title}",
+        short_name=short_name(cls.name) if form is None else form_name(cls.name, form),
+        long_name=f"cardhall {cls.title if form is None else form.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=info.PERFECT_INFORMATION
         if cls.perfect_information
         else info.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM
-        if _zero_sum(cls)
+        if _zero_sum(cls, form)
         else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max(cls.player_counts),
-        min_num_players=min(cls.player_counts),
+        max_num_players=max(players),
+        min_num_players=min(players),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_parameter_specification(cls),
+        parameter_specification=_parameter_specification(cls, form),
     )
 
 
@@ -216,43 +231,47 @@ class CardhallGame(pyspiel.Game):
 
     ENGINE: ClassVar[type[Game]]
     GAME_TYPE: ClassVar[pyspiel.GameType]
+    FORM: ClassVar[Form | None] = None
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         cls = type(self).ENGINE
-        spec = _parameter_specification(cls)
+        form = type(self).FORM
+        spec = _parameter_specification(cls, form)
         unknown = sorted(set(params) - set(spec))
         if unknown:
-            raise OptionError(f"{short_name(cls.name)} has no parameter {unknown[0]!r}")
-        players = int(params.get("players", spec["players"]))
+            raise OptionError(f"{self.GAME_TYPE.short_name} has no parameter {unknown[0]!r}")
+        players = form.players if form is not None else int(params.get("players", spec["players"]))
         options: dict[str, Any] = {}
         for opt in cls.option_specs:
             value = params.get(opt.name, spec[opt.name])
             stand_in = opt.default is None and value == _param_default(opt)
             options[opt.name] = None if stand_in else value
         engine = cls(players, **options)
-        key = config_key(engine)
-        engine = _ENGINE_GAMES.setdefault(key, engine)
-        prof = profile(engine)
-        zero_sum = _zero_sum(cls)
-        if zero_sum and not prof.zero_sum:
-            raise OptionError(
-                f"{cls.name} declares zero-sum payoffs but {engine!r} gave a non-zero sum; "
-                "set zero_sum = False on the game class"
-            )
-        self.engine = engine
+        cap = int(params.get("max_decisions", -1))
+        normalize = bool(params.get("normalize", False))
+        r = research(engine, None if cap == -1 else cap)
+        key = f"{config_key(engine)} cap={r.cap} normalize={normalize}"
+        _ENGINE_GAMES.setdefault(key, engine)
+        _RESEARCH.setdefault(key, (r, normalize))
+        zero_sum = _zero_sum(cls, form)
+        if zero_sum and not r.spec.zero_sum:
+            raise OptionError(f"{engine!r} is not zero-sum; use {short_name(cls.name)}")
+        self.engine = _ENGINE_GAMES[key]
         self.key = key
+        self.research = r
+        self.normalize = normalize
         self.encoder = encoder_for(engine)
-        self.profile = prof
         self.deck = engine.full_deck()
+        low, high = r.payoff_bounds(normalize)
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.num_distinct_actions,
             max_chance_outcomes=len(self.deck),
             num_players=players,
-            min_utility=prof.min_payoff,
-            max_utility=prof.max_payoff,
+            min_utility=low,
+            max_utility=high,
             utility_sum=0.0 if zero_sum else None,
-            max_game_length=prof.max_game_length,
+            max_game_length=r.bounds.max_decisions,
         )
         super().__init__(type(self).GAME_TYPE, info, params)
 
@@ -262,7 +281,7 @@ class CardhallGame(pyspiel.Game):
 
     def max_chance_nodes_in_history(self) -> int:
         """Upper bound on the chance actions of one game (one per shuffled card)."""
-        return self.profile.max_chance_cards
+        return self.research.bounds.max_chance_cards
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
@@ -383,7 +402,7 @@ class CardhallState(pyspiel.State):
             return int(pyspiel.PlayerId.CHANCE)
         st = self.engine
         assert st is not None
-        if st.is_over:
+        if _RESEARCH[self._key][0].finished(st):
             return int(pyspiel.PlayerId.TERMINAL)
         seat = acting_seat(st)
         assert seat is not None
@@ -438,16 +457,24 @@ class CardhallState(pyspiel.State):
             return f"action {action}"
 
     def is_terminal(self) -> bool:
-        """Returns True if the game is over."""
-        return self._pool is None and self.engine is not None and self.engine.is_over
+        """Returns True if the game is over (or stopped by the decision cap)."""
+        st = self.engine
+        return self._pool is None and st is not None and _RESEARCH[self._key][0].finished(st)
+
+    def is_truncated(self) -> bool:
+        """Whether the decision cap stopped this game before its rules ended it."""
+        st = self.engine
+        return self._pool is None and st is not None and _RESEARCH[self._key][0].truncated(st)
 
     def returns(self) -> list[float]:
-        """Total reward for each player over the course of the game so far."""
+        """Total reward for each player over the course of the game so far: the payoffs
+        once the game is over or truncated (scaled into [-1, 1] with ``normalize``)."""
         st = self.engine
         if self._pool is None and st is not None:
-            outcome = st.outcome()
-            if outcome is not None:
-                return [float(p) for p in outcome.payoffs]
+            r, normalize = _RESEARCH[self._key]
+            payoffs = r.payoffs(st, normalize)
+            if payoffs is not None:
+                return list(payoffs)
         return [0.0] * _engine_of(self._key).players
 
     def rewards(self) -> list[float]:
@@ -591,24 +618,28 @@ _CLASSES: dict[str, type[CardhallGame]] = {}
 
 
 def register_all() -> list[str]:
-    """Register ``cardhall_<game>`` for every registered cardhall game not yet known to
-    pyspiel; returns the OpenSpiel names of all cardhall games."""
+    """Register ``cardhall_<game>`` for every registered cardhall game, and
+    ``cardhall_<game>_<form>`` for each of its forms (:attr:`Spec.forms`), that pyspiel
+    does not know yet; returns the OpenSpiel names of all cardhall games."""
     known = set(pyspiel.registered_names())
     for name in game_names():
-        sname = short_name(name)
-        if sname in _CLASSES:
-            continue
         cls = game_class(name)
-        gtype = game_type(cls)
-        spiel_cls = type(
-            f"Cardhall{cls.__name__}Game",
-            (CardhallGame,),
-            {"ENGINE": cls, "GAME_TYPE": gtype, "__module__": __name__},
-        )
-        globals()[spiel_cls.__name__] = spiel_cls  # picklable by qualified name
-        _CLASSES[sname] = spiel_cls
-        if sname not in known:
-            pyspiel.register_game(gtype, spiel_cls)
+        forms: list[Form | None] = [None, *spec_class(name).forms]
+        for form in forms:
+            sname = short_name(name) if form is None else form_name(name, form)
+            if sname in _CLASSES:
+                continue
+            gtype = game_type(cls, form)
+            suffix = "" if form is None else form.name.title().replace("_", "")
+            spiel_cls = type(
+                f"Cardhall{cls.__name__}{suffix}Game",
+                (CardhallGame,),
+                {"ENGINE": cls, "GAME_TYPE": gtype, "FORM": form, "__module__": __name__},
+            )
+            globals()[spiel_cls.__name__] = spiel_cls  # picklable by qualified name
+            _CLASSES[sname] = spiel_cls
+            if sname not in known:
+                pyspiel.register_game(gtype, spiel_cls)
     return sorted(_CLASSES)
 
 

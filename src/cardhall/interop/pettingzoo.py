@@ -55,6 +55,7 @@ from pettingzoo.utils import wrappers
 from cardhall.engine import Game, State
 from cardhall.errors import IllegalActionError
 from cardhall.interop import acting_seat, encoder_for
+from cardhall.interop.spec import research
 from cardhall.registry import game_class, game_names, make_game
 
 __all__ = ["env", "env_id", "raw_env", "register_all"]
@@ -81,6 +82,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         game: str | Game = "abstrac",
         players: int | None = None,
         render_mode: str | None = None,
+        max_decisions: int | None = None,
+        normalize: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -90,6 +93,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             self.game = game
         else:
             self.game = make_game(game, players, **options)
+        self.research = research(self.game, max_decisions)
+        self.normalize = bool(normalize)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
@@ -149,7 +154,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         self.encoder.encode(st, seat, obs)
         obs = obs.reshape(self.encoder.shape)
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        if not st.is_over and agent == self.agent_selection:
+        if not self.research.finished(st) and agent == self.agent_selection:
             action_id = self.game.action_id
             for action in st.legal_actions(seat):
                 mask[action_id(action)] = 1
@@ -171,12 +176,15 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         st.apply(seat, self.game.action_from_id(action_id))  # raises before any change
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if st.is_over:
-            outcome = st.outcome()
-            assert outcome is not None
+        payoffs = self.research.payoffs(st, self.normalize)
+        if payoffs is not None:
+            truncated = not st.is_over
             for a in self.agents:
-                self.rewards[a] = float(outcome.payoffs[self._seat[a]])
-                self.terminations[a] = True
+                self.rewards[a] = payoffs[self._seat[a]]
+                if truncated:
+                    self.truncations[a] = True
+                else:
+                    self.terminations[a] = True
         else:
             self._select()
         self._accumulate_rewards()
