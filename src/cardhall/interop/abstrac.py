@@ -21,13 +21,19 @@ so when it ends (or is stopped) ``|t0 - t1| <= target - 1 + 324``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
+from typing import Any
 
-from cardhall.engine import State
+import numpy as np
+
+from cardhall.cards import FRENCH_DECK
+from cardhall.engine import Event, State
 from cardhall.games.abstrac import RUN_TABLE, SET_POINTS, deal_scores
-from cardhall.interop.spec import Spec, mean_centred, register_spec, view_of
+from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
+from cardhall.interop.tensor import Encoder, card_labels, fixed
 
-__all__ = ["MAX_DEAL_DIFFERENCE", "AbstracSpec", "max_deal_difference"]
+__all__ = ["MAX_DEAL_DIFFERENCE", "AbstracEncoder", "AbstracSpec", "max_deal_difference"]
 
 #: The largest ``|score0 - score1|`` of one deal (see :func:`max_deal_difference`).
 MAX_DEAL_DIFFERENCE = 324
@@ -89,7 +95,14 @@ class AbstracSpec(Spec):
         return DEAL_DECISIONS * max(20, self.target // 10)
 
     def chance_cards(self, decisions: int) -> int:
-        return 24 * (decisions // 9 + 1) if self.match else 24
+        return 24 * self.deals(decisions)
+
+    def deals(self, decisions: int) -> int:
+        """Most deals started in a game of at most ``decisions`` decisions."""
+        return decisions // 9 + 1 if self.match else 1
+
+    def encoder(self, research: Research) -> Encoder:
+        return AbstracEncoder(research)
 
     def payoff_range(self) -> tuple[float, float]:
         spread = MAX_DEAL_DIFFERENCE + (self.target - 1 if self.match else 0)
@@ -101,3 +114,107 @@ class AbstracSpec(Spec):
             assert outcome is not None
             return tuple(outcome.payoffs)
         return mean_centred(view_of(state)["totals"])
+
+
+#: The French card notation -> index 0..23.
+_CARD: dict[str, int] = {str(c): int(c) for c in FRENCH_DECK}
+#: The highest score of one deal (four aces and more: over every split, as above).
+MAX_DEAL_SCORE = 432
+
+
+class AbstracEncoder(Encoder):
+    """Abstrac's tensors (layout in ``docs/interop.md``). Everything but the seat is
+    public: Abstrac is a game of perfect information."""
+
+    DERIVED = (
+        "game",
+        "players",
+        "options",
+        "options.*",
+        "seat",
+        "legal",
+        "legal.*",
+        "combos",
+        "combos.*",
+        "outcome",
+        "outcome.*",
+    )
+
+    def __init__(self, research: Research) -> None:
+        super().__init__(research)
+        spec = research.spec
+        assert isinstance(spec, AbstracSpec)
+        self.match = spec.match
+        self.deal_slots = spec.deals(research.bounds.max_decisions)
+        self.total_scale = float(spec.target + MAX_DEAL_SCORE if spec.match else MAX_DEAL_SCORE)
+        cards = card_labels(FRENCH_DECK)
+        p = self.public
+        p.add("actors", range(2))
+        p.add("over")
+        p.add("moves")
+        p.add("dealer", range(2))
+        p.add("first", ["none", "0", "1"])
+        for i in range(24):
+            p.add(f"row[{i}]", cards)
+        for s in range(2):
+            p.add(f"taken_{s}.in", cards)
+            p.add(f"taken_{s}.order", cards)
+        p.add("totals", range(2))
+        for d in range(self.deal_slots):
+            p.add(
+                f"deals[{d}]",
+                ["done", "dealer", "first", "combos_0", "combos_1", "score_0", "score_1"],
+            )
+        self.private.add("seat", range(2))
+        h = self.history
+        for d in range(self.deal_slots):
+            h.add(f"deal[{d}].layout", range(24))
+            h.add(f"deal[{d}].choice", ["first", "second"])
+            h.add(f"deal[{d}].takes", range(24))
+
+    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+        p = self.public
+        for s in view["actors"]:
+            p.set(out, "actors", s)
+        out[p["over"].start] = float(view["over"])
+        out[p["moves"].start] = view["moves"] / self.research.bounds.max_decisions
+        p.set(out, "dealer", view["dealer"])
+        p.set(out, "first", 0 if view["first"] is None else 1 + view["first"])
+        for i, text in enumerate(view["row"]):
+            p.set(out, f"row[{i}]", _CARD[text])
+        for s, taken in enumerate(fixed(view["taken"], 2, "taken")):
+            for i, text in enumerate(taken):
+                c = _CARD[text]
+                p.set(out, f"taken_{s}.in", c)
+                p.set(out, f"taken_{s}.order", c, (i + 1) / 24)
+        for s, total in enumerate(fixed(view["totals"], 2, "totals")):
+            p.set(out, "totals", s, total / self.total_scale)
+        for d, deal in enumerate(view["deals"]):
+            row = [1.0, deal["dealer"], deal["first"]]
+            row += [c / 96 for c in fixed(deal["combos"], 2, "combos")]
+            row += [x / MAX_DEAL_SCORE for x in fixed(deal["scores"], 2, "scores")]
+            block = p[f"deals[{d}]"]
+            if len(row) != len(block):
+                raise ValueError(f"deals[{d}]: {len(row)} values for {len(block)}")
+            out[block.start : block.stop] = row
+
+    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
+        self.private.set(out, "seat", seat)
+
+    def encode_history(
+        self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
+    ) -> None:
+        h = self.history
+        deal = -1
+        take = 0
+        for e in events:
+            if e.kind == "layout":
+                deal += 1
+                take = 0
+                for i, c in enumerate(e.data["row"]):
+                    h.set(out, f"deal[{deal}].layout", i, (int(c) + 1) / 24)
+            elif e.kind == "choose":
+                h.set(out, f"deal[{deal}].choice", 0 if e.data["choice"] == "first" else 1)
+            elif e.kind == "take":
+                h.set(out, f"deal[{deal}].takes", take, len(e.data["cards"]) / 3)
+                take += 1

@@ -129,6 +129,10 @@ class Spec(ABC):
     def standing_payoffs(self, state: State) -> tuple[float, ...]:
         """The payoffs if the game stopped now (its outcome once it is over)."""
 
+    def encoder(self, research: Research) -> Any:
+        """The game's :class:`~cardhall.interop.tensor.Encoder` under ``research``'s cap."""
+        raise NotImplementedError(f"{self.game_name} has no tensor encoder yet")
+
     @property
     def zero_sum(self) -> bool:
         """Whether the payoffs of every game (stopped ones included) sum to zero."""
@@ -187,6 +191,7 @@ class Research:
         decisions = rule if cap is None else cap
         assert decisions is not None
         low, high = self.spec.payoff_range()
+        self._encoder: Any = None
         self.bounds = Bounds(
             max_decisions=decisions,
             rule_decisions=rule,
@@ -194,6 +199,13 @@ class Research:
             min_payoff=float(low),
             max_payoff=float(high),
         )
+
+    @property
+    def encoder(self) -> Any:
+        """The game's tensor encoder (built once)."""
+        if self._encoder is None:
+            self._encoder = self.spec.encoder(self)
+        return self._encoder
 
     def truncated(self, state: State) -> bool:
         """Whether the cap stopped this game (it reached the cap without ending)."""

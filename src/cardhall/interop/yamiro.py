@@ -25,11 +25,18 @@ player count and is general-sum (because of solitaire).
 
 from __future__ import annotations
 
-from cardhall.engine import State
-from cardhall.games.yamiro import Yamiro
-from cardhall.interop.spec import Form, Spec, mean_centred, register_spec, view_of
+import re
+from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["YamiroSpec"]
+import numpy as np
+
+from cardhall.engine import Event, State
+from cardhall.games.yamiro import Yamiro
+from cardhall.interop.spec import Form, Research, Spec, mean_centred, register_spec, view_of
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, fixed
+
+__all__ = ["YamiroEncoder", "YamiroSpec", "parse_result_text"]
 
 
 @register_spec
@@ -60,6 +67,9 @@ class YamiroSpec(Spec):
             return 96 * (4 if self.game.players == 4 else 8)
         return 96
 
+    def encoder(self, research: Research) -> Encoder:
+        return YamiroEncoder(research)
+
     def payoff_range(self) -> tuple[float, float]:
         low, high = self.yamiro.payoff_bounds()
         return float(low), float(high)
@@ -73,3 +83,252 @@ class YamiroSpec(Spec):
         if self.game.players == 1:
             return (float(totals[0] - totals[1]),)
         return mean_centred([totals[s & 1] for s in range(self.game.players)])
+
+
+# --------------------------------------------------------------------------- tensors
+
+_SHOW = r"(\d+)(?: \((\d+) x(\d)\))?"
+_VALUE_TEXT = re.compile(rf"^(?:tie: value {_SHOW} against {_SHOW}|value {_SHOW} beats {_SHOW})$")
+_ARLAS_TEXT = re.compile(
+    r"^arlas at play (\d+) wins: "
+    r"(?:not cancelled|the arlas at plays? ([\d, ]+) (?:was|were) cancelled)$"
+)
+_STOPPED_TEXT = "stopped: a side had no card to play; tie"
+
+
+def parse_result_text(
+    text: str, winner: int | None
+) -> tuple[list[int], list[int], list[int], bool]:
+    """Read back what a hand result's sentence (``explain``) says beyond the record's
+    other fields: each side's number total and multiplier (value wins and ties), the
+    plays of the arlas cancelled before the winning one, and whether play stopped.
+
+    >>> parse_result_text("value 16 (8 x2) beats 6", 1)
+    ([6, 8], [1, 2], [], False)
+    >>> parse_result_text("arlas at play 6 wins: the arlas at plays 1, 3 were cancelled", 0)
+    ([0, 0], [0, 0], [1, 3], False)
+    """
+    if text == _STOPPED_TEXT:
+        return [0, 0], [0, 0], [], True
+    m = _ARLAS_TEXT.match(text)
+    if m:
+        cancelled = [int(x) for x in m.group(2).split(", ")] if m.group(2) else []
+        return [0, 0], [0, 0], cancelled, False
+    m = _VALUE_TEXT.match(text)
+    if m is None:
+        raise ValueError(f"unknown yamiro result text {text!r}")
+    g = m.groups()
+    first, second = (g[0:3], g[3:6]) if g[0] is not None else (g[6:9], g[9:12])
+    shown = []
+    for value, total, mult in (first, second):
+        shown.append((int(total), int(mult)) if total is not None else (int(value), 1))
+    if winner == 1:  # "value W beats L": the winner is shown first
+        shown.reverse()
+    return [shown[0][0], shown[1][0]], [shown[0][1], shown[1][1]], [], False
+
+
+class YamiroEncoder(Encoder):
+    """Yamiro's tensors (layout in ``docs/interop.md``)."""
+
+    DERIVED = (
+        # the configuration: constant
+        "game",
+        "players",
+        "options",
+        "options.*",
+        "form",
+        "dealer",
+        "hands_total",
+        # the seat's own: the private header and the side it belongs to
+        "seat",
+        "side",
+        # the game's functions of what is encoded
+        "legal",
+        "legal.*",
+        "to_move",
+        "outcome",
+        "outcome.*",
+        "played.*.play",
+        "played.*.side",
+        "sides.*.seats",
+        "sides.*.seats.*",
+        "sides.*.cards",
+        "sides.*.cards.*",
+        "sides.*.total",
+        "sides.*.multiplier",
+        "sides.*.value",
+        "sides.*.arlas",
+        "sides.*.arlas.*",
+        "sides.*.deiskatun",
+        "sides.*.capture_total",
+        "standing",
+        "standing.*",
+        "results.*.hand",
+        "results.*.form",
+        "results.*.starter",
+        "results.*.points",
+    )
+    UNORDERED = ("hand", "results.*.captured")  # sorted; in the order of the captures
+
+    def __init__(self, research: Research) -> None:
+        super().__init__(research)
+        game = self.game
+        n = self.players
+        solo = n == 1
+        mhw = bool(game.options["must_have_winner"])
+        self.hands = 4 if n == 4 else 8
+        #: Plays of one hand at most (the order scale).
+        self.per_hand = 96 if mhw else (8 if solo else 4 * n)
+        #: Seats in ``played.seat``: the players, and the deck in solitaire.
+        self.slots = 2 if solo else n
+        cards = card_labels()
+        seats = [*range(n), *(["deck"] if solo else [])]
+        p = self.public
+        p.add("actors", range(n))
+        p.add("over")
+        p.add("moves")
+        p.add("hand_number")
+        p.add("starter", range(n))
+        p.add("hand_sizes", range(n))
+        p.add("pile")
+        p.add("played.on_table", cards)
+        p.add("played.order", cards)
+        for s in seats:
+            p.add(f"played.by_{s}", cards)
+        p.add("captures.side_0", cards)
+        p.add("captures.side_1", cards)
+        p.add("captures.order", cards)
+        p.add("captures.hand", cards)
+        p.add("discards.in", cards)
+        p.add("discards.order", cards)
+        for k in range(self.hands):
+            p.add(
+                f"results[{k}]",
+                [
+                    "done",
+                    "winner_0",
+                    "winner_1",
+                    "tie",
+                    "arlas",
+                    "value_0",
+                    "value_1",
+                    "total_0",
+                    "total_1",
+                    "multiplier_0",
+                    "multiplier_1",
+                    "cards",
+                    "stopped",
+                    *(f"cancelled_{i}" for i in range(8)),
+                ],
+            )
+        q = self.private
+        q.add("seat", range(n))
+        q.add("hand", cards)
+        decisions = research.bounds.max_decisions
+        self.steps = 4 * decisions + self.hands if solo else 2 * decisions
+        h = self.history
+        h.add("dealt", cards)
+        for i in range(self.steps):
+            h.add(
+                f"step[{i}]",
+                ["play", "turn", "draw", *(f"by_{s}" for s in seats), "card", "drawn", "drew"],
+            )
+
+    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+        p = self.public
+        n = self.players
+        cap = self.research.bounds.max_decisions
+        for s in view["actors"]:
+            p.set(out, "actors", s)
+        out[p["over"].start] = float(view["over"])
+        out[p["moves"].start] = view["moves"] / cap
+        out[p["hand_number"].start] = view["hand_number"] / self.hands
+        if view["starter"] is not None:
+            p.set(out, "starter", view["starter"])
+        for s, size in enumerate(fixed(view["hand_sizes"], self.players, "hand_sizes")):
+            out[p["hand_sizes"].start + s] = size / 5
+        out[p["pile"].start] = view["pile"] / 96
+        on, order = p["played.on_table"].start, p["played.order"].start
+        for i, play in enumerate(view["played"]):
+            c = RAILOG_CARD[play["card"]]
+            out[on + c] = 1.0
+            out[order + c] = (i + 1) / self.per_hand
+            who = "deck" if play["seat"] is None else play["seat"]
+            out[p[f"played.by_{who}"].start + c] = 1.0
+        corder = p["captures.order"].start
+        for side in (0, 1):
+            base = p[f"captures.side_{side}"].start
+            for i, text in enumerate(fixed(view["sides"], 2, "sides")[side]["captures"]):
+                c = RAILOG_CARD[text]
+                out[base + c] = 1.0
+                out[corder + c] = (i + 1) / 96
+        din, dorder = p["discards.in"].start, p["discards.order"].start
+        for i, text in enumerate(view["discards"]):
+            c = RAILOG_CARD[text]
+            out[din + c] = 1.0
+            out[dorder + c] = (i + 1) / 96
+        chand = p["captures.hand"].start
+        for k, result in enumerate(view["results"]):
+            for text in result["captured"]:
+                out[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
+            base = p[f"results[{k}]"].start
+            winner = result["winner"]
+            totals, mults, cancelled, stopped = parse_result_text(result["text"], winner)
+            row = [
+                1.0,
+                float(winner == 0),
+                float(winner == 1),
+                float(winner is None),
+                (result["arlas"] + 1) / self.per_hand,
+                *(v / 1152 for v in fixed(result["values"], 2, "values")),
+                totals[0] / 288,
+                totals[1] / 288,
+                mults[0] / 4,
+                mults[1] / 4,
+                result["cards"] / 96,
+                float(stopped),
+            ]
+            row.extend(x / self.per_hand for x in cancelled)
+            out[base : base + len(row)] = row
+        del n
+
+    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
+        q = self.private
+        q.set(out, "seat", seat)
+        base = q["hand"].start
+        for text in view["hand"]:
+            out[base + RAILOG_CARD[text]] = 1.0
+
+    def encode_history(
+        self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
+    ) -> None:
+        h = self.history
+        solo = self.players == 1
+        kinds = {"play": 0, "turn": 1, "draw": 2}
+        i = 0
+        for e in events:
+            kind = e.kind
+            if kind == "deal":
+                if e.seat == seat:
+                    for text in e.data["cards"]:
+                        out[h["dealt"].start + RAILOG_CARD[text]] = 1.0
+                continue
+            k = kinds.get(kind)
+            if k is None:
+                continue  # hands, results, tiebreaks, reshuffles: fixed by the plays
+            base = h[f"step[{i}]"].start
+            i += 1
+            out[base + k] = 1.0
+            assert e.seat is not None
+            who = 1 if solo and e.seat == -1 else e.seat
+            out[base + 3 + who] = 1.0
+            card = e.data.get("card")
+            rest = base + 3 + self.slots
+            if card is not None:
+                out[rest] = (RAILOG_CARD[card] + 1) / 96
+            drew = e.data.get("drew")
+            if isinstance(drew, str):
+                out[rest + 1] = (RAILOG_CARD[drew] + 1) / 96
+                out[rest + 2] = 1.0
+            elif drew:
+                out[rest + 2] = 1.0
