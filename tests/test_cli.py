@@ -6,6 +6,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cardhall.cli import app
@@ -107,3 +108,45 @@ def test_play_a_whole_game_from_the_terminal(tmp_path: Path) -> None:
     record = load_record(save)
     assert record.result is not None
     assert record.actions[0] == (0, "first")
+
+
+def _record(**changes: object) -> dict[str, object]:
+    state = make_game("abstrac").new_state(seed=2)
+    random_playout(state, random.Random(2))  # a finished game: its result is checked
+    data = Record.from_state(state).to_dict()
+    data.update(changes)
+    return data
+
+
+HOSTILE_RECORDS = {
+    "options players": json.dumps(_record(options={"players": 2})),
+    "options name": json.dumps(_record(options={"name": "abstrac"})),
+    "scores as text": json.dumps(_record(result={"scores": "ten", "winners": [0]})),
+    "scores null": json.dumps(_record(result={"scores": None, "winners": [0]})),
+    "scores a number": json.dumps(_record(result={"scores": 7, "winners": [0]})),
+    "score text items": json.dumps(_record(result={"scores": ["a", "b"], "winners": [0]})),
+    "mixed winners": json.dumps(
+        _record(result={"scores": _record()["result"]["scores"], "winners": [0, "a"]})  # type: ignore[index]
+    ),
+    "nested deep": "[" * 100_000 + "]" * 100_000,
+    "nested deep object": '{"game": ' * 50_000 + "1" + "}" * 50_000,
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_RECORDS))
+def test_replay_answers_a_hostile_record_with_one_line(tmp_path: Path, case: str) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_text(HOSTILE_RECORDS[case], encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert result.output.startswith("error: record") and result.output.count("error") == 1
+    assert "Traceback" not in result.output
+
+
+def test_replay_answers_invalid_utf8_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "bytes.json"
+    path.write_bytes(b'{"game": "abstrac", "deck": ["\xff\xfe"], "actions": []}')
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert result.output.startswith("error: record") and result.output.count("error") == 1
+    assert "not UTF-8" in " ".join(result.output.split())

@@ -30,7 +30,14 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    app = create_app(db_url, bot_delay=0.0, poll_interval=0.1, timer_interval=0.05, rate=1000.0)
+    app = create_app(
+        db_url,
+        bot_delay=0.0,
+        poll_interval=0.1,
+        timer_interval=0.05,
+        rate=1000.0,
+        actions_per_second=1000.0,
+    )
     with TestClient(app) as c:
         yield c
 

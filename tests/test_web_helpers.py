@@ -177,8 +177,16 @@ SERVE = (
 class Server:
     """``cardhall serve`` in a subprocess on a free loopback port."""
 
-    def __init__(self, database_url: str, bot_delay: float = 0.0, log: Path | None = None):
+    def __init__(
+        self,
+        database_url: str,
+        bot_delay: float = 0.0,
+        log: Path | None = None,
+        options: tuple[str, ...] = (),
+    ):
+        """``options``: more ``cardhall serve`` options (limits)."""
         self.database_url = database_url
+        self.options = options
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
@@ -203,6 +211,7 @@ class Server:
                 str(self.bot_delay),
                 "--log-level",
                 "warning",
+                *self.options,
             ],
             stdout=out,
             stderr=out,

@@ -6,6 +6,7 @@ an existing server instead."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import signal
@@ -167,3 +168,27 @@ def test_pg_sigkill_and_restart_keeps_acknowledged_actions(pg_url: str, tmp_path
         c.close()
     finally:
         server.stop()
+
+
+def test_pg_hostile_text_is_a_clear_4xx_as_on_sqlite(pg_url: str) -> None:
+    """PostgreSQL cannot store NUL: names, ids and paths holding one (or a lone surrogate)
+    are refused at the edge with a 4xx, as on SQLite, and nothing is stored."""
+    with TestClient(create_app(pg_url, bot_delay=0.0)) as c:
+        t = c.post("/api/tables", json={"game": "abstrac"}).json()
+        tid, head = t["table_id"], {"Authorization": f"Bearer {t['token']}"}
+        for bad in ("a\x00b", "\ud800"):
+            for path, body in [
+                ("/api/tables", {"game": "abstrac", "name": bad}),
+                (f"/api/tables/{tid}/join", {"invite": t["invite"], "name": bad}),
+                (f"/api/tables/{tid}/join", {"invite": bad}),
+                (f"/api/tables/{tid}/actions", {"action": "first", "id": bad}),
+            ]:
+                r = c.post(path, content=json.dumps(body), headers=head)
+                assert 400 <= r.status_code < 500 and r.json()["code"], (path, r.text)
+            with c.websocket_connect("/ws") as ws:
+                ws.send_text(json.dumps({"type": "hello", "table": bad, "token": t["token"]}))
+                assert ws.receive_json()["code"] == "no_table"
+        for path in ("/api/tables/%00", f"/api/tables/{tid}%00/view"):
+            r = c.get(path, headers=head)
+            assert r.status_code == 404 and r.json()["code"] == "no_table"
+        assert c.get(f"/api/tables/{tid}").json()["seats"][1]["kind"] == "open"

@@ -4,6 +4,7 @@ acknowledged action lost; two app processes racing on one table."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -13,12 +14,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
 from cardhall.web.app import create_app
-from cardhall.web.store import actions, make_engine
+from cardhall.web.store import actions, make_engine, tables
 from test_web_helpers import Client, Server, check_one_order, race
 
 
@@ -98,12 +99,16 @@ def test_an_open_socket_cannot_act_once_its_seat_was_left(client: TestClient) ->
     table, tokens = two_humans(client)
     with client.websocket_connect("/ws") as w0:
         assert hello(w0, table, tokens[0])["view"]["legal"] == ["first", "second"]
-        # seat 0 leaves over REST (a bot takes it); the socket opened before stays open
+        # seat 0 leaves over REST (a bot takes it): the socket opened before acts no more,
+        # and is closed with the code that says a bot plays the seat now
         assert client.post(f"/api/tables/{table}/leave", headers=auth(tokens[0])).status_code == 200
         w0.send_json({"type": "action", "action": "first", "id": "late"})
-        while (m := w0.receive_json())["type"] not in ("error", "ack"):
-            pass
-        assert m["type"] == "error" and m["code"] == "bad_token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                m = w0.receive_json()
+                assert m["type"] != "ack"
+                assert m["type"] != "error" or m["code"] == "bad_token"
+        assert closed.value.code == 4412
     # the bot that took seat 0 moves; nothing was recorded under the old token's id
     deadline = time.monotonic() + 10
     while version(client, table) == 0 and time.monotonic() < deadline:
@@ -240,21 +245,21 @@ def test_wrong_origin_and_late_hello_are_refused(client: TestClient) -> None:
         assert ws.receive_json()["code"] == "bad_hello"
 
 
+def play_to_end(c: TestClient, table: str, tokens: list[str]) -> int:
+    """Play each seat's first legal action over REST until the game ends; the actions."""
+    n = 0
+    while not c.get(f"/api/tables/{table}/view", headers=auth(tokens[0])).json()["view"]["over"]:
+        for tok in tokens:
+            legal = c.get(f"/api/tables/{table}/view", headers=auth(tok)).json()["view"]["legal"]
+            if legal:
+                c.post(f"/api/tables/{table}/actions", headers=auth(tok), json={"action": legal[0]})
+                n += 1
+    return n
+
+
 def test_actions_after_the_end_are_rejected(client: TestClient) -> None:
     table, tokens = two_humans(client)
-    n = 0
-    while not client.get(f"/api/tables/{table}/view", headers=auth(tokens[0])).json()["view"][
-        "over"
-    ]:
-        for tok in tokens:
-            legal = client.get(f"/api/tables/{table}/view", headers=auth(tok)).json()["view"][
-                "legal"
-            ]
-            if legal:
-                client.post(
-                    f"/api/tables/{table}/actions", headers=auth(tok), json={"action": legal[0]}
-                )
-                n += 1
+    n = play_to_end(client, table, tokens)
     end = version(client, table)
     for tok in tokens:
         r = client.post(
@@ -398,3 +403,542 @@ def test_load_benchmark_smoke() -> None:
     figures = measure(tables=6, limit=60)
     assert figures["errors"] == 0 and figures["unfinished_tables"] == 0
     assert figures["actions"] >= 6 * 8 and figures["p50_ms"] > 0
+
+
+# --------------------------------------------------------------------------- seat sessions
+
+
+def closed_with(ws: Any) -> int:
+    """Read a socket until the server closes it (no view may arrive meanwhile); the code."""
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            m = ws.receive_json()
+            assert m.get("view") is None, "a view reached a socket whose seat session ended"
+    return int(closed.value.code)
+
+
+def test_a_socket_is_closed_when_its_seat_is_left_and_never_sees_the_next_holder(
+    client: TestClient,
+) -> None:
+    """Join seat 1 of a public Getha table, open a socket, leave, rejoin in seat 2; when
+    someone else takes seat 1 and the game starts, the first socket must have been closed
+    (4410, "left") and must never receive seat 1's hand, even when it asks for a sync."""
+    t = client.post(
+        "/api/tables", json={"game": "getha", "players": 3, "public": True, "name": "H"}
+    ).json()
+    tid = t["table_id"]
+    pat = client.post(f"/api/tables/{tid}/join", json={"name": "Pat", "seat": 1}).json()
+    with client.websocket_connect("/ws") as old:
+        assert hello(old, tid, pat["token"])["type"] == "sync"
+        assert (
+            client.post(f"/api/tables/{tid}/leave", headers=auth(pat["token"])).status_code == 200
+        )
+        again = client.post(f"/api/tables/{tid}/join", json={"name": "Pat", "seat": 2}).json()
+        assert again["seat"] == 2
+        quinn = client.post(f"/api/tables/{tid}/join", json={"name": "Quinn", "seat": 1}).json()
+        assert quinn["seat"] == 1
+        assert client.post(f"/api/tables/{tid}/start", headers=auth(t["token"])).status_code == 200
+        old.send_json({"type": "sync"})
+        assert closed_with(old) == 4410
+    # the seat's new holder's socket works
+    with client.websocket_connect("/ws") as new:
+        assert hello(new, tid, quinn["token"])["seat"] == 1
+
+
+def test_a_socket_is_closed_when_the_host_empties_its_seat(client: TestClient) -> None:
+    t = client.post("/api/tables", json={"game": "getha", "players": 3, "name": "H"}).json()
+    tid = t["table_id"]
+    pat = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"]}).json()
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, tid, pat["token"])["seat"] == 1
+        r = client.delete(f"/api/tables/{tid}/seats/1", headers=auth(t["token"]))
+        assert r.status_code == 200
+        bob = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"], "seat": 1})
+        assert bob.status_code == 200
+        client.post(f"/api/tables/{tid}/bots", headers=auth(t["token"]), json={})
+        assert client.post(f"/api/tables/{tid}/start", headers=auth(t["token"])).status_code == 200
+        ws.send_json({"type": "sync"})
+        assert closed_with(ws) == 4411
+
+
+def test_every_socket_of_a_seat_left_mid_game_is_closed_and_the_bot_hand_never_sent(
+    client: TestClient,
+) -> None:
+    t = client.post(
+        "/api/tables", json={"game": "getha", "players": 3, "name": "H", "bots": ["random"]}
+    ).json()
+    tid = t["table_id"]
+    pat = client.post(f"/api/tables/{tid}/join", json={"invite": t["invite"]}).json()
+    assert client.post(f"/api/tables/{tid}/start", headers=auth(t["token"])).status_code == 200
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        for ws in (a, b):
+            assert hello(ws, tid, pat["token"])["seat"] == 2
+        assert (
+            client.post(f"/api/tables/{tid}/leave", headers=auth(pat["token"])).status_code == 200
+        )
+        for ws in (a, b):
+            ws.send_json({"type": "sync"})
+            assert closed_with(ws) == 4412
+
+
+# --------------------------------------------------------------------------- server-owned ids
+
+
+def wait_version(c: TestClient, table: str, at_least: int, seconds: float = 5.0) -> int:
+    deadline = time.monotonic() + seconds
+    while (now := version(c, table)) < at_least and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return now
+
+
+def test_a_player_cannot_squat_the_turn_timer_action_id(tmp_path: Path) -> None:
+    """A move sent with the id ``timer@{v+2}`` must not stop the timer acting at v+2."""
+    url = f"sqlite:///{tmp_path / 't.db'}"
+    with TestClient(create_app(url, bot_delay=0.0, timer_interval=0.05)) as c:
+        t = c.post("/api/tables", json={"game": "abstrac", "turn_seconds": 30}).json()
+        tid = t["table_id"]
+        bob = c.post(f"/api/tables/{tid}/join", json={"invite": t["invite"]}).json()
+        c.post(f"/api/tables/{tid}/start", headers=auth(t["token"]))
+        r = c.post(
+            f"/api/tables/{tid}/actions",
+            headers=auth(t["token"]),
+            json={"action": "second", "id": "timer@2"},
+        )
+        assert r.json() == {"version": 1, "duplicate": False}
+        c.post(f"/api/tables/{tid}/actions", headers=auth(bob["token"]), json={"action": "take 1"})
+        assert version(c, tid) == 2  # seat 0 to act, and it stalls: its time runs out
+        engine = make_engine(url)
+        with engine.begin() as conn:
+            conn.execute(
+                update(tables).where(tables.c.id == tid).values(deadline_at=time.time() - 1)
+            )
+        engine.dispose()
+        assert wait_version(c, tid, 3) == 3
+
+
+def test_a_player_cannot_squat_the_bot_action_id_before_leaving(tmp_path: Path) -> None:
+    """A move sent with the id ``bot@{v+2}``, then leaving: the bot that takes the seat
+    must still move."""
+    url = f"sqlite:///{tmp_path / 'b.db'}"
+    with TestClient(create_app(url, bot_delay=0.0)) as c:
+        t = c.post("/api/tables", json={"game": "abstrac"}).json()
+        tid = t["table_id"]
+        bob = c.post(f"/api/tables/{tid}/join", json={"invite": t["invite"]}).json()
+        c.post(f"/api/tables/{tid}/start", headers=auth(t["token"]))
+        c.post(
+            f"/api/tables/{tid}/actions",
+            headers=auth(t["token"]),
+            json={"action": "second", "id": "bot@2"},
+        )
+        c.post(f"/api/tables/{tid}/actions", headers=auth(bob["token"]), json={"action": "take 1"})
+        assert c.post(f"/api/tables/{tid}/leave", headers=auth(t["token"])).status_code == 200
+        assert wait_version(c, tid, 3) >= 3
+
+
+def test_the_timer_sweep_takes_every_overdue_table_in_deadline_order(tmp_path: Path) -> None:
+    """No cap one player can fill: every overdue table, earliest deadline first."""
+    from cardhall.web.service import TableService
+    from cardhall.web.store import migrate
+
+    url = f"sqlite:///{tmp_path / 'sweep.db'}"
+    migrate(url)
+    service = TableService(url)
+    made = []
+    for _ in range(60):
+        t = service.lobby.create_table("abstrac", bots=["random"], turn_seconds=30)
+        service.lobby.start(t["table_id"], t["token"])
+        made.append(t["table_id"])
+    past = time.time() - 100
+    order = list(reversed(made))  # the last made is the most overdue
+    with service.db.engine.begin() as conn:
+        for i, tid in enumerate(order):
+            conn.execute(update(tables).where(tables.c.id == tid).values(deadline_at=past + i))
+    assert service.autoplay.due_timers() == order
+    assert service.autoplay.sweep() == 60
+    assert all(service.tablelog.load(tid)[1].version == 1 for tid in made)  # type: ignore[union-attr]
+    assert service.autoplay.due_timers() == []
+    service.dispose()
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def test_every_whole_number_option_has_a_server_bound(client: TestClient) -> None:
+    """Somachi's chips (and every other whole-number option) are bounded by the server:
+    one past the bound is a 422 naming the option; the bound itself is accepted, and the
+    games list shows it."""
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    r = client.post(
+        "/api/tables", json={"game": "somachi", "options": {"gambling": True, "chips": 10**9}}
+    )
+    assert r.status_code == 422 and r.json()["code"] == "bad_option"
+    assert "chips" in r.json()["message"]
+    checked = 0
+    for name, game in games.items():
+        for option in game["options"]:
+            allowed = option["allowed"]
+            if not isinstance(allowed, dict):
+                continue
+            assert isinstance(allowed["max"], int), (name, option["name"])
+            too_big = {option["name"]: allowed["max"] + 1}
+            r = client.post("/api/tables", json={"game": name, "options": too_big})
+            assert r.status_code == 422 and option["name"] in r.json()["message"], r.text
+            as_text = {option["name"]: str(allowed["max"] + 1)}
+            assert (
+                client.post("/api/tables", json={"game": name, "options": as_text}).status_code
+                == 422
+            )
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("key", ["players", "name", "seed", "nonsense"])
+def test_options_naming_no_option_of_the_game_are_refused(client: TestClient, key: str) -> None:
+    r = client.post("/api/tables", json={"game": "getha", "options": {key: 3}})
+    assert r.status_code == 422 and r.json()["code"] == "bad_option"
+    assert key in r.json()["message"]
+
+
+HOSTILE_TEXT = ["\ud800", "a\udfffb", "a\x00b", "\x1b[31mred", "x" * 300]
+
+
+@pytest.mark.parametrize("bad", HOSTILE_TEXT)
+def test_hostile_text_in_websocket_messages_is_a_clear_error(client: TestClient, bad: str) -> None:
+    table, tokens = two_humans(client)
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, table, tokens[0])["type"] == "sync"
+        ws.send_text(json.dumps({"type": "action", "action": "first", "id": bad}))
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["code"] in ("bad_id", "too_big"), m
+        ws.send_text(json.dumps({"type": "action", "action": bad, "id": "ok"}))
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["code"] in ("bad_action", "too_big"), m
+        quiet(ws)  # the socket still works
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "table": bad, "token": tokens[0]}))
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["code"] in ("no_table", "bad_hello"), m
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code in (4400, 4401)
+    assert version(client, table) == 0
+
+
+@pytest.mark.parametrize("bad", HOSTILE_TEXT[:4])
+def test_hostile_text_over_rest_is_a_clear_4xx(client: TestClient, bad: str) -> None:
+    t = client.post("/api/tables", json={"game": "abstrac"}).json()
+    tid = t["table_id"]
+    for method, path, body in [
+        ("POST", "/api/tables", {"game": "abstrac", "name": bad}),
+        ("POST", f"/api/tables/{tid}/join", {"invite": t["invite"], "name": bad}),
+        ("POST", f"/api/tables/{tid}/join", {"invite": bad}),
+        ("POST", f"/api/tables/{tid}/actions", {"action": bad}),
+        ("POST", f"/api/tables/{tid}/actions", {"action": "first", "id": bad}),
+        ("POST", "/api/tables", {"game": "getha", "options": {"allin_mode": bad}}),
+    ]:
+        r = client.request(method, path, content=json.dumps(body), headers={**auth(t["token"])})
+        assert r.status_code == 422 and r.json()["code"] in ("invalid", "bad_option"), (
+            path,
+            body,
+            r.text,
+        )
+    for path in ["/api/tables/%00", "/api/tables/%ED%A0%80", "/api/tables/x%00y/view"]:
+        r = client.get(path, headers=auth(t["token"]))
+        assert r.status_code == 404 and r.json()["code"] == "no_table", (path, r.text)
+
+
+def test_a_second_rematch_call_is_refused_and_no_secret_reaches_the_log(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level("DEBUG")
+    table, tokens = two_humans(client)
+    play_to_end(client, table, tokens)
+    first = client.post(f"/api/tables/{table}/rematch", headers=auth(tokens[0]))
+    both = client.post(f"/api/tables/{table}/rematch", headers=auth(tokens[1]))
+    assert first.status_code == both.status_code == 200
+    new = both.json()["table_id"]
+    assert client.get(f"/api/tables/{new}").json()["status"] == "playing"
+    for tok in tokens:  # the rematch has started: a second call is a clear 409
+        again = client.post(f"/api/tables/{table}/rematch", headers=auth(tok))
+        assert again.status_code == 409 and again.json()["code"] == "claimed"
+    service = client.app.state.service  # type: ignore[attr-defined]
+    _, cached = service.tablelog.load(new)
+    deck = cached.state.chance.used[0]
+    cards = cached.state.game.full_deck()
+    order = json.dumps([str(cards[c]) for c in deck])[:40]  # the deck's first cards
+    with service.db.read() as conn:
+        seed = service.tablelog.row(conn, new)["seed"]
+    secrets_ = [order, seed, *tokens, first.json()["token"], both.json()["token"]]
+    logged = "\n".join(r.getMessage() + (r.exc_text or "") for r in caplog.records)
+    for secret in secrets_:
+        assert secret not in logged
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def limited(tmp_path: Path, **limits: Any) -> TestClient:
+    url = f"sqlite:///{tmp_path / 'limits.db'}"
+    return TestClient(create_app(url, bot_delay=0.0, timer_interval=0.05, **limits))
+
+
+def test_tables_per_address_per_minute_and_open_at_once(tmp_path: Path) -> None:
+    with limited(tmp_path, tables_per_minute=3, open_tables=100) as c:
+        made = [c.post("/api/tables", json={"game": "abstrac"}) for _ in range(4)]
+        assert [r.status_code for r in made] == [201, 201, 201, 429]
+        assert made[-1].json()["code"] == "too_many_tables"
+    with limited(tmp_path, tables_per_minute=100, open_tables=2) as c:
+        c.post("/api/tables", json={"game": "abstrac"})  # the file still holds 3 open ones
+        r = c.post("/api/tables", json={"game": "abstrac"})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_open"
+
+
+def test_a_seat_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+    with limited(tmp_path, sockets_per_seat=2) as c:
+        table, tokens = two_humans(c)
+        with (
+            c.websocket_connect("/ws") as a,
+            c.websocket_connect("/ws") as b,
+            c.websocket_connect("/ws") as d,
+        ):
+            for ws in (a, b, d):
+                assert hello(ws, table, tokens[0])["type"] == "sync"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    a.receive_json()
+            assert closed.value.code == 4429
+            quiet(b)
+            quiet(d)
+
+
+def test_actions_per_seat_are_limited_across_all_its_sockets(tmp_path: Path) -> None:
+    """Five sockets of one seat, each well inside its own message rate: the seat's
+    action rate still holds (about twice the rate in a burst, then the rate)."""
+    with limited(tmp_path, actions_per_second=4.0, rate=100.0, sockets_per_seat=5) as c:
+        table, tokens = two_humans(c)
+        socks = [c.websocket_connect("/ws") for _ in range(5)]
+        try:
+            for ws in socks:
+                assert hello(ws.__enter__(), table, tokens[1])["type"] == "sync"
+            started = time.monotonic()
+            for n in range(8):
+                for i, ws in enumerate(socks):
+                    ws.send_json({"type": "action", "action": "take 1", "id": f"{i}-{n}"})
+            codes = [ws.receive_json()["code"] for ws in socks for _ in range(8)]
+            elapsed = time.monotonic() - started
+        finally:
+            for ws in socks:
+                ws.__exit__(None, None, None)
+        allowed = 2 * 4.0 + 4.0 * elapsed + 1
+        assert codes.count("illegal") <= allowed and codes.count("rate") >= 40 - allowed
+        assert set(codes) == {"illegal", "rate"}
+
+
+def test_an_illegal_action_is_refused_without_a_database_write(tmp_path: Path) -> None:
+    """While another process holds SQLite's write lock, an illegal action is still
+    refused at once: its check reads, it never waits to write."""
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path / 'limits.db'}"
+    with limited(tmp_path) as c:
+        table, tokens = two_humans(c)
+        other = sqlite3.connect(url.removeprefix("sqlite:///"), isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            started = time.monotonic()
+            r = c.post(
+                f"/api/tables/{table}/actions", headers=auth(tokens[1]), json={"action": "take 1"}
+            )
+            elapsed = time.monotonic() - started
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert r.status_code == 422 and r.json()["code"] == "illegal"
+        assert elapsed < 2.0
+        assert version(c, table) == 0
+
+
+def test_a_table_left_to_bots_alone_is_reaped(tmp_path: Path) -> None:
+    with limited(tmp_path, bot_only_seconds=0.3) as c:
+        c.app.state.hub.autoplay.bot_delay = 0.3  # type: ignore[attr-defined]
+        t = c.post(
+            "/api/tables",
+            json={"game": "abstrac", "options": {"match": True}, "bots": ["random"]},
+        ).json()
+        tid = t["table_id"]
+        c.post(f"/api/tables/{tid}/start", headers=auth(t["token"]))
+        c.post(f"/api/tables/{tid}/leave", headers=auth(t["token"]))
+        deadline = time.monotonic() + 5
+        while c.get(f"/api/tables/{tid}").json()["status"] != "abandoned":
+            assert time.monotonic() < deadline, c.get(f"/api/tables/{tid}").json()
+            time.sleep(0.05)
+        frozen = version(c, tid)
+        time.sleep(0.5)
+        assert version(c, tid) == frozen  # its bots stopped
+
+
+def test_tables_with_no_person_seated_share_a_bounded_bot_budget(tmp_path: Path) -> None:
+    with limited(tmp_path, bot_only_tables=1) as c:
+        service = c.app.state.service  # type: ignore[attr-defined]
+        thinking, most = 0, 0
+        real = service.autoplay.bot_moves
+
+        def watched(*args: Any, **kw: Any) -> Any:
+            nonlocal thinking, most
+            thinking += 1
+            most = max(most, thinking)
+            time.sleep(0.02)
+            try:
+                return real(*args, **kw)
+            finally:
+                thinking -= 1
+
+        service.autoplay.bot_moves = watched
+        made = []
+        for _ in range(3):
+            t = c.post("/api/tables", json={"game": "abstrac", "bots": ["random"]}).json()
+            c.post(f"/api/tables/{t['table_id']}/start", headers=auth(t["token"]))
+            made.append(t)
+        for t in made:
+            c.post(f"/api/tables/{t['table_id']}/leave", headers=auth(t["token"]))
+        deadline = time.monotonic() + 30
+        while any(c.get(f"/api/tables/{t['table_id']}").json()["status"] != "over" for t in made):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert most == 1
+
+
+def test_a_table_left_waiting_in_the_lobby_expires(tmp_path: Path) -> None:
+    with limited(tmp_path, lobby_seconds=0.2) as c:
+        t = c.post("/api/tables", json={"game": "abstrac", "public": True}).json()
+        tid = t["table_id"]
+        deadline = time.monotonic() + 5
+        while c.get(f"/api/tables/{tid}").json()["status"] != "abandoned":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert all(x["id"] != tid for x in c.get("/api/tables").json())
+        r = c.post(f"/api/tables/{tid}/join", json={"name": "late"})
+        assert r.status_code == 409
+
+
+def test_half_sent_requests_slow_bodies_and_too_many_connections(tmp_path: Path) -> None:
+    """``cardhall serve`` closes a connection that has not sent its headers in time,
+    answers 408 to a body that does not arrive in time, and closes connections beyond
+    its cap at once (so held connections cannot use up the file descriptors)."""
+    import socket
+
+    server = Server(
+        f"sqlite:///{tmp_path / 'serve.db'}",
+        options=("--header-timeout", "1", "--body-timeout", "1", "--max-connections", "20"),
+    ).start()
+    try:
+        half = socket.create_connection(("127.0.0.1", server.port))
+        half.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\n")
+        half.settimeout(5)
+        started = time.monotonic()
+        assert half.recv(100) == b"" and time.monotonic() - started < 3
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100\r\n\r\n{"
+        )
+        slow.settimeout(5)
+        assert slow.recv(100).startswith(b"HTTP/1.1 408")
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(30)]
+        closed = 0
+        for s in held:
+            s.settimeout(0.5)
+            with contextlib.suppress(TimeoutError):
+                closed += s.recv(1) == b""
+        assert closed >= 10
+        for s in (half, slow, *held):
+            s.close()
+        time.sleep(1.5)  # the held ones are gone: the server answers again
+        assert server.api("GET", "/api/games")
+    finally:
+        server.stop()
+
+
+# --------------------------------------------------------------------------- back-pressure
+
+
+class _Stuck:
+    """A peer whose receive window is full: a send never completes."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+
+    async def send_text(self, text: str) -> None:
+        import asyncio
+
+        await asyncio.Event().wait()
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed_with = code
+
+
+class _Reader(_Stuck):
+    """A peer that reads everything at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.frames.append(json.loads(text))
+
+
+def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) -> None:
+    """Two sockets at one table, one of which never reads: the other gets every update
+    as it is committed, and the stuck one is dropped (4408) once its queue is full."""
+    import asyncio
+    import threading
+
+    from cardhall.web.hub import Hub
+    from cardhall.web.service import TableService
+    from cardhall.web.sockets import Connection
+    from cardhall.web.store import migrate
+
+    url = f"sqlite:///{tmp_path / 'bp.db'}"
+    migrate(url)
+    service = TableService(url)
+    t = service.lobby.create_table("abstrac", options={"match": True})
+    tid = t["table_id"]
+    bob = service.lobby.join(tid, t["invite"])
+    service.lobby.start(tid, t["token"])
+    tokens = {0: t["token"], 1: bob["token"]}
+
+    async def scenario() -> tuple[_Stuck, _Reader, Connection, list[float]]:
+        hub = Hub(service)
+        hub.loop, hub._loop_thread = asyncio.get_running_loop(), threading.get_ident()
+        service.publish = hub.publish_threadsafe
+        stuck_ws, reader_ws = _Stuck(), _Reader()
+        stuck, reader = Connection(stuck_ws, queue_limit=5), Connection(reader_ws)
+        info, cached = service.tablelog.load(tid)
+        for conn, seat in ((stuck, 0), (reader, 1)):
+            conn.table_id, conn.seat, conn.session = tid, seat, 1
+            conn.start()
+            conn.resync(info, cached)
+            hub.add(conn)
+        delays = []
+        for _ in range(12):
+            state = service.tablelog.load(tid)[1].state  # type: ignore[union-attr]
+            seat = min(state.actors())
+            action = str(state.legal_actions(seat)[0])
+            done = await asyncio.to_thread(
+                service.pipeline.act, tid, seat, action, None, token=tokens[seat]
+            )
+            sent = time.monotonic()
+            while not any(f.get("version") == done.version for f in reader_ws.frames):
+                assert time.monotonic() - sent < 2.0, "the reader waited for the stuck socket"
+                await asyncio.sleep(0.001)
+            delays.append(time.monotonic() - sent)
+        await asyncio.sleep(0.1)
+        return stuck_ws, reader_ws, stuck, delays
+
+    stuck_ws, reader_ws, stuck, delays = asyncio.run(scenario())
+    assert stuck_ws.closed_with == 4408 and not stuck.open and not stuck._queue
+    versions = [f["version"] for f in reader_ws.frames if f["type"] == "update"]
+    assert versions == list(range(1, 13))
+    assert max(delays) < 0.5
+    service.dispose()

@@ -124,6 +124,8 @@ class Record:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"record is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise RecordError("record is nested too deeply to be a game record") from None
         return cls.from_dict(data)
 
     @classmethod
@@ -167,6 +169,11 @@ class Record:
             options = {}
         if not isinstance(options, dict):
             raise RecordError("record 'options' must be an object")
+        for key in options:
+            if key in _OWN_FIELDS:
+                raise RecordError(
+                    f"record 'options' may not hold {key!r} (a field of the record itself)"
+                )
         seats = data.get("seats")
         if seats is not None:
             seats = _str_list(seats, "seats")
@@ -181,8 +188,8 @@ class Record:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
             raise RecordError("record 'seed' must be a whole number or a string")
         result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError("record 'result' must be an object")
+        if result is not None:
+            _check_result(result)
         meta = data.get("meta")
         if meta is None:
             meta = {}
@@ -205,6 +212,31 @@ class Record:
         Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
 
 
+#: Names ``make_game(name, players, **options)`` takes itself: never game options.
+_OWN_FIELDS = frozenset({"name", "players"})
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _check_result(result: Any) -> None:
+    """A recorded result: ``scores`` a list of numbers, ``winners`` a list of seats."""
+    if not isinstance(result, dict):
+        raise RecordError("record 'result' must be an object")
+    scores = result.get("scores")
+    if "scores" in result and not (
+        isinstance(scores, list) and all(_is_number(x) for x in scores)
+    ):
+        raise RecordError("record 'result.scores' must be a list of numbers, one per seat")
+    winners = result.get("winners")
+    if "winners" in result and not (
+        isinstance(winners, list)
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in winners)
+    ):
+        raise RecordError("record 'result.winners' must be a list of seat numbers")
+
+
 def _str_list(value: Any, name: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise RecordError(f"record {name!r} must be a list of strings")
@@ -217,6 +249,10 @@ def load_record(path: str | Path) -> Record:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"record {str(path)!r} is not UTF-8 text (byte {exc.start} is not valid)"
+        ) from None
     return Record.from_json(text)
 
 

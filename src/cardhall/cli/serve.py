@@ -6,6 +6,10 @@ from typing import Annotated
 
 import typer
 
+from cardhall.web.settings import Settings
+
+_DEFAULT = Settings()
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -22,7 +26,7 @@ def register(app: typer.Typer) -> None:
         ] = "sqlite:///cardhall.db",
         bot_delay: Annotated[
             float, typer.Option(help="seconds a bot waits before it acts (for watchers)")
-        ] = 0.4,
+        ] = _DEFAULT.bot_delay,
         origin: Annotated[
             list[str] | None,
             typer.Option(help="extra allowed WebSocket Origin (e.g. behind a proxy)"),
@@ -35,17 +39,81 @@ def register(app: typer.Typer) -> None:
                 "0: in the server process"
             ),
         ] = None,
+        forwarded_allow_ips: Annotated[
+            str,
+            typer.Option(
+                help="addresses of reverse proxies whose X-Forwarded-For is trusted "
+                "(comma-separated, '*' for any); per-address limits count that client"
+            ),
+        ] = "127.0.0.1",
+        tables_per_minute: Annotated[
+            int, typer.Option(help="tables one client address may create per minute")
+        ] = _DEFAULT.tables_per_minute,
+        open_tables: Annotated[
+            int, typer.Option(help="tables one client address may have open at once")
+        ] = _DEFAULT.open_tables,
+        sockets_per_seat: Annotated[
+            int, typer.Option(help="WebSockets one seat may hold (the oldest is closed)")
+        ] = _DEFAULT.sockets_per_seat,
+        actions_per_second: Annotated[
+            float, typer.Option(help="actions one seat may send a second (all its sockets)")
+        ] = _DEFAULT.actions_per_second,
+        messages_per_second: Annotated[
+            float, typer.Option(help="WebSocket messages one socket may send a second")
+        ] = _DEFAULT.rate,
+        queue_limit: Annotated[
+            int, typer.Option(help="frames queued for a slow reader before it is dropped")
+        ] = _DEFAULT.queue_limit,
+        header_timeout: Annotated[
+            float, typer.Option(help="seconds a client has to send a request's headers")
+        ] = _DEFAULT.header_timeout,
+        body_timeout: Annotated[
+            float, typer.Option(help="seconds a client has to send a request's body")
+        ] = _DEFAULT.body_timeout,
+        max_body: Annotated[
+            int, typer.Option(help="bytes a request body may hold")
+        ] = _DEFAULT.max_body,
+        max_connections: Annotated[
+            int, typer.Option(help="connections served at once (more are closed)")
+        ] = _DEFAULT.max_connections,
+        bot_only_tables: Annotated[
+            int, typer.Option(help="tables with no person seated whose bots play at once")
+        ] = _DEFAULT.bot_only_tables,
+        bot_only_seconds: Annotated[
+            float, typer.Option(help="seconds a table with no person seated is played")
+        ] = _DEFAULT.bot_only_seconds,
+        lobby_seconds: Annotated[
+            float, typer.Option(help="seconds a table may wait in the lobby")
+        ] = _DEFAULT.lobby_seconds,
+        idle_seconds: Annotated[
+            float, typer.Option(help="seconds a table in play may go without a person acting")
+        ] = _DEFAULT.idle_seconds,
     ) -> None:
         """Serve the web app: create a table, invite friends, add bots, play."""
         import uvicorn
 
         from cardhall.web.app import create_app
+        from cardhall.web.limits import guarded_http
 
         web = create_app(
             database_url,
             bot_delay=bot_delay,
             origins=tuple(origin or ()),
             bot_workers=bot_workers,
+            tables_per_minute=tables_per_minute,
+            open_tables=open_tables,
+            sockets_per_seat=sockets_per_seat,
+            actions_per_second=actions_per_second,
+            rate=messages_per_second,
+            queue_limit=queue_limit,
+            header_timeout=header_timeout,
+            body_timeout=body_timeout,
+            max_body=max_body,
+            max_connections=max_connections,
+            bot_only_tables=bot_only_tables,
+            bot_only_seconds=bot_only_seconds,
+            lobby_seconds=lobby_seconds,
+            idle_seconds=idle_seconds,
         )
         typer.echo(f"cardhall: http://{host}:{port}  (database: {database_url.split('@')[-1]})")
         uvicorn.run(
@@ -53,6 +121,9 @@ def register(app: typer.Typer) -> None:
             host=host,
             port=port,
             log_level=log_level,
+            http=guarded_http(header_timeout, max_connections),
+            proxy_headers=True,
+            forwarded_allow_ips=forwarded_allow_ips,
             ws_max_size=65536,
             ws_per_message_deflate=False,  # small JSON frames: latency over bandwidth
             timeout_graceful_shutdown=5,

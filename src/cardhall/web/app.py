@@ -27,6 +27,7 @@ from starlette.routing import Match
 
 from cardhall.web.errors import WebError
 from cardhall.web.hub import Hub
+from cardhall.web.limits import BodyLimits
 from cardhall.web.pages import mount_pages
 from cardhall.web.routes import router
 from cardhall.web.service import TableService
@@ -46,7 +47,7 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if config.run_migrations:
             await asyncio.to_thread(migrate, config.database_url)
-        service = TableService(config.database_url)
+        service = TableService(config.database_url, settings=config)
         hub = Hub(
             service,
             bot_delay=config.bot_delay,
@@ -54,6 +55,8 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
             timer_interval=config.timer_interval,
             database_url=config.database_url,
             bot_workers=config.bot_workers,
+            sockets_per_seat=config.sockets_per_seat,
+            bot_only_tables=config.bot_only_tables,
         )
         app.state.service, app.state.hub = service, hub
         await hub.start()
@@ -70,6 +73,7 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         lifespan=lifespan,
     )
     app.state.settings = config
+    app.add_middleware(BodyLimits, max_body=config.max_body, body_timeout=config.body_timeout)
     _error_shapes(app)
     app.include_router(router)
 

@@ -26,6 +26,7 @@ from cardhall.bots import make_bot
 from cardhall.engine import Action, State
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
+from cardhall.web.lobby import Lobby
 from cardhall.web.pipeline import ActResult, Pipeline
 from cardhall.web.tablelog import Cached, TableLog, now
 
@@ -85,10 +86,11 @@ def bot_to_act(info: dict[str, Any], cached: Cached | None) -> bool:
 class Autoplay:
     """What bots and timers play (see the module docstring). Synchronous."""
 
-    def __init__(self, db: Database, tablelog: TableLog, pipeline: Pipeline) -> None:
+    def __init__(self, db: Database, tablelog: TableLog, pipeline: Pipeline, lobby: Lobby) -> None:
         self.db = db
         self.tablelog = tablelog
         self.pipeline = pipeline
+        self.lobby = lobby
 
     def bot_moves(
         self,
@@ -140,12 +142,23 @@ class Autoplay:
         return moves
 
     def play_bot(self, table_id: str, seat: int, action: str, version: int) -> ActResult:
-        """Apply a bot's choice made at ``version``."""
+        """Apply a bot's choice made at ``version`` (in the server's own seat session)."""
         return self.pipeline.act(table_id, seat, action, f"bot@{version}", "bot", version)
 
-    def due_timers(self, at: float | None = None, limit: int = 50) -> list[str]:
-        """Tables whose turn deadline has passed."""
-        return self.db.due_tables(now() if at is None else at, limit)
+    def due_timers(self, at: float | None = None) -> list[str]:
+        """Every table whose turn deadline has passed, earliest deadline first."""
+        return self.db.due_tables(now() if at is None else at)
+
+    def sweep(self) -> int:
+        """Play every overdue turn (earliest deadline first), then abandon every table
+        whose expiry has passed; return how many tables were touched."""
+        touched = 0
+        for table_id in self.due_timers():
+            try:
+                touched += bool(self.run_timer(table_id))
+            except WebError:
+                continue  # gone meanwhile; the others still get their turn
+        return touched + len(self.lobby.expire())
 
     def run_timer(self, table_id: str) -> list[ActResult]:
         """Apply the default action for every seat that let its turn run out."""
@@ -188,10 +201,13 @@ class AutoplayRunner:
         bot_delay: float = 0.0,
         timer_interval: float = 0.5,
         bot_workers: int | None = None,
+        bot_only_tables: int = 2,
     ) -> None:
         """``hint(table_id)``: the (version, lobby revision) last noticed for a table.
         ``bot_workers``: processes for searching bots (:data:`POOLED_LEVELS`); ``None``
-        one per CPU, ``0`` none (they think in this process's threads)."""
+        one per CPU, ``0`` none (they think in this process's threads).
+        ``bot_only_tables``: tables with no person seated whose bots play at once (the
+        others wait their turn; tables with a person never wait for them)."""
         self.autoplay = autoplay
         self.hint = hint
         self.bot_delay = bot_delay
@@ -203,6 +219,7 @@ class AutoplayRunner:
         self._again: set[str] = set()
         self._background: set[asyncio.Future[Any]] = set()
         self._stopped = False
+        self._bot_only = asyncio.Semaphore(max(1, bot_only_tables))
 
     def bot_pool(self) -> ProcessPoolExecutor | None:
         """The worker processes of searching bots, started on first use."""
@@ -237,21 +254,16 @@ class AutoplayRunner:
                 self._again.discard(table_id)
                 version, rev = self.hint(table_id)
                 known = autoplay.tablelog.peek(table_id, version, rev)
-                if known is not None and not bot_to_act(*known):
-                    moves = []
+                if known is None:
+                    known = await asyncio.to_thread(autoplay.tablelog.load, table_id, version, rev)
+                info, cached = known
+                if not bot_to_act(info, cached):
+                    applied = 0
+                elif all(s["kind"] != "human" for s in info["seats"]):  # no person seated
+                    async with self._bot_only:
+                        applied = await self._move(table_id, info["version"], info["lobby_rev"])
                 else:
-                    moves = await asyncio.to_thread(
-                        autoplay.bot_moves, table_id, version, rev, self.bot_pool
-                    )
-                if moves and self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                applied = 0
-                for seat, action, at in moves:
-                    try:
-                        await asyncio.to_thread(autoplay.play_bot, table_id, seat, action, at)
-                        applied += 1
-                    except WebError:
-                        pass  # someone moved first (another process, a timer)
+                    applied = await self._move(table_id, info["version"], info["lobby_rev"])
                 if not applied and table_id not in self._again:
                     return
         except WebError:
@@ -262,13 +274,28 @@ class AutoplayRunner:
         finally:
             self._busy.discard(table_id)
 
+    async def _move(self, table_id: str, version: int | None, rev: int | None) -> int:
+        """Let the table's bots that must act choose and play; how many moves applied."""
+        autoplay = self.autoplay
+        moves = await asyncio.to_thread(autoplay.bot_moves, table_id, version, rev, self.bot_pool)
+        if moves and self.bot_delay:
+            await asyncio.sleep(self.bot_delay)
+        applied = 0
+        for seat, action, at in moves:
+            try:
+                await asyncio.to_thread(autoplay.play_bot, table_id, seat, action, at)
+                applied += 1
+            except WebError:
+                pass  # someone moved first (another process, a timer)
+        return applied
+
     async def timer_loop(self) -> None:
-        """Apply the default action wherever a turn ran out, every ``timer_interval``."""
+        """Every ``timer_interval``: the default action wherever a turn ran out, and
+        abandoned tables expired (:meth:`Autoplay.sweep`)."""
         while not self._stopped:
             await asyncio.sleep(self.timer_interval)
             try:
-                for table_id in await asyncio.to_thread(self.autoplay.due_timers):
-                    await asyncio.to_thread(self.autoplay.run_timer, table_id)
+                await asyncio.to_thread(self.autoplay.sweep)
             except Exception:  # pragma: no cover
                 log.exception("timer sweep failed")
 

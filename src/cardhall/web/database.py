@@ -37,8 +37,10 @@ from sqlalchemy import (
     bindparam,
     func,
     insert,
+    or_,
     select,
     text,
+    tuple_,
     update,
 )
 from sqlalchemy.sql import Executable
@@ -79,6 +81,8 @@ _UPDATE_SEAT = (
         name=bindparam("name"),
         bot_level=bindparam("bot_level"),
         token_hash=bindparam("token_hash"),
+        ended=bindparam("ended"),
+        session=seats.c.session + 1,
     )
 )
 _BUMP_LOBBY = (
@@ -97,6 +101,7 @@ _START = (
         lobby_rev=bindparam("lobby_rev"),
         deadline_at=bindparam("deadline_at"),
         updated_at=bindparam("updated_at"),
+        expires_at=bindparam("expires_at"),
     )
 )
 _AFTER_ACTION = (
@@ -107,17 +112,22 @@ _AFTER_ACTION = (
         status=bindparam("status"),
         deadline_at=bindparam("deadline_at"),
         updated_at=bindparam("updated_at"),
+        expires_at=bindparam("expires_at"),
     )
 )
 _PUBLIC = (
     select(tables.c.id)
-    .where(tables.c.public.is_(True), tables.c.status != "over")
+    .where(
+        tables.c.public.is_(True),
+        or_(tables.c.status == "lobby", tables.c.status == "playing"),
+    )
     .order_by(tables.c.created_at.desc())
     .limit(bindparam("limit"))
 )
 _DONE = select(actions.c.version).where(
     actions.c.table_id == bindparam("id"),
     actions.c.seat == bindparam("seat"),
+    actions.c.session == bindparam("session"),
     actions.c.client_id == bindparam("client_id"),
 )
 _INSERT_ACTION = insert(actions).values(_binds(actions))
@@ -143,9 +153,51 @@ _LOG = (
 )
 _COUNT = select(func.count()).select_from(actions).where(actions.c.table_id == bindparam("id"))
 _DUE = (
-    select(tables.c.id)
-    .where(tables.c.status == "playing", tables.c.deadline_at < bindparam("now"))
+    select(tables.c.id, tables.c.deadline_at)
+    .where(
+        tables.c.deadline_at < bindparam("now"),
+        tuple_(tables.c.deadline_at, tables.c.id)
+        > tuple_(bindparam("after"), bindparam("after_id")),
+        tables.c.status == "playing",
+    )
+    .order_by(tables.c.deadline_at, tables.c.id)
     .limit(bindparam("limit"))
+)
+_EXPIRED = (
+    select(tables.c.id)
+    .where(
+        tables.c.expires_at < bindparam("now"),
+        or_(tables.c.status == "lobby", tables.c.status == "playing"),
+    )
+    .order_by(tables.c.expires_at)
+    .limit(bindparam("limit"))
+)
+_ABANDON = (
+    update(tables)
+    .where(tables.c.id == bindparam("t_id"))
+    .values(
+        status="abandoned",
+        deadline_at=None,
+        expires_at=None,
+        lobby_rev=bindparam("lobby_rev"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+_SET_EXPIRY = (
+    update(tables).where(tables.c.id == bindparam("t_id")).values(expires_at=bindparam("at"))
+)
+_CREATED_SINCE = (
+    select(func.count())
+    .select_from(tables)
+    .where(tables.c.creator == bindparam("creator"), tables.c.created_at >= bindparam("since"))
+)
+_OPEN_BY = (
+    select(func.count())
+    .select_from(tables)
+    .where(
+        tables.c.creator == bindparam("creator"),
+        or_(tables.c.status == "lobby", tables.c.status == "playing"),
+    )
 )
 _EXTEND = (
     update(tables)
@@ -164,7 +216,7 @@ _CHECKPOINT = text("PRAGMA wal_checkpoint(PASSIVE)")
 class _Compiled:
     sql: str
     positional: tuple[str, ...] | None  # parameter names in order (SQLite's qmark style)
-    defaults: dict[str, Any]  # values the construct itself holds (literals)
+    defaults: dict[str, Any]  # values the construct holds itself (literals)
 
 
 class Database:
@@ -245,7 +297,8 @@ class Database:
     def _compile(self, stmt: Executable) -> _Compiled:
         done = stmt.compile(dialect=self.engine.dialect)  # type: ignore[attr-defined]
         positional = tuple(done.positiontup) if done.positional else None
-        defaults = {k: v for k, v in done.params.items() if v is not None}
+        # values the construct holds itself (literals); the others are given per call
+        defaults = {k: v for k, v in done.params.items() if not done.binds[k].required}
         compiled = _Compiled(done.string, positional, defaults)
         self._compiled[id(stmt)] = compiled
         return compiled
@@ -291,7 +344,9 @@ class Database:
         name: str,
         bot_level: str | None,
         token_hash: str | None,
+        ended: str | None,
     ) -> None:
+        """Hand a seat over: a new seat session (``ended``: why the last one ended)."""
         self._run(
             conn,
             _UPDATE_SEAT,
@@ -301,6 +356,7 @@ class Database:
             name=name,
             bot_level=bot_level,
             token_hash=token_hash,
+            ended=ended,
         )
 
     def set_lobby_rev(self, conn: Connection, table_id: str, rev: int, now: float) -> None:
@@ -317,6 +373,7 @@ class Database:
         rev: int,
         deadline: float | None,
         now: float,
+        expires: float | None,
     ) -> None:
         self._run(
             conn,
@@ -326,6 +383,7 @@ class Database:
             lobby_rev=rev,
             deadline_at=deadline,
             updated_at=now,
+            expires_at=expires,
         )
 
     def public_ids(self, conn: Connection, limit: int) -> list[str]:
@@ -339,9 +397,13 @@ class Database:
 
     # ------------------------------------------------------------------ the log
 
-    def action_done(self, conn: Connection, table_id: str, seat: int, client_id: str) -> int | None:
-        """The version an action id of this seat produced, if it was used."""
-        found = self._run(conn, _DONE, id=table_id, seat=seat, client_id=client_id).fetchone()
+    def action_done(
+        self, conn: Connection, table_id: str, seat: int, session: int, client_id: str
+    ) -> int | None:
+        """The version an action id of this seat session produced, if it was used."""
+        found = self._run(
+            conn, _DONE, id=table_id, seat=seat, session=session, client_id=client_id
+        ).fetchone()
         return None if found is None else int(found[0])
 
     def insert_action(self, conn: Connection, **values: Any) -> None:
@@ -365,6 +427,7 @@ class Database:
         status: str,
         deadline: float | None,
         now: float,
+        expires: float | None,
     ) -> None:
         self._run(
             conn,
@@ -374,6 +437,7 @@ class Database:
             status=status,
             deadline_at=deadline,
             updated_at=now,
+            expires_at=expires,
         )
 
     def card_orders(self, conn: Connection, table_id: str) -> list[str]:
@@ -396,9 +460,40 @@ class Database:
 
     # ------------------------------------------------------------------ sweeps
 
-    def due_tables(self, now: float, limit: int) -> list[str]:
+    def due_tables(self, now: float, page: int = 200) -> list[str]:
+        """Every table in play whose turn deadline has passed, earliest deadline first
+        (read through the deadline index a page at a time: no cap on how many)."""
+        out: list[str] = []
+        after, after_id = float("-inf"), ""
+        while True:
+            with self.read() as conn:
+                rows = self._run(
+                    conn, _DUE, now=now, after=after, after_id=after_id, limit=page
+                ).fetchall()
+            out.extend(r[0] for r in rows)
+            if len(rows) < page:
+                return out
+            after_id, after = rows[-1]
+
+    def expired_tables(self, now: float, limit: int = 200) -> list[str]:
+        """Tables in the lobby or in play whose expiry has passed, earliest first."""
         with self.read() as conn:
-            return self._scalars(conn, _DUE, now=now, limit=limit)
+            return self._scalars(conn, _EXPIRED, now=now, limit=limit)
+
+    def abandon(self, conn: Connection, table_id: str, rev: int, now: float) -> None:
+        """Mark a table abandoned (its game stops; it is no longer listed)."""
+        self._run(conn, _ABANDON, t_id=table_id, lobby_rev=rev, updated_at=now)
+
+    def set_expiry(self, conn: Connection, table_id: str, at: float | None) -> None:
+        self._run(conn, _SET_EXPIRY, t_id=table_id, at=at)
+
+    def tables_created_since(self, creator: str, since: float) -> int:
+        with self.read() as conn:
+            return int(self._scalars(conn, _CREATED_SINCE, creator=creator, since=since)[0])
+
+    def open_tables_of(self, creator: str) -> int:
+        with self.read() as conn:
+            return int(self._scalars(conn, _OPEN_BY, creator=creator)[0])
 
     def extend_deadlines(self, now: float, grace: float) -> list[str]:
         """Give every running turn at least ``grace`` seconds; the ids of tables in play."""

@@ -21,7 +21,7 @@ from typing import Any
 from cardhall.web.autoplay import AutoplayRunner
 from cardhall.web.errors import WebError
 from cardhall.web.service import TableService
-from cardhall.web.sockets import Connection
+from cardhall.web.sockets import CLOSE_TOO_MANY, Connection
 
 __all__ = ["Hub"]
 
@@ -44,8 +44,11 @@ class Hub:
         timer_interval: float = 0.5,
         database_url: str = "",
         bot_workers: int | None = None,
+        sockets_per_seat: int = 4,
+        bot_only_tables: int = 2,
     ) -> None:
         self.service = service
+        self.sockets_per_seat = sockets_per_seat
         self.poll_interval = poll_interval
         self.database_url = database_url
         self.autoplay = AutoplayRunner(
@@ -54,8 +57,9 @@ class Hub:
             bot_delay=bot_delay,
             timer_interval=timer_interval,
             bot_workers=bot_workers,
+            bot_only_tables=bot_only_tables,
         )
-        self.conns: dict[str, set[Connection]] = {}
+        self.conns: dict[str, dict[Connection, None]] = {}  # per table, oldest first
         self.loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread = -1  # the event loop's thread, once started
         self.tasks: list[asyncio.Task[Any]] = []
@@ -140,6 +144,11 @@ class Hub:
                     known = await asyncio.to_thread(tablelog.load, table_id, *hint)
                 info, cached = known
                 for conn in conns:
+                    ended = tablelog.session_ended(table_id, conn.seat, conn.session)
+                    if ended is not None:  # never a frame to a seat session that is over
+                        conn.end_session(ended)
+                        self.drop(conn)
+                        continue
                     try:
                         conn.bring_up_to_date(info, cached)
                     except Exception:
@@ -155,12 +164,19 @@ class Hub:
             self._flushing[table_id] = False
 
     def add(self, conn: Connection) -> None:
-        self.conns.setdefault(conn.table_id, set()).add(conn)
+        """Register a connection; a seat session keeps at most ``sockets_per_seat`` of
+        them here (the oldest is closed, 4429)."""
+        conns = self.conns.setdefault(conn.table_id, {})
+        same = [c for c in conns if c.seat == conn.seat and c.session == conn.session]
+        for old in same[: max(0, len(same) - self.sockets_per_seat + 1)]:
+            old.close(CLOSE_TOO_MANY, "too many connections for this seat")
+            conns.pop(old, None)
+        conns[conn] = None
 
     def drop(self, conn: Connection) -> None:
         conns = self.conns.get(conn.table_id)
         if conns is not None:
-            conns.discard(conn)
+            conns.pop(conn, None)
             if not conns:
                 del self.conns[conn.table_id]
                 self._flushing.pop(conn.table_id, None)

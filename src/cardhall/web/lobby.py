@@ -21,20 +21,21 @@ from typing import Any
 from cardhall.bots import bot_levels
 from cardhall.errors import CardhallError
 from cardhall.registry import game_class, game_names, make_game
+from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
+from cardhall.web.settings import Settings
 from cardhall.web.store import hash_secret, new_secret, secret_matches
 from cardhall.web.tablelog import Cached, TableLog, deadline_for, now
 
-__all__ = ["MAX_NAME", "Lobby", "clean_name"]
-
-MAX_NAME = 40
+__all__ = ["Lobby", "clean_name"]
 
 Publish = Callable[[str, int, int], None]
 
 
 def clean_name(name: Any, fallback: str) -> str:
-    """A display name: whitespace collapsed, at most :data:`MAX_NAME` characters.
+    """A display name: whitespace collapsed, at most
+    :data:`~cardhall.web.validate.MAX_NAME` characters.
 
     >>> clean_name("  Ada   Lovelace ", "host")
     'Ada Lovelace'
@@ -43,48 +44,61 @@ def clean_name(name: Any, fallback: str) -> str:
     """
     if not isinstance(name, str):
         return fallback
-    name = " ".join(name.split())[:MAX_NAME]
+    name = " ".join(name.split())[: validate.MAX_NAME]
     return name or fallback
 
 
 class Lobby:
     """Tables and seats over one database (see the module docstring)."""
 
-    def __init__(self, db: Database, tablelog: TableLog, publish: Publish) -> None:
+    def __init__(
+        self, db: Database, tablelog: TableLog, publish: Publish, settings: Settings
+    ) -> None:
         self.db = db
         self.tablelog = tablelog
         self.publish = publish
-        self._hashes: dict[str, tuple[int, list[tuple[int, str | None]]]] = {}
+        self.settings = settings
+        self._hashes: dict[str, tuple[int, list[tuple[int, str | None, int]]]] = {}
 
     # ------------------------------------------------------------------ tokens
 
-    def authenticate(
+    def holder(
         self, table_id: str, token: Any, conn: Any = None, rev: int | None = None
-    ) -> int:
-        """The seat a token belongs to at this table (constant-time over every seat).
+    ) -> tuple[int, int]:
+        """The (seat, seat session) a token holds at this table (constant-time over every
+        seat). A token belongs to one seat session: the seat changing hands ends it.
 
         ``rev``: the table's lobby revision just read in this transaction. Seat tokens
         change only with a new revision, so the stored hashes read at ``rev`` are kept and
         reused while it holds (the hot path of every action)."""
-        if not isinstance(token, str) or not token or len(token) > 200:
-            raise WebError("bad_token", "missing or malformed seat token", 401)
+        validate.token(token)
         if conn is None:
+            validate.table_id(table_id)
             with self.db.read() as c:
-                return self.authenticate(table_id, token, c)
+                return self.holder(table_id, token, c)
         known = self._hashes.get(table_id) if rev is not None else None
         if known is not None and known[0] == rev:
             rows = known[1]
         else:
-            rows = [(int(s["seat"]), s["token_hash"]) for s in self.db.seats(conn, table_id)]
+            rows = [
+                (int(s["seat"]), s["token_hash"], int(s["session"]))
+                for s in self.db.seats(conn, table_id)
+            ]
             if rev is not None:
                 self._hashes[table_id] = (rev, rows)
-        found = -1
-        for seat, stored in rows:
-            if secret_matches(token, stored) and found < 0:
-                found = int(seat)
-        if found < 0:
+        found: tuple[int, int] | None = None
+        for seat, stored, session in rows:
+            if secret_matches(token, stored) and found is None:
+                found = (seat, session)
+        if found is None:
             raise WebError("bad_token", "this token holds no seat at this table", 401)
         return found
+
+    def authenticate(
+        self, table_id: str, token: Any, conn: Any = None, rev: int | None = None
+    ) -> int:
+        """The seat a token holds at this table (see :meth:`holder`)."""
+        return self.holder(table_id, token, conn, rev)[0]
 
     # ------------------------------------------------------------------ reading
 
@@ -94,6 +108,10 @@ class Lobby:
         for name in game_names():
             cls = game_class(name)
             described = cls().describe()
+            for option in described["options"]:
+                if isinstance(option["allowed"], dict):  # a whole number: the server's bounds
+                    low, high = validate.option_bounds(cls, option["name"])
+                    option["allowed"] = {"min": low, "max": high}
             described["bots"] = bot_levels(name)
             described["rules"] = (cls.__module__ and _module_doc(cls.__module__)) or ""
             out.append(described)
@@ -133,8 +151,28 @@ class Lobby:
             created_at=stamp,
             updated_at=stamp,
             next_table=None,
+            expires_at=stamp + self.settings.lobby_seconds,
             **values,
         )
+
+    def _check_creator(self, creator: str | None) -> None:
+        """Refuse a table beyond the per-address limits (``creator``: the address hash)."""
+        if creator is None:
+            return
+        limits = self.settings
+        if self.db.tables_created_since(creator, now() - 60.0) >= limits.tables_per_minute:
+            raise WebError(
+                "too_many_tables",
+                f"at most {limits.tables_per_minute} new tables a minute from one address",
+                429,
+            )
+        if self.db.open_tables_of(creator) >= limits.open_tables:
+            raise WebError(
+                "too_many_open",
+                f"at most {limits.open_tables} open tables from one address: "
+                "finish or leave one first",
+                429,
+            )
 
     def create_table(
         self,
@@ -145,14 +183,21 @@ class Lobby:
         public: bool = False,
         turn_seconds: int | None = None,
         bots: list[str] | None = None,
+        creator: str | None = None,
     ) -> dict[str, Any]:
         """Create a table; the creator takes seat 0 and is its host.
 
-        ``bots`` lists bot levels for the following seats. Returns the table id, the
+        ``bots`` lists bot levels for the following seats; ``creator`` identifies the
+        client address (a hash) for the per-address limits. Returns the table id, the
         creator's seat token and the invite code (shown once; only hashes are stored).
         """
         try:
-            g = make_game(game, players, **(options or {}))
+            cls = game_class(game)
+        except CardhallError as exc:
+            raise WebError("bad_game", str(exc), 422) from None
+        checked = validate.options(cls, options or {})
+        try:
+            g = make_game(game, players, **checked)
         except CardhallError as exc:
             raise WebError("bad_game", str(exc), 422) from None
         if turn_seconds is None and public:
@@ -166,6 +211,7 @@ class Lobby:
         for lv in bots:
             if lv not in levels and lv != "strongest":
                 raise WebError("bad_bot", f"no {lv!r} bot for {g.name}; levels: {levels}", 422)
+        self._check_creator(creator)
         table_id = secrets.token_hex(8)
         token = new_secret()
         invite = new_secret()[:22]
@@ -180,6 +226,7 @@ class Lobby:
                 invite_hash=hash_secret(invite),
                 public=bool(public),
                 turn_seconds=turn_seconds,
+                creator=creator,
             )
             for seat in range(g.players):
                 kind, seat_name = "open", ""
@@ -202,6 +249,8 @@ class Lobby:
                     kind=kind,
                     bot_level=level,
                     token_hash=token_hash,
+                    session=0 if kind == "open" else 1,
+                    ended=None,
                 )
         return {"table_id": table_id, "seat": 0, "token": token, "invite": invite}
 
@@ -227,6 +276,7 @@ class Lobby:
                 name=clean_name(name, f"player {seat + 1}"),
                 token_hash=hash_secret(token),
                 bot_level=None,
+                ended=self.db.seats(conn, table_id)[seat]["ended"],
             )
             rev = self._bump(conn, row)
         self.publish(table_id, int(row["version"]), rev)
@@ -272,6 +322,7 @@ class Lobby:
                 bot_level=level,
                 name=f"{level} bot",
                 token_hash=None,
+                ended=self.db.seats(conn, table_id)[seat]["ended"],
             )
             rev = self._bump(conn, row)
         self.publish(table_id, int(row["version"]), rev)
@@ -286,7 +337,14 @@ class Lobby:
             if seat == row["host_seat"] or not 0 <= seat < row["players"]:
                 raise WebError("bad_seat", f"seat {seat} cannot be opened", 422)
             self.db.update_seat(
-                conn, table_id, seat, kind="open", bot_level=None, name="", token_hash=None
+                conn,
+                table_id,
+                seat,
+                kind="open",
+                bot_level=None,
+                name="",
+                token_hash=None,
+                ended="removed",
             )
             rev = self._bump(conn, row)
         self.publish(table_id, int(row["version"]), rev)
@@ -313,7 +371,9 @@ class Lobby:
         stored = self.tablelog.store_new_shuffles(conn, table_id, state, 0)
         status = "over" if state.is_over else "playing"
         rev = int(row["lobby_rev"]) + 1
-        self.db.set_started(conn, table_id, status, rev, deadline_for(row, state), now())
+        stamp = now()
+        expires = stamp + self.settings.idle_seconds
+        self.db.set_started(conn, table_id, status, rev, deadline_for(row, state), stamp, expires)
         self.db.notify(conn, table_id, 0, rev)
         return rev, Cached(0, state, [len(state.events)], stored)
 
@@ -327,7 +387,14 @@ class Lobby:
                 if seat == row["host_seat"]:
                     raise WebError("host", "the host cannot leave before the start", 409)
                 self.db.update_seat(
-                    conn, table_id, seat, kind="open", name="", bot_level=None, token_hash=None
+                    conn,
+                    table_id,
+                    seat,
+                    kind="open",
+                    name="",
+                    bot_level=None,
+                    token_hash=None,
+                    ended="left",
                 )
             else:
                 # the table's own bot level if it has bots, else the strongest
@@ -341,10 +408,34 @@ class Lobby:
                     name=current["name"],
                     bot_level=level,
                     token_hash=None,
+                    ended="bot",
                 )
+                if not any(s["kind"] == "human" for s in self.db.seats(conn, table_id)):
+                    # no person is left: the bots finish the game, for a while
+                    expires = now() + self.settings.bot_only_seconds
+                    if row["expires_at"] is None or row["expires_at"] > expires:
+                        self.db.set_expiry(conn, table_id, expires)
             rev = self._bump(conn, row)
         self.publish(table_id, int(row["version"]), rev)
         return {"seat": seat}
+
+    def expire(self, at: float | None = None) -> list[str]:
+        """Abandon every table in the lobby or in play whose expiry has passed (no person
+        acted for a long time, or only bots were left at it); return their ids."""
+        at = now() if at is None else at
+        gone = []
+        for table_id in self.db.expired_tables(at):
+            with self.db.table(table_id) as conn:
+                row = self.tablelog.row(conn, table_id, lock=True)
+                expires = row["expires_at"]
+                if row["status"] not in ("lobby", "playing") or expires is None or expires >= at:
+                    continue  # it moved on meanwhile
+                rev = int(row["lobby_rev"]) + 1
+                self.db.abandon(conn, table_id, rev, now())
+                self.db.notify(conn, table_id, int(row["version"]), rev)
+            self.publish(table_id, int(row["version"]), rev)
+            gone.append(table_id)
+        return gone
 
     def rematch(self, table_id: str, token: Any) -> dict[str, Any]:
         """A new table with the same game, options and seats, once this one is over.
@@ -371,6 +462,7 @@ class Lobby:
                     invite_hash=row["invite_hash"],
                     public=row["public"],
                     turn_seconds=row["turn_seconds"],
+                    creator=row["creator"],
                 )
                 for s in old_seats:
                     self.db.insert_seat(
@@ -381,12 +473,16 @@ class Lobby:
                         kind="bot" if s["kind"] == "bot" else "reserved",
                         bot_level=s["bot_level"],
                         token_hash=None,
+                        session=1 if s["kind"] == "bot" else 0,
+                        ended=None,
                     )
                 self.db.set_next_table(conn, table_id, new_id)
                 rev_old = self._bump(conn, row)
                 self.publish(table_id, int(row["version"]), rev_old)
             new_token = new_secret()
             claimed = self.db.seats(conn, new_id)[seat]
+            if claimed["kind"] != "reserved":
+                raise WebError("claimed", "your seat at the rematch is already yours", 409)
             self.db.update_seat(
                 conn,
                 new_id,
@@ -395,6 +491,7 @@ class Lobby:
                 name=claimed["name"],
                 bot_level=claimed["bot_level"],
                 token_hash=hash_secret(new_token),
+                ended=claimed["ended"],
             )
             new_row = self.tablelog.row(conn, new_id, lock=True)
             rev = self._bump(conn, new_row)

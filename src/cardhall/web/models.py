@@ -1,10 +1,34 @@
-"""Request and response bodies of the REST lobby (pydantic), as the OpenAPI schema shows."""
+"""Request and response bodies of the REST lobby (pydantic), as the OpenAPI schema shows.
+
+Every text field of a request is checked by :func:`cardhall.web.validate.text` (length,
+valid Unicode, no control character): a refusal is a 422 naming the field.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from cardhall.web import validate
+from cardhall.web.errors import WebError
+
+
+def _clean(max_len: int) -> AfterValidator:
+    def check(value: str) -> str:
+        try:
+            return validate.text(value, "the text", max_len)
+        except WebError as exc:
+            raise ValueError(str(exc)) from None
+
+    return AfterValidator(check)
+
+
+Name = Annotated[str, Field(max_length=validate.MAX_NAME), _clean(validate.MAX_NAME)]
+Code = Annotated[str, Field(max_length=64), _clean(64)]
+Notation = Annotated[
+    str, Field(min_length=1, max_length=validate.MAX_ACTION), _clean(validate.MAX_ACTION)
+]
 
 
 class _Strict(BaseModel):
@@ -12,15 +36,15 @@ class _Strict(BaseModel):
 
 
 class CreateTable(_Strict):
-    game: str = Field(max_length=40, description="a registered game (GET /api/games)")
+    game: Name = Field(description="a registered game (GET /api/games)")
     players: int | None = Field(default=None, ge=1, le=16)
     options: dict[str, Any] = Field(default_factory=dict, description="game options")
-    name: str = Field(default="host", max_length=40, description="the host's display name")
+    name: Name = Field(default="host", description="the host's display name")
     public: bool = Field(default=False, description="listed in the lobby, joinable without code")
     turn_seconds: int | None = Field(
         default=None, ge=5, le=3600, description="turn timer (default: off, 60 s if public)"
     )
-    bots: list[str] = Field(default_factory=list, max_length=15, description="bot levels")
+    bots: list[Name] = Field(default_factory=list, max_length=15, description="bot levels")
 
 
 class Created(BaseModel):
@@ -31,8 +55,8 @@ class Created(BaseModel):
 
 
 class Join(_Strict):
-    invite: str | None = Field(default=None, max_length=64)
-    name: str = Field(default="", max_length=40)
+    invite: Code | None = Field(default=None)
+    name: Name = Field(default="")
     seat: int | None = Field(default=None, ge=0, le=15)
 
 
@@ -43,7 +67,7 @@ class Joined(BaseModel):
 
 
 class AddBot(_Strict):
-    level: str = Field(default="random", max_length=20)
+    level: Name = Field(default="random")
     seat: int | None = Field(default=None, ge=0, le=15)
 
 
@@ -64,7 +88,7 @@ class TableInfo(BaseModel):
     game: str
     players: int
     options: dict[str, Any]
-    status: str = Field(description="lobby, playing or over")
+    status: str = Field(description="lobby, playing, over or abandoned")
     version: int
     lobby_rev: int
     public: bool
@@ -76,8 +100,8 @@ class TableInfo(BaseModel):
 
 
 class ActionIn(_Strict):
-    action: str = Field(min_length=1, max_length=200, description="action notation")
-    id: str | None = Field(default=None, max_length=64, description="client action id")
+    action: Notation = Field(description="action notation")
+    id: Code | None = Field(default=None, description="client action id")
 
 
 class ActionOut(BaseModel):

@@ -3,43 +3,85 @@
 People (over a WebSocket or REST), bots and turn timers all act through
 :meth:`Pipeline.act`:
 
-1. the seat comes from the authenticated token (never from the message);
-2. under the table's in-process lock, a transaction starts (SQLite ``BEGIN IMMEDIATE``;
-   PostgreSQL ``SELECT ... FOR UPDATE`` on the table row), so two processes on one
-   database apply one table's actions in one order
-   (:meth:`cardhall.web.database.Database.table`);
-3. a repeated action id of that seat returns the first result (applied once);
-4. the state is the cached one if its version is the database's, else it is rebuilt from
-   the log (:meth:`cardhall.web.tablelog.TableLog.rebuild`);
-5. the engine validates the action (a rejection leaves everything unchanged);
-6. the action, any new card orders, the new version and deadline are written and
+1. the seat comes from the authenticated token (never from the message), and with it
+   the seat *session* (each change of hands is a new one); a person's actions are also
+   rate-limited per seat, over all its sockets and REST;
+2. *checked without writing*: a read transaction finds the table's version, the token's
+   seat session, a repeated action id (that seat session's ids only: a repeated id
+   returns the first result), and applies the action to a copy of the state at that
+   version (the cached one, or one rebuilt from the log,
+   :meth:`cardhall.web.tablelog.TableLog.rebuild`). An illegal action is refused here,
+   before any write;
+3. under the table's in-process lock, a write transaction starts (SQLite ``BEGIN
+   IMMEDIATE``; PostgreSQL ``SELECT ... FOR UPDATE`` on the table row), so two processes
+   on one database apply one table's actions in one order
+   (:meth:`cardhall.web.database.Database.table`). If the table moved on since step 2,
+   step 2's checks run again inside this transaction;
+4. the action, any new card orders, the new version and deadline are written and
    committed; only then is the sender acknowledged and the table's notice published.
+
+Bots and timers act in seat session 0, which no person's token holds, so a person can
+never use up the action ids the server's own moves use.
 
 Synchronous (run it in a worker thread from async code).
 """
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cardhall.engine import State
 from cardhall.errors import CardhallError
+from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 from cardhall.web.lobby import Lobby
+from cardhall.web.settings import Settings
 from cardhall.web.tablelog import Cached, TableLog, deadline_for, now
 
-__all__ = ["MAX_ACTION", "MAX_ID", "ActResult", "Pipeline"]
+__all__ = ["SERVER_SESSION", "ActResult", "Pipeline"]
 
-MAX_ACTION = 200
-MAX_ID = 64
+#: The seat session bots and timers act in (a person's sessions start at 1).
+SERVER_SESSION = 0
 
 
 @dataclass
 class ActResult:
     version: int
     duplicate: bool = False
+
+
+@dataclass
+class _Checked:
+    """What step 2 found: the row read, the session, and the state after the action."""
+
+    row: dict[str, Any]
+    session: int
+    cached: Cached
+    state: State
+
+
+class _SeatRates:
+    """Token buckets per (table, seat, session): ``rate`` actions a second, bursts of
+    twice as many. Kept for the most recently active seats only."""
+
+    def __init__(self, rate: float, keep: int = 50_000) -> None:
+        self.rate, self.burst, self.keep = rate, max(1.0, 2 * rate), keep
+        self._buckets: OrderedDict[tuple[str, int, int], tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: tuple[str, int, int]) -> bool:
+        stamp = time.monotonic()
+        tokens, last = self._buckets.pop(key, (self.burst, stamp))
+        tokens = min(self.burst, tokens + (stamp - last) * self.rate)
+        allowed = tokens >= 1
+        self._buckets[key] = (tokens - 1 if allowed else tokens, stamp)
+        if len(self._buckets) > self.keep:
+            self._buckets.popitem(last=False)
+        return allowed
 
 
 class Pipeline:
@@ -51,11 +93,14 @@ class Pipeline:
         tablelog: TableLog,
         lobby: Lobby,
         publish: Callable[[str, int, int], None],
+        settings: Settings,
     ) -> None:
         self.db = db
         self.tablelog = tablelog
         self.lobby = lobby
         self.publish = publish
+        self.settings = settings
+        self._rates = _SeatRates(settings.actions_per_second)
 
     def act(
         self,
@@ -70,41 +115,38 @@ class Pipeline:
         """Apply one action for a seat (see the module docstring).
 
         People's actions pass the ``token`` their connection authenticated with: it is
-        checked again inside the transaction, so a seat left (or handed to a bot) since
-        the connection opened can no longer act through it.
+        checked again at the version the action is applied to, so a seat left (or handed
+        to a bot) since the connection opened can no longer act through it.
         """
-        if not isinstance(notation, str) or not notation.strip() or len(notation) > MAX_ACTION:
-            raise WebError("bad_action", "an action is a short text such as 'take 2'", 422)
-        if client_id is not None and (not isinstance(client_id, str) or len(client_id) > MAX_ID):
-            raise WebError("bad_id", "an action id is a text of at most 64 characters", 422)
+        notation = validate.notation(notation)
+        client_id = validate.action_id(client_id)
+        if token is not None and not self._rates.allow((table_id, seat, hash(token))):
+            raise WebError(
+                "rate",
+                f"at most {self.settings.actions_per_second:g} actions a second per seat",
+                429,
+            )
         tablelog = self.tablelog
+        with self.db.read() as conn:
+            row = tablelog.row(conn, table_id)
+            found = self._check(conn, row, seat, notation, client_id, expected_version, token)
+        if isinstance(found, ActResult):
+            return found
         with self.db.lock(table_id):
             with self.db.write() as conn:
                 row = tablelog.row(conn, table_id, lock=True)
-                rev = int(row["lobby_rev"])
-                if (
-                    token is not None
-                    and self.lobby.authenticate(table_id, token, conn, rev) != seat
-                ):
-                    raise WebError("bad_token", "this token no longer holds this seat", 401)
-                if client_id is not None:
-                    done = self.db.action_done(conn, table_id, seat, client_id)
-                    if done is not None:
-                        return ActResult(done, duplicate=True)
-                if row["status"] == "lobby":
-                    raise WebError("not_started", "the game has not started", 409)
+                if (row["version"], row["lobby_rev"]) != (
+                    found.row["version"],
+                    found.row["lobby_rev"],
+                ):  # the table moved on since the check: check again, here
+                    again = self._check(
+                        conn, row, seat, notation, client_id, expected_version, token
+                    )
+                    if isinstance(again, ActResult):
+                        return again
+                    found = again
+                cached, state, rev = found.cached, found.state, int(row["lobby_rev"])
                 version = int(row["version"])
-                if expected_version is not None and expected_version != version:
-                    raise WebError("stale", "the table moved on", 409)
-                cached = tablelog.cache.get(table_id)
-                if cached is None or cached.version != version:
-                    cached = tablelog.rebuild(conn, row)
-                state = cached.state.clone()
-                try:
-                    state.apply(seat, notation)
-                except CardhallError as exc:
-                    tablelog.remember(table_id, cached)
-                    raise WebError("illegal", str(exc), 422) from None
                 new_version = version + 1
                 stamp = now()
                 self.db.insert_action(
@@ -116,16 +158,65 @@ class Pipeline:
                     client_id=client_id,
                     source=source,
                     at=stamp,
+                    session=found.session,
                 )
                 stored = tablelog.store_new_shuffles(conn, table_id, state, cached.n_shuffles)
                 marks = [*cached.marks, len(state.events)]
                 tablelog.maybe_snapshot(conn, row, new_version, state, marks)
                 deadline = deadline_for(row, state)
                 status = "over" if state.is_over else "playing"
-                self.db.set_after_action(conn, table_id, new_version, status, deadline, stamp)
+                # a person acting keeps the table alive; bots and timers do not
+                expires = (
+                    stamp + self.settings.idle_seconds if source == "human" else row["expires_at"]
+                )
+                self.db.set_after_action(
+                    conn, table_id, new_version, status, deadline, stamp, expires
+                )
                 self.db.notify(conn, table_id, new_version, rev)
             # committed: now the cache, the acknowledgement and the broadcast
             tablelog.remember(table_id, Cached(new_version, state, marks, stored))
             tablelog.advance_info(table_id, rev, version, new_version, status, deadline)
         self.publish(table_id, new_version, rev)
         return ActResult(new_version)
+
+    def _check(
+        self,
+        conn: Any,
+        row: dict[str, Any],
+        seat: int,
+        notation: str,
+        client_id: str | None,
+        expected_version: int | None,
+        token: str | None,
+    ) -> _Checked | ActResult:
+        """Step 2 on ``row`` (read in ``conn``'s transaction): the checked action, the
+        first result of a repeated id, or a :class:`WebError`. Writes nothing."""
+        table_id = row["id"]
+        rev = int(row["lobby_rev"])
+        session = SERVER_SESSION
+        if token is not None:
+            held, session = self.lobby.holder(table_id, token, conn, rev)
+            if held != seat:
+                raise WebError("bad_token", "this token no longer holds this seat", 401)
+        if client_id is not None:
+            done = self.db.action_done(conn, table_id, seat, session, client_id)
+            if done is not None:
+                return ActResult(done, duplicate=True)
+        if row["status"] == "lobby":
+            raise WebError("not_started", "the game has not started", 409)
+        if row["status"] == "abandoned":
+            raise WebError("abandoned", "this table was abandoned", 409)
+        version = int(row["version"])
+        if expected_version is not None and expected_version != version:
+            raise WebError("stale", "the table moved on", 409)
+        tablelog = self.tablelog
+        cached = tablelog.cache.get(table_id)
+        if cached is None or cached.version != version:
+            cached = tablelog.rebuild(conn, row)
+            tablelog.remember(table_id, cached)
+        state = cached.state.clone()
+        try:
+            state.apply(seat, notation)
+        except CardhallError as exc:
+            raise WebError("illegal", str(exc), 422) from None
+        return _Checked(row, session, cached, state)

@@ -5,6 +5,7 @@ part of the service in a worker thread; every refusal is ``{"code", "message"}``
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib
 from typing import Annotated, Any
 
@@ -20,7 +21,7 @@ from cardhall.web.service import TableService
 __all__ = ["ERRORS", "router"]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    s: {"model": models.Error} for s in (400, 401, 403, 404, 409, 422)
+    s: {"model": models.Error} for s in (400, 401, 403, 404, 409, 422, 429)
 }
 
 Auth = Annotated[str | None, Header(description="Bearer SEAT_TOKEN")]
@@ -43,6 +44,14 @@ def bearer(authorization: str | None) -> str | None:
     if authorization and authorization[:7].lower() == "bearer ":
         return authorization[7:].strip()
     return None
+
+
+def client_key(request: Request) -> str | None:
+    """Who is asking, for per-address limits: a digest of the client's address (as the
+    server sees it: behind a trusted proxy, the address the proxy forwards)."""
+    if request.client is None:
+        return None
+    return hashlib.sha256(f"cardhall:{request.client.host}".encode()).hexdigest()[:32]
 
 
 async def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
@@ -82,8 +91,11 @@ async def list_tables(service: Service) -> list[models.TableInfo]:
 
 
 @router.post("/api/tables", tags=["lobby"], status_code=201, responses=ERRORS)
-async def create_table(body: models.CreateTable, service: Service) -> models.Created:
-    """Create a table; the creator takes seat 0 and hosts it."""
+async def create_table(
+    body: models.CreateTable, service: Service, request: Request
+) -> models.Created:
+    """Create a table; the creator takes seat 0 and hosts it (a client address may
+    create so many tables a minute, and have so many open: 429 beyond)."""
     out = await call(
         service.lobby.create_table,
         body.game,
@@ -93,6 +105,7 @@ async def create_table(body: models.CreateTable, service: Service) -> models.Cre
         body.public,
         body.turn_seconds,
         body.bots,
+        creator=client_key(request),
     )
     return models.Created(**out)
 

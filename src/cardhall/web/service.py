@@ -25,6 +25,7 @@ from cardhall.web.autoplay import Autoplay
 from cardhall.web.database import Database
 from cardhall.web.lobby import Lobby
 from cardhall.web.pipeline import Pipeline
+from cardhall.web.settings import Settings
 from cardhall.web.tablelog import TableLog
 
 __all__ = ["TableService"]
@@ -40,13 +41,15 @@ class TableService:
         database: str | Engine | Database,
         publish: Publish | None = None,
         snapshot_every: int = 64,
+        settings: Settings | None = None,
     ) -> None:
+        self.settings = settings or Settings()
         self.db = database if isinstance(database, Database) else Database(database)
         self.publish: Publish = publish or (lambda table_id, version, rev: None)
         self.tablelog = TableLog(self.db, snapshot_every)
-        self.lobby = Lobby(self.db, self.tablelog, self._publish)
-        self.pipeline = Pipeline(self.db, self.tablelog, self.lobby, self._publish)
-        self.autoplay = Autoplay(self.db, self.tablelog, self.pipeline)
+        self.lobby = Lobby(self.db, self.tablelog, self._publish, self.settings)
+        self.pipeline = Pipeline(self.db, self.tablelog, self.lobby, self._publish, self.settings)
+        self.autoplay = Autoplay(self.db, self.tablelog, self.pipeline, self.lobby)
 
     def _publish(self, table_id: str, version: int, rev: int) -> None:
         self.publish(table_id, version, rev)

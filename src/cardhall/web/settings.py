@@ -1,4 +1,10 @@
-"""The server's settings: one value object, built by ``create_app`` / ``cardhall serve``."""
+"""The server's settings: one value object, built by ``create_app`` / ``cardhall serve``.
+
+The limits bound what any one client can make the server do (see ``docs/web.md``,
+"Running it in public"). Per-address limits count the client address the server sees:
+behind a reverse proxy, let the server trust the proxy's ``X-Forwarded-For``
+(``cardhall serve --forwarded-allow-ips``), or every client shares the proxy's address.
+"""
 
 from __future__ import annotations
 
@@ -27,9 +33,38 @@ class Settings:
     rate: float = 20.0
     #: Seconds between SQLite polls for other processes' changes.
     poll_interval: float = 0.5
-    #: Seconds between turn-timer sweeps.
+    #: Seconds between turn-timer and expiry sweeps.
     timer_interval: float = 0.5
     #: Upgrade the schema at start-up.
     run_migrations: bool = True
     #: Processes for searching bots (``None``: one per CPU; ``0``: in this process).
     bot_workers: int | None = None
+
+    # ------------------------------------------------------------------ limits
+    #: Tables one client address may create per minute.
+    tables_per_minute: int = 20
+    #: Tables one client address may have open (in the lobby or in play) at once.
+    open_tables: int = 10
+    #: WebSockets one seat may hold open in this process (the oldest is closed).
+    sockets_per_seat: int = 4
+    #: Actions per second one seat may send, over all its sockets and REST.
+    actions_per_second: float = 10.0
+    #: Frames waiting to be sent to one socket before it is dropped as too slow.
+    queue_limit: int = 256
+    #: Seconds a client has to send a request's headers (``cardhall serve`` only).
+    header_timeout: float = 10.0
+    #: Seconds a client has to send a request's body.
+    body_timeout: float = 10.0
+    #: Bytes a request body may hold.
+    max_body: int = 65536
+    #: Connections (HTTP and WebSocket) this process serves at once
+    #: (``cardhall serve`` only; beyond it, new requests get 503).
+    max_connections: int = 2000
+    #: Tables with no person seated whose bots this process plays at once.
+    bot_only_tables: int = 2
+    #: Seconds a table with no person seated is played before it is abandoned.
+    bot_only_seconds: float = 600.0
+    #: Seconds a table may wait in the lobby before it is abandoned.
+    lobby_seconds: float = 3600.0
+    #: Seconds a table in play may go without a person acting before it is abandoned.
+    idle_seconds: float = 86400.0

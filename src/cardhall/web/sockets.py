@@ -14,7 +14,14 @@ Protocol (JSON text frames; see ``docs/web.md``):
 
 :class:`Connection` is the one way to send on a socket: :meth:`Connection.send` only
 queues a frame (it never waits), and one writer task per connection sends the queue in
-order, so a reader that is slow delays nobody but itself.
+order, so a reader that is slow delays nobody but itself; one that lets
+``queue_limit`` frames pile up is dropped (close code 4408: it resyncs on reconnect).
+
+A connection belongs to a *seat session* (the token's): when the seat is left, emptied
+by the host, handed to a bot or taken by someone else, every connection of the old
+session is closed with a code that says why (:data:`SESSION_CLOSE`), and no frame is
+sent to a connection whose session is over (:meth:`cardhall.web.hub.Hub` checks each
+one before it sends; a ``sync`` answer and a hello are checked the same way).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardhall.web import validate
 from cardhall.web.errors import WebError
 from cardhall.web.projection import MAX_GAP, sync_message, update_messages
 from cardhall.web.tablelog import Cached
@@ -44,6 +52,15 @@ __all__ = ["Connection", "RateLimit", "serve_socket"]
 CLOSE_NO_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
+CLOSE_TOO_SLOW = 4408
+CLOSE_TOO_MANY = 4429
+#: Why a seat session ended -> the close code and reason its connections get.
+SESSION_CLOSE: dict[str, tuple[int, str]] = {
+    "left": (4410, "you left this seat"),
+    "removed": (4411, "the host emptied this seat"),
+    "bot": (4412, "a bot plays this seat now"),
+    "replaced": (4413, "this seat changed hands"),
+}
 #: Seconds a new socket has to send its hello.
 HELLO_SECONDS = 10.0
 #: Frames a connection may have waiting to be sent.
@@ -77,6 +94,7 @@ class Connection:
         self.ws = ws
         self.table_id = ""
         self.seat = -1
+        self.session = -1  # the seat session the token belongs to
         self.token = ""  # re-checked with every action
         self.version = -1  # last version sent
         self.lobby_rev = -1
@@ -98,11 +116,19 @@ class Connection:
         return self._writer
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Queue one frame (never waits)."""
+        """Queue one frame (never waits). A reader that lets ``queue_limit`` frames pile
+        up is dropped: the queue is discarded and the socket closed (4408)."""
         if self._closing is not None:
+            return
+        if len(self._queue) >= self.queue_limit:
+            self.close(CLOSE_TOO_SLOW, "too slow: reconnect to resync", flush=False)
             return
         self._queue.append(json.dumps(msg, separators=(",", ":")))
         self._ready.set()
+
+    def end_session(self, why: str) -> None:
+        """The seat session is over (``why``: a key of :data:`SESSION_CLOSE`)."""
+        self.close(*SESSION_CLOSE.get(why, SESSION_CLOSE["replaced"]))
 
     def close(self, code: int, reason: str = "", flush: bool = True) -> None:
         """Close the socket with ``code``: after the frames already queued (``flush``), or
@@ -219,7 +245,7 @@ async def serve_socket(ws: WebSocket, service: TableService, hub: Hub, settings:
         await ws.close(code=CLOSE_ORIGIN)
         return
     await ws.accept()
-    conn = Connection(ws)
+    conn = Connection(ws, settings.queue_limit)
     writer = conn.start()
     try:
         await _session(conn, ws, service, hub, settings)
@@ -250,17 +276,21 @@ async def _session(
         error("bad_hello", "the first message must be a hello")
         conn.close(CLOSE_NO_HELLO)
         return
-    table_id = hello.get("table")
+    tablelog = service.tablelog
     try:
-        if not isinstance(table_id, str):
-            raise WebError("no_table", "no such table", 404)
-        seat = await asyncio.to_thread(service.lobby.authenticate, table_id, hello.get("token"))
-        info, cached = await asyncio.to_thread(service.tablelog.load, table_id)
+        table_id = validate.table_id(hello.get("table"))
+        token = validate.token(hello.get("token"))
+        seat, session = await asyncio.to_thread(service.lobby.holder, table_id, token)
+        info, cached = await asyncio.to_thread(tablelog.load, table_id)
     except WebError as exc:
         error(exc.code, str(exc))
         conn.close(CLOSE_BAD_TOKEN)
         return
-    conn.table_id, conn.seat, conn.token = table_id, seat, hello["token"]
+    conn.table_id, conn.seat, conn.session, conn.token = table_id, seat, session, token
+    ended = tablelog.session_ended(table_id, seat, session)
+    if ended is not None:  # the seat changed hands between the two reads
+        conn.end_session(ended)
+        return
     conn.resume(info, cached, hello.get("last_version"))
     hub.add(conn)
     hub.notice(table_id)  # catch anything committed meanwhile
@@ -283,9 +313,10 @@ async def _session(
             error("bad_message", "messages are JSON objects")
             continue
         kind = msg.get("type")
-        ident = msg.get("id")
-        if ident is not None and not isinstance(ident, str):
-            error("bad_id", "an action id is a text", None)
+        try:
+            ident = validate.action_id(msg.get("id"))
+        except WebError as exc:
+            error(exc.code, str(exc), None)
             continue
         if kind == "action":
             try:
@@ -299,6 +330,9 @@ async def _session(
                 )
             except WebError as exc:
                 error(exc.code, str(exc), ident)
+                ended = tablelog.session_ended(table_id, conn.seat, conn.session)
+                if exc.code == "bad_token" and ended is not None:
+                    conn.end_session(ended)
                 continue
             conn.send(
                 {
@@ -309,7 +343,11 @@ async def _session(
                 }
             )
         elif kind == "sync":
-            info, cached = await asyncio.to_thread(service.tablelog.load, table_id)
+            info, cached = await asyncio.to_thread(tablelog.load, table_id)
+            ended = tablelog.session_ended(table_id, conn.seat, conn.session)
+            if ended is not None:
+                conn.end_session(ended)
+                continue
             conn.resync(info, cached)
         elif kind == "ping":
             conn.send({"type": "pong"})

@@ -31,6 +31,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -67,7 +68,7 @@ tables = Table(
     Column("game", String(40), nullable=False),
     Column("players", Integer, nullable=False),
     Column("options", Text, nullable=False),  # JSON object
-    Column("status", String(10), nullable=False),  # lobby | playing | over
+    Column("status", String(10), nullable=False),  # lobby | playing | over | abandoned
     Column("version", Integer, nullable=False, default=0),  # actions applied
     Column("lobby_rev", Integer, nullable=False, default=0),  # seat changes
     Column("seed", String(64), nullable=False),  # server-only; never sent to anyone
@@ -79,6 +80,12 @@ tables = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("next_table", String(32), nullable=True),  # the rematch, once created
+    Column("creator", String(64), nullable=True),  # hash of the creating address
+    Column("expires_at", Float, nullable=True),  # reaped as abandoned after this
+    Index("ix_tables_deadline", "deadline_at"),
+    Index("ix_tables_expires", "expires_at"),
+    Index("ix_tables_creator", "creator", "status"),
+    Index("ix_tables_created", "creator", "created_at"),
 )
 
 #: One row per seat of a table.
@@ -91,6 +98,9 @@ seats = Table(
     Column("kind", String(10), nullable=False),  # open | human | bot | reserved
     Column("bot_level", String(20), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    # each change of hands starts a new session; ``ended``: why the last one ended
+    Column("session", Integer, nullable=False, server_default="1"),
+    Column("ended", String(10), nullable=True),  # left | removed | bot
 )
 
 #: The action log: one row per applied action, numbered 1, 2, ... per table.
@@ -104,7 +114,9 @@ actions = Table(
     Column("client_id", String(64), nullable=True),
     Column("source", String(8), nullable=False),  # human | bot | timer
     Column("at", Float, nullable=False),
-    UniqueConstraint("table_id", "seat", "client_id", name="uq_actions_client_id"),
+    # the seat session a client's id belongs to; 0: the server's own (bots, timers)
+    Column("session", Integer, nullable=False, server_default="0"),
+    UniqueConstraint("table_id", "seat", "session", "client_id", name="uq_actions_client_id"),
 )
 
 #: The card order each shuffle produced (idx 0 is the first deal's deck).

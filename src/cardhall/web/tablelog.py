@@ -24,6 +24,7 @@ import cardhall
 from cardhall.engine import State
 from cardhall.record import Record
 from cardhall.registry import game_class, make_game
+from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 
@@ -80,21 +81,30 @@ class TableLog:
         self.snapshot_every = snapshot_every
         self.cache: dict[str, Cached] = {}
         self.infos: dict[str, dict[str, Any]] = {}  # last public info read, per table
+        # per table: the newest lobby revision read, and each seat's (session, ended)
+        self.holders: dict[str, tuple[int, list[tuple[int, str | None]]]] = {}
         self._seeds: dict[str, str] = {}
 
     # ------------------------------------------------------------------ reading
 
     def row(self, conn: Any, table_id: str, lock: bool = False) -> dict[str, Any]:
         """The table's row (PostgreSQL: locked for this transaction when ``lock``)."""
-        if not isinstance(table_id, str) or len(table_id) > 32:
-            raise WebError("no_table", "no such table", 404)
-        found = self.db.table_row(conn, table_id, lock)
+        found = self.db.table_row(conn, validate.table_id(table_id), lock)
         if found is None:
             raise WebError("no_table", "no such table", 404)
         return found
 
     def describe(self, conn: Any, row: dict[str, Any]) -> dict[str, Any]:
-        """What anyone may know about a table: no tokens, no seed, no cards."""
+        """What anyone may know about a table: no tokens, no seed, no cards. (Who holds
+        each seat now is kept aside, for :meth:`session_ended`.)"""
+        seat_rows = self.db.seats(conn, row["id"])
+        rev = int(row["lobby_rev"])
+        known = self.holders.get(row["id"])
+        if known is None or known[0] <= rev:
+            self.holders[row["id"]] = (
+                rev,
+                [(int(s["session"]), s["ended"]) for s in seat_rows],
+            )
         return {
             "id": row["id"],
             "game": row["game"],
@@ -110,9 +120,28 @@ class TableLog:
             "next_table": row["next_table"],
             "seats": [
                 {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "bot": s["bot_level"]}
-                for s in self.db.seats(conn, row["id"])
+                for s in seat_rows
             ],
         }
+
+    def session_ended(self, table_id: str, seat: int, session: int) -> str | None:
+        """Why seat session ``session`` of ``seat`` is over (``None``: it still holds the
+        seat, as far as this process has read): ``left``, ``removed``, ``bot`` (a bot
+        took the seat) or ``replaced`` (the seat changed hands again since)."""
+        known = self.holders.get(table_id)
+        if known is None:
+            return None
+        current, ended = known[1][seat]
+        if session == current:
+            return None
+        if session == current - 1 and ended:
+            return ended
+        return "replaced"
+
+    def forget(self, table_id: str) -> None:
+        """Drop what this process keeps of a table (it is over for good)."""
+        for kept in (self.cache, self.infos, self.holders, self._seeds):
+            kept.pop(table_id, None)
 
     def info(self, table_id: str) -> dict[str, Any]:
         """A table's public description, read now."""
@@ -238,9 +267,12 @@ class TableLog:
     def remember(
         self, table_id: str, cached: Cached | None, info: dict[str, Any] | None = None
     ) -> None:
-        """Keep a committed state (and description) so notices are answered from memory."""
+        """Keep a committed state (and description) so notices are answered from memory
+        (a state older than the one kept is not kept)."""
         if cached is not None:
-            self.cache[table_id] = cached
+            kept = self.cache.get(table_id)
+            if kept is None or kept.version <= cached.version:
+                self.cache[table_id] = cached
         if info is not None:
             self.infos[table_id] = info
 

@@ -1,0 +1,136 @@
+"""Limits on connections and requests, below the routes.
+
+* :class:`BodyLimits` (ASGI middleware, always on): a request body larger than
+  ``max_body`` is refused (413) and one that takes longer than ``body_timeout`` to
+  arrive is refused (408) before any route sees it;
+* :func:`guarded_http` (``cardhall serve``): uvicorn's HTTP protocol with a header
+  timeout (a connection that has not sent a request's headers within ``header_timeout``
+  seconds is closed: half-sent requests cannot pile up) and a connection cap (beyond
+  ``max_connections`` open connections a new one is closed at once, so held connections
+  cannot exhaust the file descriptors).
+
+The per-address, per-seat and per-socket limits live where their data is: tables in
+:mod:`cardhall.web.lobby`, actions in :mod:`cardhall.web.pipeline`, sockets in
+:mod:`cardhall.web.hub` and :mod:`cardhall.web.sockets`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+__all__ = ["BodyLimits", "guarded_http"]
+
+Scope = dict[str, Any]
+Message = dict[str, Any]
+
+
+class BodyLimits:
+    """Read each HTTP request's body (at most ``max_body`` bytes, within ``body_timeout``
+    seconds) before the app runs; refuse it with 413 or 408 otherwise."""
+
+    def __init__(self, app: Any, max_body: int, body_timeout: float) -> None:
+        self.app = app
+        self.max_body = max_body
+        self.body_timeout = body_timeout
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
+                await _refuse(send, 413, "too_big", f"bodies are limited to {self.max_body} bytes")
+                return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.body_timeout
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                await _refuse(send, 408, "slow", "the request body took too long to arrive")
+                return
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await _refuse(send, 413, "too_big", f"bodies are limited to {self.max_body} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            message: Message = await receive()
+            return message
+
+        await self.app(scope, replay, send)
+
+
+async def _refuse(send: Any, status: int, code: str, message: str) -> None:
+    body = json.dumps({"code": code, "message": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def guarded_http(header_timeout: float, max_connections: int) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with a header timeout and a connection cap."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class GuardedHttp(HttpToolsProtocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.close()  # over the cap: no descriptor is held for it
+                return
+            self._arm()
+
+        def _arm(self) -> None:
+            if self._header_timer is None:
+                self._header_timer = self.loop.call_later(header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._arm()
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return GuardedHttp
