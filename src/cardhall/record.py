@@ -225,9 +225,7 @@ def _check_result(result: Any) -> None:
     if not isinstance(result, dict):
         raise RecordError("record 'result' must be an object")
     scores = result.get("scores")
-    if "scores" in result and not (
-        isinstance(scores, list) and all(_is_number(x) for x in scores)
-    ):
+    if "scores" in result and not (isinstance(scores, list) and all(_is_number(x) for x in scores)):
         raise RecordError("record 'result.scores' must be a list of numbers, one per seat")
     winners = result.get("winners")
     if "winners" in result and not (
