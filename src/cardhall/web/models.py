@@ -113,6 +113,8 @@ class SeatView(BaseModel):
     version: int
     seat: int
     view: dict[str, Any] | None
+    #: Why this seat is asked now and what is at stake (``None`` when it is not asked).
+    prompt: str | None = None
     events: list[dict[str, Any]]
 
 

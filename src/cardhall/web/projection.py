@@ -8,50 +8,95 @@ view's ``"prompt"``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from cardhall import narration
 from cardhall.engine import State
 from cardhall.web.tablelog import Cached
 
-__all__ = ["MAX_GAP", "projected_events", "sync_message", "update_messages"]
+__all__ = ["MAX_GAP", "narration_context", "projected_events", "sync_message", "update_messages"]
 
 #: Gaps up to this many versions are replayed as updates; longer ones get a full sync.
 MAX_GAP = 50
 
 
-def projected_events(state: State, seat: int | None, start: int, stop: int) -> list[dict[str, Any]]:
-    """Events ``start..stop`` of the state's log that ``seat`` may see, as JSON."""
+def narration_context(
+    info: Mapping[str, Any] | None, state: State, seat: int | None
+) -> narration.Context:
+    """How the table speaks to ``seat``: the seats' names from the lobby (a blank one is
+    ``Seat N``), the game's options, the default suit names."""
+    names = [""] * state.players
+    for s in (info or {}).get("seats", ()):
+        if 0 <= int(s["seat"]) < state.players:
+            names[int(s["seat"])] = s.get("name") or ""
+    return narration.Context(state.game.name, tuple(names), viewer=seat, options=state.game.options)
+
+
+def projected_events(
+    state: State,
+    seat: int | None,
+    start: int,
+    stop: int,
+    ctx: narration.Context | None = None,
+    kinds: list[str] | None = None,
+) -> list[dict[str, Any]]:
+    """Events ``start..stop`` of the state's log that ``seat`` may see, as JSON; with a
+    narration context each carries its ``"text"`` (and, closing a hand, its
+    ``"summary"``), told from the start of its hand (``kinds``: every event's kind, when
+    the caller has them)."""
     events = state.events
-    return [events[i].to_json(i) for i in range(start, stop) if events[i].visible_to(seat)]
+    if ctx is None:
+        return [events[i].to_json(i) for i in range(start, stop) if events[i].visible_to(seat)]
+    kinds = kinds if kinds is not None else [e.kind for e in events]
+    begin = narration.context_start(ctx.game, kinds, start, stop)
+    feed = [events[i].to_json(i) for i in range(begin, stop) if events[i].visible_to(seat)]
+    heard = sum(1 for e in feed if e["seq"] < start)
+    return narration.annotate(feed, ctx, start=heard)
+
+
+def _with_view(msg: dict[str, Any], state: State, seat: int, ctx: narration.Context) -> None:
+    view = state.view(seat)
+    msg["view"] = view
+    msg["prompt"] = narration.prompt(view, ctx)
 
 
 def sync_message(info: dict[str, Any], cached: Cached | None, seat: int) -> dict[str, Any]:
-    """The full picture for one seat: table info, its view and every event it may see."""
+    """The full picture for one seat: table info, its view (with its ``"prompt"``) and
+    every event it may see (each with its ``"text"``)."""
     msg: dict[str, Any] = {"type": "sync", "table": info, "seat": seat}
     if cached is None:
-        msg.update(version=0, view=None, events=[])
+        msg.update(version=0, view=None, prompt=None, events=[])
     else:
         state = cached.state
+        ctx = narration_context(info, state, seat)
         msg.update(
             version=cached.version,
-            view=state.view(seat),
-            events=projected_events(state, seat, 0, len(state.events)),
+            events=projected_events(state, seat, 0, len(state.events), ctx),
         )
+        _with_view(msg, state, seat, ctx)
     return msg
 
 
-def update_messages(cached: Cached, seat: int, since: int) -> list[dict[str, Any]]:
-    """One ``update`` per version after ``since``; the last one carries the view."""
+def update_messages(
+    cached: Cached, seat: int, since: int, info: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """One ``update`` per version after ``since`` (events with their ``"text"``); the last
+    one carries the view and its ``"prompt"``. ``info``: the table, for the seats' names."""
     out: list[dict[str, Any]] = []
     state = cached.state
+    ctx = narration_context(info, state, seat)
+    kinds = [e.kind for e in state.events]
     for v in range(since + 1, cached.version + 1):
         out.append(
             {
                 "type": "update",
                 "version": v,
-                "events": projected_events(state, seat, cached.marks[v - 1], cached.marks[v]),
+                "events": projected_events(
+                    state, seat, cached.marks[v - 1], cached.marks[v], ctx, kinds
+                ),
             }
         )
     if out:
-        out[-1]["view"] = state.view(seat)
+        _with_view(out[-1], state, seat, ctx)
     return out

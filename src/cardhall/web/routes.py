@@ -171,7 +171,11 @@ async def seat_view(table_id: str, service: Service, authorization: Auth = None)
     info, cached = await call(service.tablelog.load, table_id)
     msg = sync_message(info, cached, seat)
     return models.SeatView(
-        version=msg["version"], seat=seat, view=msg["view"], events=msg["events"]
+        version=msg["version"],
+        seat=seat,
+        view=msg["view"],
+        prompt=msg["prompt"],
+        events=msg["events"],
     )
 
 

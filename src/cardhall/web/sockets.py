@@ -188,7 +188,7 @@ class Connection:
             and cached.version - last <= MAX_GAP
         ):
             self.send({"type": "table", "table": info, "seat": self.seat})
-            for msg in update_messages(cached, self.seat, last):
+            for msg in update_messages(cached, self.seat, last, info):
                 self.send(msg)
             self.version, self.lobby_rev = cached.version, info["lobby_rev"]
         else:
@@ -210,7 +210,7 @@ class Connection:
         if cached.version - self.version > MAX_GAP or self.version < 0:
             self.resync(info, cached)
             return
-        msgs = update_messages(cached, self.seat, self.version)
+        msgs = update_messages(cached, self.seat, self.version, info)
         self.version = cached.version
         msgs[-1]["table"] = {k: info[k] for k in ("status", "version", "deadline_at", "next_table")}
         for msg in msgs:
