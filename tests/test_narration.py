@@ -46,11 +46,13 @@ EXTRA: dict[str, list[tuple[int, dict[str, Any]]]] = {
 
 #: Words that are field names or identifiers, never English.
 RAW = re.compile(
-    r"_|\b(True|False|None|null|undefined|bringin|allin|seq|kind)\b|[{}\[\]]|\[object|\bS0\b"
+    r"_|\b(True|False|None|null|undefined|NaN|bringin|allin|seq|kind)\b|[{}\[\]]|\[object|\bS0\b"
+    r"|\b(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]\b"  # a card's notation
 )
 #: "you" with a verb in the third person ("you folds").
 YOU_AGREES = re.compile(r"\byou (?!pass\b|miss\b)[a-z]+[^s]s\b|\byou (is|has|was|does|goes)\b")
-CARD = re.compile(r"\b(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]\b")
+#: A Railog card as the narration names it (plain suit names): "alak of S3".
+CARD = re.compile(r"\b([1-8]|alak|arl|deiskatun|arlas) of S([1-8])\b")
 
 
 def game_configs() -> Iterator[tuple[str, int, dict[str, Any]]]:
@@ -156,7 +158,8 @@ def test_no_sentence_names_a_card_the_seat_may_not_see(
             feed = state.events_for(v)
             for event in feed[seen[v] :]:
                 text = tellers[v].tell(event) or ""
-                for card in CARD.findall(text):
+                for rank, suit in CARD.findall(text):
+                    card = f"{rank}/S{suit}"
                     named += 1
                     assert (
                         card in before.get(v, "") or card in now or card not in hidden(state, v)
@@ -260,10 +263,10 @@ def test_describe_uses_what_came_before() -> None:
     arlas = {"seq": 1, "kind": "play", "seat": 0, "card": "arlas/S1", "drew": True}
     deis = {"seq": 2, "kind": "play", "seat": 1, "card": "deiskatun/S3", "drew": True}
     assert describe(deis, ctx, [hand, arlas]) == (
-        "Bob plays deiskatun/S3 and draws a card: it cancels Ann's arlas/S1 (play 1)."
+        "Bob plays the deiskatun of S3 and draws a card: it cancels Ann's arlas of S1 (play 1)."
     )
     assert describe(deis, ctx, [hand]) == (
-        "Bob plays deiskatun/S3 and draws a card: it will cancel Ann's next arlas."
+        "Bob plays the deiskatun of S3 and draws a card: it will cancel Ann's next arlas."
     )
 
 

@@ -43,9 +43,9 @@ def test_a_defence_window_with_only_pass_says_what_is_at_stake() -> None:
     at_stake = [
         c for pile in state.view(seat)["tableaus"][seat] for c in pile if c.endswith(f"/S{suit}")
     ]
-    assert at_stake and all(c in text for c in at_stake)
+    assert at_stake and all(c.replace("/", " of ") in text for c in at_stake)
     assert "goes under the deck" in text
-    assert text.endswith(f"You hold no deiskatun/S{suit}: you can only let it happen (pass).")
+    assert text.endswith(f"You hold no deiskatun of S{suit}: you can only let it happen (pass).")
     # the others are not asked, and learn nothing from the window
     for other in set(range(3)) - {seat}:
         assert prompt(state.view(other), Context("somachi", NAMES, viewer=other)) is None
@@ -54,7 +54,7 @@ def test_a_defence_window_with_only_pass_says_what_is_at_stake() -> None:
 def test_a_defence_window_with_the_deiskatun_offers_it() -> None:
     state, pending = window("defence window", 43, {"defend", "pass"})
     text = asked(state, pending["seat"])
-    assert text.endswith(f"You may defend with your deiskatun/S{pending['suit']}.")
+    assert text.endswith(f"You may defend with your deiskatun of S{pending['suit']}.")
 
 
 def test_claim_and_collect_windows_say_what_passing_costs() -> None:
@@ -63,12 +63,13 @@ def test_claim_and_collect_windows_say_what_passing_costs() -> None:
     suit = card.split("/")[1]
     text = asked(state, pending["seat"])
     assert text.startswith(
-        f"Not your turn, but your arl/{suit} may claim {card} on the discard pile"
+        f"Not your turn, but your arl of {suit} may claim the {card.replace('/', ' of ')} on the "
+        "discard pile"
     )
     assert "If you pass, the next player may take it" in text
     state, pending = window("collect window", 0, {"collect", "pass"})
     text = asked(state, pending["seat"])
-    assert f"your arl/S{pending['suit']} may collect every S{pending['suit']} card" in text
+    assert f"your arl of S{pending['suit']} may collect every S{pending['suit']} card" in text
     assert "If you pass they stay where they are and score for their owners." in text
 
 

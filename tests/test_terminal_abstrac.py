@@ -116,9 +116,9 @@ def test_render_shows_taken_cards_by_suit_and_combinations() -> None:
 
 
 def test_combination_parts() -> None:
-    assert combo_parts(["KH", "JH", "10H", "9H"]) == ["JH 10H 9H in hearts (3 points)"]
+    assert combo_parts(["KH", "JH", "10H", "9H"]) == ["J♥ 10♥ 9♥ in hearts (3 points)"]
     assert combo_parts(["AS", "KS", "QS", "JS", "10S", "9S"]) == [
-        "AS KS QS JS 10S 9S in spades (12 points)"
+        "A♠ K♠ Q♠ J♠ 10♠ 9♠ in spades (12 points)"
     ]
     assert combo_parts(["10S", "10H", "10D", "10C", "9S"]) == ["four tens (8 points)"]
     assert combo_parts([]) == []
@@ -127,7 +127,7 @@ def test_combination_parts() -> None:
 def test_event_lines() -> None:
     ctx = Context("abstrac", ("Ann", "Bob"))
     take = {"seq": 3, "kind": "take", "seat": 1, "cards": ["AS", "KS"]}
-    assert describe(take, ctx) == "Bob takes 2 cards: AS and KS."
+    assert describe(take, ctx) == "Bob takes 2 cards: A♠ and K♠."
     score = {
         "seq": 9,
         "kind": "score",
@@ -155,7 +155,7 @@ def test_the_score_says_why() -> None:
     lines = score.split("\n")
     assert lines[0] == "Deal 1 is scored."
     assert lines[1].startswith("Ann has four aces (8 points), four queens (8 points)")
-    assert lines[1].endswith("QC JC 10C in clubs (3 points): 33 combination points.")
+    assert lines[1].endswith("Q♣ J♣ 10♣ in clubs (3 points): 33 combination points.")
     assert lines[2] == "You have no combination: 0 combination points."
     assert lines[3] == (
         "Ann scores 0 (misère: you have no combination, so this deal score goes to you)."

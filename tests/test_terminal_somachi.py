@@ -43,12 +43,14 @@ def test_the_prompt_explains_a_claim_with_the_chosen_suit_names() -> None:
     text = prompt(state.view(2), ctx(2))
     assert text is not None
     assert text.startswith(
-        "Not your turn, but your arl/sitar may claim 5/sitar on the discard pile "
+        "Not your turn, but your arl of sitar may claim the 5 of sitar on the discard pile "
         "(with the sitar cards under it) into your hand. If you pass, the next player may "
         "take it"
     )
     assert "Your turn" not in text
-    assert "arl/S2 may claim 5/S2" in (prompt(state.view(2), ctx(2, SuitNames.default())) or "")
+    assert "arl of S2 may claim the 5 of S2" in (
+        prompt(state.view(2), ctx(2, SuitNames.default())) or ""
+    )
     assert prompt(state.view(1), ctx(1)) is None
 
 
@@ -58,10 +60,10 @@ def test_render_shows_the_table_and_only_your_hand() -> None:
     console = Console(file=out, width=140)
     console.print(render(state.view(1), OMYR))
     text = out.getvalue()
-    assert "your hand" in text and "alak/omyr-6" in text
-    assert "arl/sitar" in text  # seat 3's tableau
-    assert "5/sitar" in text  # the top of the discard pile
-    assert "1/omyr-6" not in text  # seat 3's hand stays hidden
+    assert "your hand" in text and "alak of omyr-6" in text
+    assert "arl of sitar" in text  # seat 3's tableau
+    assert "5 of sitar" in text  # the top of the discard pile
+    assert "1 of omyr-6" not in text  # seat 3's hand stays hidden
     assert "waiting for Seat 3 to claim or pass" in text
 
 
@@ -110,4 +112,4 @@ def test_a_human_is_prompted_out_of_turn_and_told_why(tmp_path: Path) -> None:
         e.kind in ("pass", "claim", "collect", "defend") and e.seat == 1 for e in tg.state.events
     )
     assert asked_out_of_turn
-    assert "Not your turn" in text and "your arl/" in text
+    assert "Not your turn" in text and "your arl of " in text

@@ -49,18 +49,18 @@ def test_render_shows_hand_cards_played_running_values_and_captures() -> None:
     state.apply(0, "play alak/S1")
     text = text_of(render(state.view(0), PLAIN))
     assert "hand 1 of 8" in text and "you start" in text
-    assert "#1 8/S1" in text and "#3 alak/S1" in text and "#2 arlas/S2" in text
+    assert "#1 8 of S1" in text and "#3 alak of S1" in text and "#2 arlas of S2" in text
     assert "16 (8 ×2)" in text  # seat 1's running value
     assert (
-        "Standing: Seat 2's arlas/S2 (play 2) stands: it wins unless your side cancels it "
+        "Standing: Seat 2's arlas of S2 (play 2) stands: it wins unless your side cancels it "
         "with a deiskatun."
     ) in text
     assert "Your hand:" in text
     for card in state.view(0)["hand"]:
-        assert card in text
+        assert card.replace("/", " of ") in text
     # seat 1's hand is not shown to seat 0
     for c in state.hands[1]:
-        assert str(RAILOG_DECK[c]) not in text
+        assert RAILOG_DECK[c].display() not in text
     state.apply(1, "play 2/S2")
     for _ in range(4):
         seat = state.to_move
@@ -86,16 +86,19 @@ def test_event_lines_explain_each_hand() -> None:
     assert "Hand 1 of 8: you play first." in lines
     assert any(
         line
-        and line.startswith("You play arlas/S1 and draw ")
+        and line.startswith("You play the arlas of S1 and draw the ")
         and line.endswith(": it stands, and you win the hand unless it is cancelled.")
         for line in lines
     )
     # seat 1 (Bob) does not show seat 0 what he drew
-    assert "Bob plays deiskatun/S1 and draws a card: it cancels your arlas/S1 (play 1)." in lines
     assert (
-        "Hand 1: Bob wins; your arlas/S1 (play 1) was cancelled by Bob's deiskatun/S1 "
-        "(play 2); Bob's arlas/S2 (play 4) stands.\n"
-        "Bob captures 4 cards worth 11 points: arlas/S1, 1/S1, 1/S2 and 1/S3."
+        "Bob plays the deiskatun of S1 and draws a card: it cancels your arlas of S1 (play 1)."
+        in lines
+    )
+    assert (
+        "Hand 1: Bob wins; your arlas of S1 (play 1) was cancelled by Bob's deiskatun of S1 "
+        "(play 2); Bob's arlas of S2 (play 4) stands.\n"
+        "Bob captures 4 cards worth 11 points: arlas of S1, 1 of S1, 1 of S2 and 1 of S3."
     ) in lines
 
 
@@ -119,10 +122,10 @@ def test_solitaire_and_partner_lines() -> None:
 
 def test_suit_names_are_shown() -> None:
     omyr = SuitNames.get("omyr")
-    assert Words(Context("yamiro", ("Ann", "Bob"), suits=omyr)).card("alak/S2") == "alak/sitar"
+    assert Words(Context("yamiro", ("Ann", "Bob"), suits=omyr)).card("alak/S2") == "alak of sitar"
     state = make_game("yamiro").new_state(seed=4)
     text = text_of(render(state.view(0), omyr))
-    assert "/S" not in text.split("Your hand:")[1].splitlines()[0]
+    assert " of S" not in text.split("Your hand:")[1].splitlines()[0]
 
 
 def test_hint_names_a_legal_card() -> None:

@@ -33,7 +33,7 @@ the viewer and the game's options):
 >>> narrate(state.events_for(1), ctx)[1]
 'Ann chooses to go second: you move first.'
 >>> prompt(state.view(1), ctx).split(".")[0]
-'Your turn: take 1, 2 or 3 cards from the top end of the row (9S 10H QD …; 24 cards left)'
+'Your turn: take 1, 2 or 3 cards from the top end of the row (9♠ 10♥ Q♦ …; 24 cards left)'
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ other took; misère when one made none).
 ... ]
 >>> for line in narrate(events, ctx):
 ...     print(line)
-Deal 1: Bob deals the row, top end first: AS KS QS.
+Deal 1: Bob deals the row, top end first: A♠ K♠ Q♠.
 You choose to go second: Bob moves first.
-Bob takes 2 cards: AS and KS.
+Bob takes 2 cards: A♠ and K♠.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from cardhall.narration.common import (
     HandSummary,
     ScoreTable,
     Story,
+    french_card,
     legal_kinds,
     listing,
     plural,
@@ -43,7 +44,7 @@ def combo_parts(cards: Sequence[str]) -> list[str]:
     """The scoring combinations in a player's cards, each with its points.
 
     >>> combo_parts("AS AH AD AC KD QD JD 9D".split())
-    ['four aces (8 points)', 'AD KD QD JD in diamonds (4 points)']
+    ['four aces (8 points)', 'A♦ K♦ Q♦ J♦ in diamonds (4 points)']
     """
     parsed = [FrenchCard.parse(c) for c in cards]
     parts = []
@@ -62,7 +63,7 @@ def combo_parts(cards: Sequence[str]) -> list[str]:
                 continue
             if len(run) >= 3:
                 letter = FRENCH_SUITS[suit]
-                shown = " ".join(str(FrenchCard(suit * 6 + x)) for x in run)
+                shown = " ".join(french_card(str(FrenchCard(suit * 6 + x))) for x in run)
                 parts.append(f"{shown} in {_SUIT_WORDS[letter]} ({RUN_POINTS[len(run)]} points)")
             run = [r]
     return parts
@@ -89,7 +90,7 @@ class AbstracStory(Story):
             self.deal += 1
             self.dealer = int(event["dealer"])
             self.taken = [[], []]
-            row = " ".join(event["row"])
+            row = " ".join(w.card(c) for c in event["row"])
             return f"deal {self.deal}: {w.act(self.dealer, 'deals')} the row, top end first: {row}"
         if kind == "choose":
             seat = int(event["seat"])
@@ -101,7 +102,7 @@ class AbstracStory(Story):
             seat = int(event["seat"])
             cards = list(event["cards"])
             self.taken[seat] += cards
-            return f"{w.act(seat, 'takes')} {plural(len(cards), 'card')}: {listing(cards)}"
+            return f"{w.act(seat, 'takes')} {plural(len(cards), 'card')}: {w.cards(cards)}"
         if kind == "score":
             return self._score(event)
         return None
@@ -212,7 +213,7 @@ class AbstracStory(Story):
         taken = view["taken"]
         combos = view["combos"]
         other = 1 - int(seat)
-        ahead = " ".join(row[:3]) + (" …" if len(row) > 3 else "")
+        ahead = " ".join(w.card(c) for c in row[:3]) + (" …" if len(row) > 3 else "")
         counts = [a.split(" ")[1] for a in view["legal"] if str(a).startswith("take ")]
         return (
             f"your turn: take {listing(counts, 'or')} cards from the top end of the row ({ahead}; "

@@ -12,9 +12,11 @@ Everything here reads JSON only: an event as ``State.events_for(seat)`` gives it
 >>> words.act(1, "folds"), words.act(0, "folds")
 ('you fold', 'Ann (seat 1) folds')
 >>> words.cards(["alak/S3", "5/S1", "7/S1"])
-'alak/S3, 5/S1 and 7/S1'
+'alak of S3, 5 of S1 and 7 of S1'
 >>> Words(Context("getha", ("Ann", "Bob"), suits=SuitNames.get("omyr"))).card("alak/S2")
-'alak/sitar'
+'alak of sitar'
+>>> words.card("10H")
+'10♥'
 """
 
 from __future__ import annotations
@@ -24,15 +26,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from cardhall.cards import RailogCard, SuitNames
+from cardhall.cards import FrenchCard, RailogCard, SuitNames
 
 __all__ = [
+    "FRENCH_SYMBOLS",
     "Context",
     "HandSummary",
     "ScoreTable",
     "Story",
     "Words",
     "amount_bounds",
+    "french_card",
     "legal_kinds",
     "sentence",
 ]
@@ -140,6 +144,8 @@ class ScoreTable:
 
 # --------------------------------------------------------------------------- words
 
+#: The suit symbols of Abstrac's French cards, by suit letter.
+FRENCH_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _AFTER_STOP = re.compile(r"([.!?] )([a-z])")
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "goes": "go", "was": "were"}
 
@@ -201,6 +207,16 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     ('1 chip', '0 chips', '2 alak')
     """
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def french_card(text: str) -> str:
+    """An Abstrac card as players write it.
+
+    >>> french_card("10H"), french_card("AS")
+    ('10♥', 'A♠')
+    """
+    card = FrenchCard.parse(text)
+    return card.rank_name + FRENCH_SYMBOLS[card.suit_name]
 
 
 class Words:
@@ -265,12 +281,11 @@ class Words:
         return self.ctx.suits.name(int(suit))
 
     def card(self, text: str) -> str:
-        """A card's notation, with the suit written by the chosen name set (Railog cards;
-        French cards keep their notation)."""
+        """A card as a person names it: ``alak of S3`` (the suit by the chosen name set,
+        ``alak of thrim`` with the omyr names), Abstrac's ``A♠``, ``10♥``."""
         if "/" not in text:
-            return text
-        card = RailogCard.parse(text)
-        return f"{text.split('/')[0]}/{self.suit(card.suit)}"
+            return french_card(text)
+        return RailogCard.parse(text).display(self.ctx.suits)
 
     def cards(self, cards: Iterable[str]) -> str:
         return listing(self.card(c) for c in cards) or "no cards"

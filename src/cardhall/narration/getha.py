@@ -271,9 +271,9 @@ class GethaStory(Story):
             parts.append(f"{plural(cancelled, 'alak', 'alak')} on each side cancel")
         for side, other, removed in ((x, y, step["removed"][0]), (y, x, step["removed"][1])):
             if removed:
-                parts.append(
-                    f"{w.whose(other)} extra alak remove {w.whose(side)} {w.cards(removed)}"
-                )
+                n = len(removed)  # each surplus alak removes one number card
+                extra = "extra alak removes" if n == 1 else f"{n} extra alak remove"
+                parts.append(f"{w.whose(other)} {extra} {w.whose(side)} {w.cards(removed)}")
         tx, ty = (int(t) for t in step["totals"])
         winner = step.get("winner")
         if winner is None:
@@ -465,9 +465,9 @@ def tell_steps(steps: Sequence[Mapping[str, Any]], ctx: Context) -> list[str]:
     >>> for line in tell_steps(steps, Context("getha", ("Ann", "Bob"), viewer=1)):
     ...     print(line)
     Showdown: the played cards are turned up.
-    Ann shows 5/S1 and arl/S2.
-    You show 2/S2.
-    Ann's arl/S2 claims 2/S2 from your played cards.
+    Ann shows 5 of S1 and arl of S2.
+    You show 2 of S2.
+    Ann's arl of S2 claims 2 of S2 from your played cards.
     """
     teller = GethaStory(ctx)
     lines: list[str] = []

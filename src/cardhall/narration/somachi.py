@@ -6,9 +6,9 @@ collect or defend, and what passing costs), the chips, and each hand's scores.
 >>> from cardhall.cards import SuitNames
 >>> ctx = Context("somachi", ("Ann", "Bob", "Cy"), suits=SuitNames.get("omyr"), viewer=2)
 >>> describe({"seq": 9, "kind": "pass", "seat": 2, "window": "claim", "card": "5/S2"}, ctx)
-'You let 5/sitar on the discard pile go (no claim now).'
+'You let the 5 of sitar on the discard pile go (no claim now).'
 >>> describe({"seq": 9, "kind": "attack", "seat": 0, "card": "arlas/S4", "target": 2}, ctx)
-'Ann plays arlas/omyr-4 against you.'
+'Ann plays the arlas of omyr-4 against you.'
 """
 
 from __future__ import annotations
@@ -84,24 +84,24 @@ class SomachiStory(Story):
                 return f"{w.act(s, 'is')} dealt {w.cards(event['cards'])}"
             return f"{w.act(s, 'is')} dealt {plural(int(event['count']), 'card')}"
         if kind == "open":
-            return f"{w.act(s, 'opens')} with {c()}"
+            return f"{w.act(s, 'opens')} with the {c()}"
         if kind == "stand":
             return f"{w.act(s, 'stands')} (no opening)"
         if kind == "draw":
             if "card" in event:
-                return f"{w.act(s, 'draws')} {c()}"
+                return f"{w.act(s, 'draws')} the {c()}"
             return f"{w.act(s, 'draws')} a card from the deck"
         if kind == "take":
-            return f"{w.act(s, 'takes')} {c()} from the discard pile"
+            return f"{w.act(s, 'takes')} the {c()} from the discard pile"
         if kind == "add":
             owner = int(event["owner"])
             place = w.own(s) if owner == s else w.whose(owner)
-            return f"{w.act(s, 'adds')} {c()} to {place} {c('pile')} pile"
+            return f"{w.act(s, 'adds')} the {c()} to the pile of the {c('pile')} in {place} tableau"
         if kind == "discard":
-            return f"{w.act(s, 'discards')} {c()}"
+            return f"{w.act(s, 'discards')} the {c()}"
         if kind == "play":
             card = RailogCard.parse(str(event["card"]))
-            text = f"{w.act(s, 'plays')} {c()}"
+            text = f"{w.act(s, 'plays')} the {c()}"
             if card.rank == DEISKATUN:
                 text += f": it guards {w.suit(card.suit)} against an arlas"
             elif card.rank == ALAK:
@@ -119,26 +119,26 @@ class SomachiStory(Story):
             verb = {"sweep": "sweeps up", "claim": "claims", "collect": "collects"}[kind]
             return f"{w.whose(s)} {arl} {verb} {w.cards(event['cards'])} {where}, into {dest}"
         if kind == "attack":
-            return f"{w.act(s, 'plays')} {c()} against {w.name(int(event['target']))}"
+            return f"{w.act(s, 'plays')} the {c()} against {w.name(int(event['target']))}"
         if kind == "defend":
-            return f"{w.act(s, 'defends')} with {c()}"
+            return f"{w.act(s, 'defends')} with the {c()}"
         if kind == "negated":
             target = int(event["target"])
             dk = w.card(_face(DEISKATUN, RailogCard.parse(str(event["card"])).suit))
             return (
-                f"{w.act(target, 'has')} {dk} on the table: {c()} is negated and goes "
+                f"{w.act(target, 'has')} the {dk} on the table: the {c()} is negated and goes "
                 "under the deck"
             )
         if kind == "removed":
             target = int(event["target"])
             return (
                 f"{w.act(target, 'loses')} {w.cards(event['cards'])} from the tableau; "
-                f"they go under the deck with {w.card(str(event['arlas']))}"
+                f"they go under the deck with the {w.card(str(event['arlas']))}"
             )
         if kind == "pass":
             window = event["window"]
             if window == "claim":
-                return f"{w.act(s, 'lets')} {c()} on the discard pile go (no claim now)"
+                return f"{w.act(s, 'lets')} the {c()} on the discard pile go (no claim now)"
             if window == "collect":
                 suit = int(event["suit"])
                 return f"{w.act(s, 'leaves')} the {w.suit(suit)} cards where they are (no collect)"
@@ -317,7 +317,7 @@ class SomachiStory(Story):
             top = view.get("discard_top")
             if top and "take" in kinds:
                 return (
-                    f"your turn: draw from the deck, or take {w.card(top)} from the discard "
+                    f"your turn: draw from the deck, or take the {w.card(top)} from the discard "
                     "pile (you may not discard it again this turn)"
                 )
             return "your turn: draw from the deck"
@@ -327,18 +327,17 @@ class SomachiStory(Story):
                 "with a play, an attack or a discard"
             )
             if view.get("taken"):
-                text += (
-                    f"; you may not discard {w.card(view['taken'])}, taken from the discard pile"
-                )
+                taken = w.card(view["taken"])
+                text += f"; you may not discard the {taken}, taken from the discard pile"
             return text
         if kind == "claim window":
             card = RailogCard.parse(str(pending["card"]))
             arl = w.card(_face(ARL, card.suit))
             return (
-                f"not your turn, but your {arl} may claim {w.card(str(card))} on the discard pile "
-                f"(with the {w.suit(card.suit)} cards under it) into your hand. If you pass, the "
-                "next player may take it; you can still claim it in your own turn if it is "
-                "still on top"
+                f"not your turn, but your {arl} may claim the {w.card(str(card))} on the "
+                f"discard pile (with the {w.suit(card.suit)} cards under it) into your hand. "
+                "If you pass, the next player may take it; you can still claim it in your own "
+                "turn if it is still on top"
             )
         if kind == "collect window":
             suit = int(pending["suit"])

@@ -12,10 +12,10 @@ and the deck (solitaire).
 ...     for i, (c, s) in enumerate(plays)]
 >>> for line in narrate(events, ctx)[1:]:
 ...     print(line)
-You play arlas/S1: it stands, and you win the hand unless it is cancelled.
-Bob plays deiskatun/S1 and draws a card: it cancels your arlas/S1 (play 1).
-You play 1/S1.
-Bob plays arlas/S2 and draws a card: it stands, and Bob wins the hand unless it is cancelled.
+You play the arlas of S1: it stands, and you win the hand unless it is cancelled.
+Bob plays the deiskatun of S1 and draws a card: it cancels your arlas of S1 (play 1).
+You play the 1 of S1.
+Bob plays the arlas of S2 and draws a card: it stands, and Bob wins the hand unless it is cancelled.
 """
 
 from __future__ import annotations
@@ -163,21 +163,21 @@ class YamiroStory(Story):
         if kind == "play":
             s = int(seat)
             card = str(event["card"])
-            text = f"{w.act(s, 'plays')} {w.card(card)}"
+            text = f"{w.act(s, 'plays')} the {w.card(card)}"
             drew = event.get("drew")
             if isinstance(drew, str):
-                text += f" and {'draw' if s == self.ctx.viewer else 'draws'} {w.card(drew)}"
+                text += f" and {'draw' if s == self.ctx.viewer else 'draws'} the {w.card(drew)}"
             elif drew is True:
                 text += f" and {'draw' if s == self.ctx.viewer else 'draws'} a card"
             return text + self._effect(RailogCard.parse(card), s)
         if kind == "draw":
             s = int(seat)
             if event.get("card"):
-                return f"{w.act(s, 'draws')} {w.card(str(event['card']))}"
+                return f"{w.act(s, 'draws')} the {w.card(str(event['card']))}"
             return f"{w.act(s, 'draws')} a card"
         if kind == "turn":
             card = str(event["card"])
-            return f"the deck turns up {w.card(card)}" + self._effect(
+            return f"the deck turns up the {w.card(card)}" + self._effect(
                 RailogCard.parse(card), DECK_SEAT
             )
         if kind == "tiebreak":

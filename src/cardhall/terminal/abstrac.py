@@ -30,11 +30,10 @@ from cardhall.engine import State
 from cardhall.games.abstrac import deal_scores
 from cardhall.narration import Context
 from cardhall.narration.abstrac import combo_parts
-from cardhall.narration.common import Words
+from cardhall.narration.common import FRENCH_SYMBOLS, Words
 
 __all__ = ["hint", "render"]
 
-_SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SUIT_STYLE = {"S": "bold", "H": "red", "D": "red", "C": "bold"}
 
 
@@ -53,7 +52,7 @@ def _by_suit(cards: Sequence[str]) -> Text:
         if out:
             out.append("  ")
         letter = FRENCH_SUITS[suit]
-        out.append(_SUIT_SYMBOL[letter] + " ", style=_SUIT_STYLE[letter])
+        out.append(FRENCH_SYMBOLS[letter] + " ", style=_SUIT_STYLE[letter])
         out.append(" ".join(c.rank_name for c in ranks), style=_SUIT_STYLE[letter])
     return out if out else Text("—", style="dim")
 

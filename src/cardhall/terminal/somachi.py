@@ -1,7 +1,7 @@
 """Terminal rendering of Somachi: the table (each seat's piles, hand size, score and chips),
 the discard pile's top card and size, the deck size, your hand, and whose decision the game
-waits for. What happened and why you are asked (e.g. "your arl/sitar may claim 5/sitar on
-the discard pile") are told by :mod:`cardhall.narration.somachi`.
+waits for. What happened and why you are asked (e.g. "your arl of sitar may claim the 5 of
+sitar on the discard pile") are told by :mod:`cardhall.narration.somachi`.
 
 >>> from io import StringIO
 >>> from rich.console import Console

@@ -22,6 +22,10 @@
     if (!GAMES) GAMES = await api("GET", "/api/games");
     return GAMES;
   }
+  // A frame's view with the frame's "prompt" (the narration's: why this seat is asked now).
+  function withPrompt(m) {
+    return m.view ? Object.assign({}, m.view, { prompt: m.prompt || null }) : m.view;
+  }
   function gameInfo(name) { return (GAMES || []).find((g) => g.name === name) || null; }
   function gameTitle(name) { const g = gameInfo(name); return g ? g.title : name.charAt(0).toUpperCase() + name.slice(1); }
   const store = {
@@ -346,7 +350,7 @@
     }
     onMessage(m) {
       if (m.type === "sync") {
-        this.table = m.table; this.seat = this.watch ? null : m.seat; this.version = m.version; this.view = m.view;
+        this.table = m.table; this.seat = this.watch ? null : m.seat; this.version = m.version; this.view = withPrompt(m);
         this.log = m.events.slice();
         this.pending = false;
         this.render();
@@ -359,7 +363,7 @@
         this.version = m.version;
         this.log.push(...m.events);
         if (m.table) Object.assign(this.table, m.table);
-        if (m.view) { this.view = m.view; this.render(); }
+        if (m.view) { this.view = withPrompt(m); this.render(); }
       } else if (m.type === "error") {
         this.pending = false;
         this.render();
