@@ -37,6 +37,7 @@ def client(db_url: str) -> Iterator[TestClient]:
         timer_interval=0.05,
         rate=1000.0,
         actions_per_second=1000.0,
+        requests_per_second=10_000.0,
     )
     with TestClient(app) as c:
         yield c

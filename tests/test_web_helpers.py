@@ -211,6 +211,9 @@ class Server:
                 str(self.bot_delay),
                 "--log-level",
                 "warning",
+                # the tests' browsers and clients all come from 127.0.0.1
+                "--requests-per-second",
+                "10000",
                 *self.options,
             ],
             stdout=out,

@@ -93,7 +93,7 @@ def test_pg_migrations_up_down_up_and_match_the_models(pg_url: str) -> None:
 
 
 def test_pg_game_with_bots_to_the_end_and_record(pg_url: str) -> None:
-    app = create_app(pg_url, bot_delay=0.0)
+    app = create_app(pg_url, bot_delay=0.0, requests_per_second=10_000.0)
     with TestClient(app) as c:
         t = c.post(
             "/api/tables",
@@ -173,7 +173,7 @@ def test_pg_sigkill_and_restart_keeps_acknowledged_actions(pg_url: str, tmp_path
 def test_pg_hostile_text_is_a_clear_4xx_as_on_sqlite(pg_url: str) -> None:
     """PostgreSQL cannot store NUL: names, ids and paths holding one (or a lone surrogate)
     are refused at the edge with a 4xx, as on SQLite, and nothing is stored."""
-    with TestClient(create_app(pg_url, bot_delay=0.0)) as c:
+    with TestClient(create_app(pg_url, bot_delay=0.0, requests_per_second=10_000.0)) as c:
         t = c.post("/api/tables", json={"game": "abstrac"}).json()
         tid, head = t["table_id"], {"Authorization": f"Bearer {t['token']}"}
         for bad in ("a\x00b", "\ud800"):

@@ -25,7 +25,9 @@ from test_web_helpers import Client, Server, check_one_order, race
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(f"sqlite:///{tmp_path / 'r.db'}", bot_delay=0.0, rate=50.0)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'r.db'}", bot_delay=0.0, rate=50.0, requests_per_second=10_000.0
+    )
     with TestClient(app) as c:
         yield c
 
@@ -218,15 +220,22 @@ def test_a_replayed_action_id_is_applied_once(client: TestClient) -> None:
     assert version(client, table) == 1
 
 
-def test_flooding_hits_the_rate_limit(client: TestClient) -> None:
+def test_flooding_hits_the_rate_limit_then_closes_the_socket(client: TestClient) -> None:
+    """50 messages a second (bursts of 100) are answered; past that each message is
+    refused with ``rate``, and a socket that keeps flooding is closed (4429)."""
     table, tokens = two_humans(client)
     with client.websocket_connect("/ws") as w0:
         hello(w0, table, tokens[0])
-        for _ in range(300):
+        for _ in range(600):
             w0.send_json({"type": "ping"})
-        replies = [w0.receive_json() for _ in range(300)]
-        limited = [r for r in replies if r.get("code") == "rate"]
-        assert limited and len(limited) < 300
+        replies = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                replies.append(w0.receive_json())
+        assert closed.value.code == 4429
+        pongs = sum(r["type"] == "pong" for r in replies)
+        limited = sum(r.get("code") == "rate" for r in replies)
+        assert 100 <= pongs < 200 and limited >= 1 and pongs + limited < 300
 
 
 def test_wrong_origin_and_late_hello_are_refused(client: TestClient) -> None:
@@ -494,7 +503,9 @@ def wait_version(c: TestClient, table: str, at_least: int, seconds: float = 5.0)
 def test_a_player_cannot_squat_the_turn_timer_action_id(tmp_path: Path) -> None:
     """A move sent with the id ``timer@{v+2}`` must not stop the timer acting at v+2."""
     url = f"sqlite:///{tmp_path / 't.db'}"
-    with TestClient(create_app(url, bot_delay=0.0, timer_interval=0.05)) as c:
+    with TestClient(
+        create_app(url, bot_delay=0.0, timer_interval=0.05, requests_per_second=10_000.0)
+    ) as c:
         t = c.post("/api/tables", json={"game": "abstrac", "turn_seconds": 30}).json()
         tid = t["table_id"]
         bob = c.post(f"/api/tables/{tid}/join", json={"invite": t["invite"]}).json()
@@ -520,7 +531,7 @@ def test_a_player_cannot_squat_the_bot_action_id_before_leaving(tmp_path: Path) 
     """A move sent with the id ``bot@{v+2}``, then leaving: the bot that takes the seat
     must still move."""
     url = f"sqlite:///{tmp_path / 'b.db'}"
-    with TestClient(create_app(url, bot_delay=0.0)) as c:
+    with TestClient(create_app(url, bot_delay=0.0, requests_per_second=10_000.0)) as c:
         t = c.post("/api/tables", json={"game": "abstrac"}).json()
         tid = t["table_id"]
         bob = c.post(f"/api/tables/{tid}/join", json={"invite": t["invite"]}).json()
@@ -679,6 +690,7 @@ def test_a_second_rematch_call_is_refused_and_no_secret_reaches_the_log(
 
 def limited(tmp_path: Path, **limits: Any) -> TestClient:
     url = f"sqlite:///{tmp_path / 'limits.db'}"
+    limits = {"requests_per_second": 10_000.0, **limits}
     return TestClient(create_app(url, bot_delay=0.0, timer_interval=0.05, **limits))
 
 
@@ -694,21 +706,25 @@ def test_tables_per_address_per_minute_and_open_at_once(tmp_path: Path) -> None:
 
 
 def test_a_seat_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+    """Past ``sockets_per_seat`` a new socket of the seat is refused (4429) before it is
+    sent anything; the seat's open sockets keep working, and once one closes a new one
+    is accepted."""
     with limited(tmp_path, sockets_per_seat=2) as c:
         table, tokens = two_humans(c)
-        with (
-            c.websocket_connect("/ws") as a,
-            c.websocket_connect("/ws") as b,
-            c.websocket_connect("/ws") as d,
-        ):
-            for ws in (a, b, d):
+        with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b:
+            for ws in (a, b):
                 assert hello(ws, table, tokens[0])["type"] == "sync"
-            with pytest.raises(WebSocketDisconnect) as closed:
-                while True:
-                    a.receive_json()
-            assert closed.value.code == 4429
+            with c.websocket_connect("/ws") as d:
+                d.send_json({"type": "hello", "table": table, "token": tokens[0]})
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    d.receive_json()
+                assert closed.value.code == 4429
+            with c.websocket_connect("/ws") as other:  # another seat is not counted
+                assert hello(other, table, tokens[1])["type"] == "sync"
+            quiet(a)
             quiet(b)
-            quiet(d)
+        with c.websocket_connect("/ws") as e:
+            assert hello(e, table, tokens[0])["type"] == "sync"
 
 
 def test_actions_per_seat_are_limited_across_all_its_sockets(tmp_path: Path) -> None:
@@ -913,7 +929,7 @@ def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) 
         hub.loop, hub._loop_thread = asyncio.get_running_loop(), threading.get_ident()
         service.publish = hub.publish_threadsafe
         stuck_ws, reader_ws = _Stuck(), _Reader()
-        stuck, reader = Connection(stuck_ws, queue_limit=5), Connection(reader_ws)
+        stuck, reader = Connection(stuck_ws, queue_bytes=2000), Connection(reader_ws)
         info, cached = service.tablelog.load(tid)
         for conn, seat in ((stuck, 0), (reader, 1)):
             conn.table_id, conn.seat, conn.session = tid, seat, 1
@@ -942,3 +958,19 @@ def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) 
     assert versions == list(range(1, 13))
     assert max(delays) < 0.5
     service.dispose()
+
+
+def test_api_requests_per_address_are_limited_before_any_route(tmp_path: Path) -> None:
+    """Past ``requests_per_second`` (bursts of four times as many) an address's API
+    requests are a 429 and its WebSocket connections are refused; the page is not."""
+    with limited(tmp_path, requests_per_second=2.0) as c:
+        codes = [c.get("/api/games").status_code for _ in range(12)]
+        assert codes[:8] == [200] * 8 and 429 in codes[8:]
+        refused = c.get("/api/games")
+        assert refused.status_code == 429 and refused.json()["code"] == "rate"
+        assert c.get("/").status_code == 200
+        while c.get("/api/games").status_code != 429:
+            pass  # use up what has refilled meanwhile
+        with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect("/ws") as ws:
+            ws.receive_json()
+        assert closed.value.code == 4429

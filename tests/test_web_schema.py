@@ -21,7 +21,7 @@ from cardhall.web.app import create_app
 # the fixture below removes it after the test
 _DB = Path(tempfile.mkdtemp(prefix="cardhall-schema-")) / "s.db"
 atexit.register(shutil.rmtree, _DB.parent, True)  # also in workers that never run the test
-APP = create_app(f"sqlite:///{_DB}", bot_delay=0.0)
+APP = create_app(f"sqlite:///{_DB}", bot_delay=0.0, requests_per_second=10_000.0)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 

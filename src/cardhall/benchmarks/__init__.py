@@ -15,4 +15,5 @@ MODULES: tuple[str, ...] = (
     "cardhall.benchmarks.interop",
     "cardhall.benchmarks.search",
     "cardhall.benchmarks.web_load",
+    "cardhall.benchmarks.web_abuse",
 )

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +62,16 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
+def client_address(group: int, i: int) -> dict[str, str]:
+    """Headers giving client ``i`` of ``group`` an address of its own, as a trusted
+    reverse proxy forwards it (the server's per-address limits then count each one)."""
+    return {"X-Forwarded-For": f"10.{group}.{i // 250}.{i % 250 + 1}"}
+
+
 class _Table:
-    def __init__(self, table_id: str, seats: int) -> None:
+    def __init__(self, table_id: str, seats: int, head: dict[str, str]) -> None:
         self.id = table_id
+        self.head = head  # its players' address
         self.seats = seats  # connected scripted seats
         self.sent: dict[int, float] = {}  # version it will produce -> send time
         self.received: dict[int, int] = {}  # version -> seats that got it
@@ -82,7 +90,9 @@ async def _seat(
 ) -> None:
     from websockets.asyncio.client import connect
 
-    async with connect(ws_url, max_size=2**22, open_timeout=30) as ws:
+    async with connect(
+        ws_url, max_size=2**22, open_timeout=30, additional_headers=table.head
+    ) as ws:
         await ws.send(json.dumps({"type": "hello", "table": table.id, "token": token}))
         version, view, pending, acked, n = -1, None, False, -1, 0
         while True:
@@ -133,16 +143,19 @@ async def _drive(
         for i in range(tables):
             with_bot = i % 2 == 1
             body: dict[str, Any] = {"game": "abstrac", "bots": ["random"] if with_bot else []}
-            t = (await http.post("/api/tables", json=body)).json()
+            head = client_address(1, i)  # each table's players from an address of their own
+            t = (await http.post("/api/tables", json=body, headers=head)).json()
             tokens = [(0, t["token"])]
             if not with_bot:
                 j = (
                     await http.post(
-                        f"/api/tables/{t['table_id']}/join", json={"invite": t["invite"]}
+                        f"/api/tables/{t['table_id']}/join",
+                        json={"invite": t["invite"]},
+                        headers=head,
                     )
                 ).json()
                 tokens.append((1, j["token"]))
-            made.append((_Table(t["table_id"], len(tokens)), tokens))
+            made.append((_Table(t["table_id"], len(tokens), head), tokens))
         start = time.perf_counter()
         tasks = []
         for table, tokens in made:
@@ -155,7 +168,8 @@ async def _drive(
         client0 = time.process_time()
         for table, tokens in made:
             await http.post(
-                f"/api/tables/{table.id}/start", headers={"Authorization": f"Bearer {tokens[0][1]}"}
+                f"/api/tables/{table.id}/start",
+                headers={**table.head, "Authorization": f"Bearer {tokens[0][1]}"},
             )
         done, pending = await asyncio.wait(tasks, timeout=limit)
         elapsed = time.perf_counter() - start
@@ -189,13 +203,17 @@ async def _drive(
     }
 
 
-def measure(
-    tables: int = 200, limit: float = 240.0, think: float = 0.0, launcher: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    """Start a server on a temporary SQLite file, run ``tables`` tables, stop it.
+@contextlib.contextmanager
+def serving(
+    options: tuple[str, ...] = (), launcher: tuple[str, ...] = ()
+) -> Iterator[tuple[str, int]]:
+    """``cardhall serve`` on a temporary SQLite file and a free loopback port, with more
+    ``options``; yields its base URL and process id, and stops it afterwards.
 
     ``launcher`` prefixes the server's command line (e.g. a profiler:
     ``("py-spy", "record", "-o", "server.svg", "--")``)."""
+    import httpx
+
     with tempfile.TemporaryDirectory(prefix="cardhall-load-") as tmp:
         port = _free_port()
         proc = subprocess.Popen(
@@ -209,10 +227,9 @@ def measure(
                 str(port),
                 "--database-url",
                 f"sqlite:///{Path(tmp) / 'load.db'}",
-                "--bot-delay",
-                "0",
                 "--log-level",
                 "warning",
+                *options,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -220,8 +237,6 @@ def measure(
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            import httpx
-
             deadline = time.monotonic() + 60
             while True:
                 with contextlib.suppress(httpx.HTTPError):
@@ -230,7 +245,7 @@ def measure(
                 if time.monotonic() > deadline or proc.poll() is not None:
                     raise RuntimeError("the web server did not start")
                 time.sleep(0.1)
-            return asyncio.run(_drive(base, tables, limit, think, None if launcher else proc.pid))
+            yield base, proc.pid
         finally:
             # a launcher (a profiler) gets Ctrl-C, so it writes what it recorded
             proc.send_signal(signal.SIGINT if launcher else signal.SIGTERM)
@@ -238,6 +253,29 @@ def measure(
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident memory of process ``pid`` in MB (Linux; else None)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def measure(
+    tables: int = 200, limit: float = 240.0, think: float = 0.0, launcher: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """Start a server on a temporary SQLite file, run ``tables`` tables, stop it.
+
+    The scripted players act as fast as they are allowed (the server saturated), so the
+    per-seat action limit is lifted for this run."""
+    options = ("--bot-delay", "0", "--actions-per-second", "1000")
+    with serving(options, launcher) as (base, pid):
+        return asyncio.run(_drive(base, tables, limit, think, None if launcher else pid))
 
 
 def run(console: Console, quick: bool) -> dict[str, Any]:

@@ -46,6 +46,10 @@ def register(app: typer.Typer) -> None:
                 "(comma-separated, '*' for any); per-address limits count that client"
             ),
         ] = "127.0.0.1",
+        requests_per_second: Annotated[
+            float,
+            typer.Option(help="requests and WebSocket connections one address may make a second"),
+        ] = _DEFAULT.requests_per_second,
         tables_per_minute: Annotated[
             int, typer.Option(help="tables one client address may create per minute")
         ] = _DEFAULT.tables_per_minute,
@@ -61,9 +65,9 @@ def register(app: typer.Typer) -> None:
         messages_per_second: Annotated[
             float, typer.Option(help="WebSocket messages one socket may send a second")
         ] = _DEFAULT.rate,
-        queue_limit: Annotated[
-            int, typer.Option(help="frames queued for a slow reader before it is dropped")
-        ] = _DEFAULT.queue_limit,
+        queue_bytes: Annotated[
+            int, typer.Option(help="bytes queued for a slow reader before it is dropped")
+        ] = _DEFAULT.queue_bytes,
         header_timeout: Annotated[
             float, typer.Option(help="seconds a client has to send a request's headers")
         ] = _DEFAULT.header_timeout,
@@ -100,12 +104,13 @@ def register(app: typer.Typer) -> None:
             bot_delay=bot_delay,
             origins=tuple(origin or ()),
             bot_workers=bot_workers,
+            requests_per_second=requests_per_second,
             tables_per_minute=tables_per_minute,
             open_tables=open_tables,
             sockets_per_seat=sockets_per_seat,
             actions_per_second=actions_per_second,
             rate=messages_per_second,
-            queue_limit=queue_limit,
+            queue_bytes=queue_bytes,
             header_timeout=header_timeout,
             body_timeout=body_timeout,
             max_body=max_body,

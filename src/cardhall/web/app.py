@@ -27,7 +27,7 @@ from starlette.routing import Match
 
 from cardhall.web.errors import WebError
 from cardhall.web.hub import Hub
-from cardhall.web.limits import BodyLimits
+from cardhall.web.limits import RequestLimits
 from cardhall.web.pages import mount_pages
 from cardhall.web.routes import router
 from cardhall.web.service import TableService
@@ -73,7 +73,12 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         lifespan=lifespan,
     )
     app.state.settings = config
-    app.add_middleware(BodyLimits, max_body=config.max_body, body_timeout=config.body_timeout)
+    app.add_middleware(
+        RequestLimits,
+        max_body=config.max_body,
+        body_timeout=config.body_timeout,
+        requests_per_second=config.requests_per_second,
+    )
     _error_shapes(app)
     app.include_router(router)
 

@@ -163,15 +163,18 @@ class Hub:
         finally:
             self._flushing[table_id] = False
 
-    def add(self, conn: Connection) -> None:
-        """Register a connection; a seat session keeps at most ``sockets_per_seat`` of
-        them here (the oldest is closed, 4429)."""
+    def add(self, conn: Connection) -> bool:
+        """Register a connection, unless its seat session already holds
+        ``sockets_per_seat`` of them here: then it is closed (4429) and ``False``."""
         conns = self.conns.setdefault(conn.table_id, {})
-        same = [c for c in conns if c.seat == conn.seat and c.session == conn.session]
-        for old in same[: max(0, len(same) - self.sockets_per_seat + 1)]:
-            old.close(CLOSE_TOO_MANY, "too many connections for this seat")
-            conns.pop(old, None)
+        same = sum(1 for c in conns if c.seat == conn.seat and c.session == conn.session)
+        if same >= self.sockets_per_seat:
+            conn.close(CLOSE_TOO_MANY, "too many connections for this seat")
+            if not conns:
+                del self.conns[conn.table_id]
+            return False
         conns[conn] = None
+        return True
 
     def drop(self, conn: Connection) -> None:
         conns = self.conns.get(conn.table_id)

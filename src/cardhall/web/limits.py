@@ -1,6 +1,9 @@
 """Limits on connections and requests, below the routes.
 
-* :class:`BodyLimits` (ASGI middleware, always on): a request body larger than
+* :class:`RequestLimits` (ASGI middleware, always on): each client address may make
+  ``requests_per_second`` API requests (``/api/...``, WebSocket connections included;
+  bursts of four times as many; the page and its static files are not counted),
+  answered 429 beyond it before any route runs; a request body larger than
   ``max_body`` is refused (413) and one that takes longer than ``body_timeout`` to
   arrive is refused (408) before any route sees it;
 * :func:`guarded_http` (``cardhall serve``): uvicorn's HTTP protocol with a header
@@ -18,26 +21,56 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
-__all__ = ["BodyLimits", "guarded_http"]
+from cardhall.web.tablelog import Recent
+
+__all__ = ["RequestLimits", "guarded_http"]
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
 
 
-class BodyLimits:
-    """Read each HTTP request's body (at most ``max_body`` bytes, within ``body_timeout``
-    seconds) before the app runs; refuse it with 413 or 408 otherwise."""
+class RequestLimits:
+    """Refuse a client address's requests beyond ``requests_per_second`` (429; a
+    WebSocket is closed before it is accepted); read each HTTP request's body (at most
+    ``max_body`` bytes, within ``body_timeout`` seconds) before the app runs, refusing
+    it with 413 or 408 otherwise."""
 
-    def __init__(self, app: Any, max_body: int, body_timeout: float) -> None:
+    def __init__(
+        self, app: Any, max_body: int, body_timeout: float, requests_per_second: float
+    ) -> None:
         self.app = app
         self.max_body = max_body
         self.body_timeout = body_timeout
+        self.rate = requests_per_second
+        self._buckets: Recent[str, tuple[float, float]] = Recent(50_000)
+
+    def _allow(self, scope: Scope) -> bool:
+        client = scope.get("client")
+        if not client or not scope.get("path", "").startswith(("/api/", "/ws")):
+            return True
+        now = time.monotonic()
+        burst = 4 * self.rate
+        tokens, last = self._buckets.get(client[0], (burst, now))
+        tokens = min(burst, tokens + (now - last) * self.rate)
+        allowed = tokens >= 1
+        self._buckets[client[0]] = (tokens - 1 if allowed else tokens, now)
+        return allowed
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            if not self._allow(scope):
+                await send({"type": "websocket.close", "code": 4429, "reason": "too many requests"})
+                return
+            await self.app(scope, receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if not self._allow(scope):
+            await _refuse(send, 429, "rate", "too many requests from this address: slow down")
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):

@@ -46,7 +46,7 @@ class TableService:
         self.settings = settings or Settings()
         self.db = database if isinstance(database, Database) else Database(database)
         self.publish: Publish = publish or (lambda table_id, version, rev: None)
-        self.tablelog = TableLog(self.db, snapshot_every)
+        self.tablelog = TableLog(self.db, snapshot_every, self.settings.cached_tables)
         self.lobby = Lobby(self.db, self.tablelog, self._publish, self.settings)
         self.pipeline = Pipeline(self.db, self.tablelog, self.lobby, self._publish, self.settings)
         self.autoplay = Autoplay(self.db, self.tablelog, self.pipeline, self.lobby)

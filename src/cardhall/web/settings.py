@@ -39,8 +39,13 @@ class Settings:
     run_migrations: bool = True
     #: Processes for searching bots (``None``: one per CPU; ``0``: in this process).
     bot_workers: int | None = None
+    #: Tables whose state this process keeps in memory (the most recently used).
+    cached_tables: int = 2000
 
     # ------------------------------------------------------------------ limits
+    #: API requests (and WebSocket connections) one client address may make per second,
+    #: bursts of four times as many (the page and its static files are not counted).
+    requests_per_second: float = 5.0
     #: Tables one client address may create per minute.
     tables_per_minute: int = 20
     #: Tables one client address may have open (in the lobby or in play) at once.
@@ -49,8 +54,8 @@ class Settings:
     sockets_per_seat: int = 4
     #: Actions per second one seat may send, over all its sockets and REST.
     actions_per_second: float = 10.0
-    #: Frames waiting to be sent to one socket before it is dropped as too slow.
-    queue_limit: int = 256
+    #: Bytes waiting to be sent to one socket before it is dropped as too slow.
+    queue_bytes: int = 1 << 20
     #: Seconds a client has to send a request's headers (``cardhall serve`` only).
     header_timeout: float = 10.0
     #: Seconds a client has to send a request's body.

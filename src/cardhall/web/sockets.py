@@ -15,7 +15,8 @@ Protocol (JSON text frames; see ``docs/web.md``):
 :class:`Connection` is the one way to send on a socket: :meth:`Connection.send` only
 queues a frame (it never waits), and one writer task per connection sends the queue in
 order, so a reader that is slow delays nobody but itself; one that lets
-``queue_limit`` frames pile up is dropped (close code 4408: it resyncs on reconnect).
+``queue_bytes`` of frames pile up is dropped (close code 4408: it resyncs on
+reconnect).
 
 A connection belongs to a *seat session* (the token's): when the seat is left, emptied
 by the host, handed to a bot or taken by someone else, every connection of the old
@@ -53,7 +54,7 @@ CLOSE_NO_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
 CLOSE_TOO_SLOW = 4408
-CLOSE_TOO_MANY = 4429
+CLOSE_TOO_MANY = 4429  # too many sockets on the seat, or a socket flooding
 #: Why a seat session ended -> the close code and reason its connections get.
 SESSION_CLOSE: dict[str, tuple[int, str]] = {
     "left": (4410, "you left this seat"),
@@ -63,8 +64,11 @@ SESSION_CLOSE: dict[str, tuple[int, str]] = {
 }
 #: Seconds a new socket has to send its hello.
 HELLO_SECONDS = 10.0
-#: Frames a connection may have waiting to be sent.
-QUEUE_LIMIT = 1000
+#: Bytes a connection may have waiting to be sent.
+QUEUE_BYTES = 1 << 20
+#: Seconds between two ``sync`` answers to one socket (a sync brings it up to date:
+#: asking again at once is answered by the updates that follow).
+SYNC_INTERVAL = 1.0
 
 
 class RateLimit:
@@ -90,7 +94,7 @@ class Connection:
     ``version`` and ``lobby_rev`` are what the client has been sent so far.
     """
 
-    def __init__(self, ws: Any, queue_limit: int = QUEUE_LIMIT) -> None:
+    def __init__(self, ws: Any, queue_bytes: int = QUEUE_BYTES) -> None:
         self.ws = ws
         self.table_id = ""
         self.seat = -1
@@ -98,7 +102,8 @@ class Connection:
         self.token = ""  # re-checked with every action
         self.version = -1  # last version sent
         self.lobby_rev = -1
-        self.queue_limit = queue_limit
+        self.queue_bytes = queue_bytes
+        self._queued = 0  # bytes in the queue
         self._queue: deque[str] = deque()
         self._ready = asyncio.Event()
         self._closing: tuple[int, str] | None = None
@@ -116,14 +121,16 @@ class Connection:
         return self._writer
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Queue one frame (never waits). A reader that lets ``queue_limit`` frames pile
-        up is dropped: the queue is discarded and the socket closed (4408)."""
+        """Queue one frame (never waits). A reader that lets ``queue_bytes`` of frames
+        pile up is dropped: the queue is discarded and the socket closed (4408)."""
         if self._closing is not None:
             return
-        if len(self._queue) >= self.queue_limit:
+        frame = json.dumps(msg, separators=(",", ":"))
+        if self._queued + len(frame) > self.queue_bytes and self._queue:
             self.close(CLOSE_TOO_SLOW, "too slow: reconnect to resync", flush=False)
             return
-        self._queue.append(json.dumps(msg, separators=(",", ":")))
+        self._queue.append(frame)
+        self._queued += len(frame)
         self._ready.set()
 
     def end_session(self, why: str) -> None:
@@ -138,6 +145,7 @@ class Connection:
         self._closing = (code, reason)
         if not flush:
             self._queue.clear()
+            self._queued = 0
             if self._sending and self._writer is not None:
                 self._writer.cancel()  # interrupt a send the reader does not take
         self._ready.set()
@@ -150,7 +158,9 @@ class Connection:
                     self._ready.clear()
                     while self._queue:
                         self._sending = True
-                        await self.ws.send_text(self._queue.popleft())
+                        frame = self._queue.popleft()
+                        await self.ws.send_text(frame)
+                        self._queued -= len(frame)
                         self._sending = False
                     if self._closing is not None:
                         break
@@ -245,7 +255,7 @@ async def serve_socket(ws: WebSocket, service: TableService, hub: Hub, settings:
         await ws.close(code=CLOSE_ORIGIN)
         return
     await ws.accept()
-    conn = Connection(ws, settings.queue_limit)
+    conn = Connection(ws, settings.queue_bytes)
     writer = conn.start()
     try:
         await _session(conn, ws, service, hub, settings)
@@ -261,6 +271,10 @@ async def _session(
     conn: Connection, ws: WebSocket, service: TableService, hub: Hub, settings: Settings
 ) -> None:
     limit = RateLimit(settings.rate, settings.rate * 2)
+    # refusals a socket may earn before it is closed as a flood (the rate again, with
+    # bursts of five seconds' worth): a client that slows down when told is never closed
+    tolerance = RateLimit(settings.rate, settings.rate * 5)
+    quiet_until = synced_at = 0.0
     max_message = settings.max_message
 
     def error(code: str, message: str, ident: Any = None) -> None:
@@ -291,8 +305,9 @@ async def _session(
     if ended is not None:  # the seat changed hands between the two reads
         conn.end_session(ended)
         return
+    if not hub.add(conn):
+        return
     conn.resume(info, cached, hello.get("last_version"))
-    hub.add(conn)
     hub.notice(table_id)  # catch anything committed meanwhile
     while True:
         message = await ws.receive()
@@ -303,7 +318,13 @@ async def _session(
             error("bad_message", "send JSON text frames")
             continue
         if not limit.allow():
-            error("rate", "too many messages: slow down")
+            if not tolerance.allow():
+                conn.close(CLOSE_TOO_MANY, "too many messages", flush=False)
+                return
+            now = time.monotonic()
+            if now >= quiet_until:  # once a second at most: a flood is not answered in kind
+                error("rate", "too many messages: slow down")
+                quiet_until = now + 1.0
             continue
         if len(text) > max_message:
             error("too_big", f"messages are limited to {max_message} bytes")
@@ -343,6 +364,9 @@ async def _session(
                 }
             )
         elif kind == "sync":
+            if time.monotonic() < synced_at + SYNC_INTERVAL:
+                continue  # it was just brought up to date: the updates follow
+            synced_at = time.monotonic()
             info, cached = await asyncio.to_thread(tablelog.load, table_id)
             ended = tablelog.session_ended(table_id, conn.seat, conn.session)
             if ended is not None:

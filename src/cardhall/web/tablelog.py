@@ -16,9 +16,10 @@ import inspect
 import json
 import logging
 import pickle
+import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import cardhall
 from cardhall.engine import State
@@ -28,7 +29,7 @@ from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 
-__all__ = ["Cached", "TableLog", "deadline_for", "engine_tag", "now"]
+__all__ = ["Cached", "Recent", "TableLog", "deadline_for", "engine_tag", "now"]
 
 log = logging.getLogger("cardhall.web")
 
@@ -36,6 +37,33 @@ log = logging.getLogger("cardhall.web")
 def now() -> float:
     """The server's clock (seconds since the epoch), for deadlines and timestamps."""
     return time.time()
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Recent(dict[K, V]):
+    """A dict that keeps only the ``size`` most recently set keys, so what a process
+    keeps per table stays bounded however many tables it meets.
+
+    >>> kept = Recent(2)
+    >>> kept["a"], kept["b"], kept["c"] = 1, 2, 3
+    >>> sorted(kept)
+    ['b', 'c']
+    """
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+        self._guard = threading.Lock()
+
+    def __setitem__(self, key: K, value: V) -> None:
+        with self._guard:
+            super().pop(key, None)  # setting a key makes it the most recent
+            super().__setitem__(key, value)
+            while len(self) > self.size:
+                super().__delitem__(next(iter(self)))
 
 
 @dataclass
@@ -76,14 +104,16 @@ def engine_tag(game: str) -> str:
 class TableLog:
     """Rebuild, cache and describe tables (see the module docstring)."""
 
-    def __init__(self, db: Database, snapshot_every: int = 64) -> None:
+    def __init__(self, db: Database, snapshot_every: int = 64, keep: int = 2000) -> None:
+        """``keep``: how many tables' states and descriptions this process keeps (the
+        most recently used; others are read again when needed)."""
         self.db = db
         self.snapshot_every = snapshot_every
-        self.cache: dict[str, Cached] = {}
-        self.infos: dict[str, dict[str, Any]] = {}  # last public info read, per table
+        self.cache: Recent[str, Cached] = Recent(keep)
+        self.infos: Recent[str, dict[str, Any]] = Recent(keep)  # last public info read
         # per table: the newest lobby revision read, and each seat's (session, ended)
-        self.holders: dict[str, tuple[int, list[tuple[int, str | None]]]] = {}
-        self._seeds: dict[str, str] = {}
+        self.holders: Recent[str, tuple[int, list[tuple[int, str | None]]]] = Recent(keep)
+        self._seeds: Recent[str, str] = Recent(keep)
 
     # ------------------------------------------------------------------ reading
 

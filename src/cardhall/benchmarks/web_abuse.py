@@ -1,0 +1,370 @@
+"""Web abuse: honest tables beside abusive clients, and the server's memory.
+
+Two runs of one ``cardhall serve`` process on a fresh SQLite file, measured in one go:
+
+1. *without abuse*: ``honest`` tables of Abstrac (a long match; half with two scripted
+   players, half with one and a random bot), whose players think 0.5 to 1.5 s before
+   each action, for ``seconds``;
+2. *with abuse*: the same honest tables beside ``abusers`` abusive clients, for as long:
+
+   * **flooders** (40%): a table of their own, as many sockets on their seat as the
+     server lets them open (and one more), each sending actions (mostly illegal) and
+     pings as fast as the server answers, plus a REST action flood;
+   * **slow readers** (30%): a table of their own with a bot, a socket that asks for a
+     full sync over and over and never reads (reconnecting whenever it is dropped);
+   * **table spammers** (30%): create public tables as fast as they can, and hold
+     half-sent requests open.
+
+Every honest table and every abuser comes from its own address (``X-Forwarded-For``, as
+a reverse proxy would send it), so the per-address limits apply to the abusers and not
+to the honest players. The honest players' latency is measured from an action being
+sent to its update having reached every connected seat of the table; the server's
+resident memory (RSS) is sampled every second.
+
+Reported: p50/p95/p99 of both runs and their ratio (the target: p99 with abuse within 2x
+of p99 without), honest errors (0 expected), what the abusers achieved (tables made,
+refusals, sockets dropped), and the server's RSS at the start and end of the abusive run
+(flat: no growth once warm).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import random
+import socket
+import time
+from collections import Counter
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from cardhall.benchmarks.web_load import _percentile, client_address, rss_mb, serving
+
+NAME = "Web abuse: honest tables' latency beside 100 abusive clients, and memory"
+
+#: The honest tables play a long Abstrac match (they never end within a run).
+HONEST_GAME = {"game": "abstrac", "options": {"match": True, "target": 10_000}}
+
+
+# --------------------------------------------------------------------------- honest
+
+
+async def _honest_seat(
+    ws_url: str,
+    table: dict[str, Any],
+    seat: int,
+    token: str,
+    lat: list[float],
+    errors: list[str],
+    think: float,
+) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(
+        ws_url, max_size=2**22, open_timeout=30, additional_headers=table["head"]
+    ) as ws:
+        await ws.send(json.dumps({"type": "hello", "table": table["id"], "token": token}))
+        version, view, pending, acked, n = -1, None, False, -1, 0
+        while True:
+            msg = json.loads(await ws.recv())
+            kind = msg["type"]
+            if kind == "error":
+                errors.append(f"{msg['code']}: {msg['message']}")
+                pending = False
+            elif kind == "ack":
+                pending, acked = False, msg["version"]
+            elif kind in ("sync", "update"):
+                version = msg["version"]
+                view = msg.get("view") or view
+                if kind == "update":
+                    got = table["received"].get(version, 0) + 1
+                    table["received"][version] = got
+                    if got == table["seats"] and version in table["sent"]:
+                        lat.append(time.perf_counter() - table["sent"].pop(version))
+            if view is None or view["over"]:
+                continue
+            fresh = "view" in msg or kind == "ack"
+            if view["legal"] and not pending and version >= acked and fresh:
+                await asyncio.sleep(think * (0.5 + random.random()))
+                n += 1
+                table["sent"][version + 1] = time.perf_counter()
+                pending = True
+                action = random.choice(view["legal"])
+                await ws.send(json.dumps({"type": "action", "action": action, "id": f"h{n}"}))
+
+
+async def _honest(base: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
+    """Set up ``tables`` honest tables, play them for ``seconds``; their figures."""
+    import httpx
+
+    ws_url = base.replace("http://", "ws://") + "/ws"
+    lat: list[float] = []
+    errors: list[str] = []
+    seats: list[tuple[dict[str, Any], int, str]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        for i in range(tables):
+            head = client_address(1, i)
+            bot = i % 2 == 1
+            body = {**HONEST_GAME, "bots": ["random"] if bot else []}
+            t = (await http.post("/api/tables", json=body, headers=head)).json()
+            table = {
+                "id": t["table_id"],
+                "seats": 1 if bot else 2,
+                "sent": {},
+                "received": {},
+                "head": head,
+            }
+            seats.append((table, 0, t["token"]))
+            if not bot:
+                j = await http.post(
+                    f"/api/tables/{t['table_id']}/join", json={"invite": t["invite"]}, headers=head
+                )
+                seats.append((table, 1, j.json()["token"]))
+            await http.post(
+                f"/api/tables/{t['table_id']}/start",
+                headers={**head, "Authorization": f"Bearer {t['token']}"},
+            )
+    tasks = [
+        asyncio.create_task(_honest_seat(ws_url, table, seat, token, lat, errors, think))
+        for table, seat, token in seats
+    ]
+    _done, pending = await asyncio.wait(tasks, timeout=seconds)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    for task in _done:
+        if task.exception() is not None:
+            errors.append(repr(task.exception()))
+    return {
+        "actions": len(lat),
+        "p50_ms": round(_percentile(lat, 0.50) * 1000, 2),
+        "p95_ms": round(_percentile(lat, 0.95) * 1000, 2),
+        "p99_ms": round(_percentile(lat, 0.99) * 1000, 2),
+        "errors": len(errors),
+        "error_samples": errors[:3],
+    }
+
+
+# --------------------------------------------------------------------------- abusers
+
+
+async def _flooder(base: str, i: int, stop: float, counts: Counter[str]) -> None:
+    """A table of its own; as many sockets on its seat as allowed and one more, each
+    flooding actions; a REST action flood beside them."""
+    import httpx
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    head = client_address(66, i)
+    ws_url = base.replace("http://", "ws://") + "/ws"
+    async with httpx.AsyncClient(base_url=base, timeout=30, headers=head) as http:
+        t = (await http.post("/api/tables", json={"game": "abstrac", "bots": ["random"]})).json()
+        auth = {"Authorization": f"Bearer {t['token']}"}
+        await http.post(f"/api/tables/{t['table_id']}/start", headers=auth)
+        hello = json.dumps({"type": "hello", "table": t["table_id"], "token": t["token"]})
+
+        async def sock(k: int) -> None:
+            while time.monotonic() < stop:
+                try:
+                    async with connect(
+                        ws_url, max_size=2**22, open_timeout=10, additional_headers=head
+                    ) as ws:
+                        await ws.send(hello)
+
+                        async def drain() -> None:
+                            async for raw in ws:
+                                m = json.loads(raw)
+                                counts[f"flood reply {m.get('code', m['type'])}"] += 1
+
+                        reader = asyncio.create_task(drain())
+                        n = 0
+                        while time.monotonic() < stop and not reader.done():
+                            n += 1
+                            frame = {"type": "action", "action": "take 9", "id": f"{k}-{n}"}
+                            await ws.send(json.dumps(frame))
+                            counts["flood frames"] += 1
+                            await asyncio.sleep(0.01)  # 100 a second per socket
+                        reader.cancel()
+                        await asyncio.gather(reader, return_exceptions=True)
+                except (ConnectionClosed, OSError, TimeoutError, InvalidStatus) as exc:
+                    code = getattr(getattr(exc, "rcvd", None), "code", None)
+                    if isinstance(exc, InvalidStatus):
+                        code = exc.response.status_code
+                    counts[f"flood closed {code}"] += 1
+                    await asyncio.sleep(0.2)
+
+        async def rest() -> None:
+            while time.monotonic() < stop:
+                r = await http.post(
+                    f"/api/tables/{t['table_id']}/actions", json={"action": "take 9"}, headers=auth
+                )
+                counts[f"flood rest {r.status_code}"] += 1
+                await asyncio.sleep(0.02)
+
+        await asyncio.gather(*(sock(k) for k in range(5)), rest())
+
+
+async def _slow_reader(base: str, i: int, stop: float, counts: Counter[str]) -> None:
+    """A table of its own with a bot; a socket that asks for full syncs and never reads."""
+    import httpx
+    from websockets.asyncio.client import connect
+
+    head = client_address(67, i)
+    ws_url = base.replace("http://", "ws://") + "/ws"
+    async with httpx.AsyncClient(base_url=base, timeout=30, headers=head) as http:
+        t = (
+            await http.post("/api/tables", json={**HONEST_GAME, "bots": ["random"], "name": "slow"})
+        ).json()
+        auth = {"Authorization": f"Bearer {t['token']}"}
+        await http.post(f"/api/tables/{t['table_id']}/start", headers=auth)
+    hello = json.dumps({"type": "hello", "table": t["table_id"], "token": t["token"]})
+    sync = json.dumps({"type": "sync"})
+    while time.monotonic() < stop:
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.setblocking(False)
+        try:
+            await asyncio.get_running_loop().sock_connect(
+                raw, ("127.0.0.1", int(base.rsplit(":", 1)[1]))
+            )
+            async with connect(
+                ws_url, sock=raw, max_queue=1, max_size=2**22, additional_headers=head
+            ) as ws:
+                counts["slow sockets"] += 1
+                await ws.send(hello)
+                while time.monotonic() < stop:
+                    await asyncio.wait_for(ws.send(sync), 5)
+                    counts["slow syncs asked"] += 1
+                    await asyncio.sleep(0.05)
+        except Exception as exc:  # dropped by the server: come back
+            counts[f"slow dropped {type(exc).__name__}"] += 1
+            await asyncio.sleep(0.5)
+        finally:
+            raw.close()
+
+
+async def _spammer(base: str, i: int, stop: float, counts: Counter[str]) -> None:
+    """Create public tables as fast as answers come; hold half-sent requests open."""
+    import httpx
+
+    host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
+
+    async def half_sent() -> None:
+        while time.monotonic() < stop:
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+                writer.write(b"POST /api/tables HTTP/1.1\r\nHost: x\r\n")
+                await writer.drain()
+                counts["spam half-sent"] += 1
+                await asyncio.wait_for(reader.read(1), max(0.1, stop - time.monotonic()))
+                writer.close()
+            except (OSError, TimeoutError):
+                await asyncio.sleep(0.5)
+
+    async def create() -> None:
+        async with httpx.AsyncClient(
+            base_url=base, timeout=30, headers=client_address(68, i)
+        ) as http:
+            while time.monotonic() < stop:
+                r = await http.post("/api/tables", json={"game": "getha", "public": True})
+                counts[f"spam create {r.status_code}"] += 1
+                await asyncio.sleep(0.05)
+
+    await asyncio.gather(create(), *(half_sent() for _ in range(5)))
+
+
+async def _abuse(base: str, abusers: int, seconds: float) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    stop = time.monotonic() + seconds
+    kinds = [_flooder] * (abusers * 4 // 10) + [_slow_reader] * (abusers * 3 // 10)
+    kinds += [_spammer] * (abusers - len(kinds))
+    tasks = [asyncio.create_task(kind(base, i, stop, counts)) for i, kind in enumerate(kinds)]
+    done, pending = await asyncio.wait(tasks, timeout=seconds + 15)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if task.exception() is not None:
+            counts[f"abuser failed {type(task.exception()).__name__}"] += 1
+    return dict(counts)
+
+
+def _abuse_process(base: str, abusers: int, seconds: float, out: Any) -> None:
+    out.put(asyncio.run(_abuse(base, abusers, seconds)))
+
+
+# --------------------------------------------------------------------------- runs
+
+
+async def _sample_rss(pid: int, every: float, into: list[float]) -> None:
+    while True:
+        mb = rss_mb(pid)
+        if mb is not None:
+            into.append(mb)
+        await asyncio.sleep(every)
+
+
+def _run(
+    honest: int, abusers: int, seconds: float, think: float, launcher: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    with serving(("--bot-delay", "0"), launcher) as (base, pid):
+
+        async def go() -> tuple[dict[str, Any], dict[str, int], list[float]]:
+            rss: list[float] = []
+            sampler = asyncio.create_task(_sample_rss(pid, 1.0, rss))
+            out: Any = None
+            proc = None
+            if abusers:
+                ctx = multiprocessing.get_context("spawn")
+                out = ctx.Queue()
+                proc = ctx.Process(target=_abuse_process, args=(base, abusers, seconds, out))
+                proc.start()
+            figures = await _honest(base, honest, seconds, think)
+            counts: dict[str, int] = {}
+            if proc is not None:
+                counts = await asyncio.to_thread(out.get, True, seconds + 60)
+                await asyncio.to_thread(proc.join, 30)
+            sampler.cancel()
+            return figures, counts, rss
+
+        figures, counts, rss = asyncio.run(go())
+    figures["rss_start_mb"] = round(rss[0], 1) if rss else None
+    figures["rss_end_mb"] = round(rss[-1], 1) if rss else None
+    figures["rss_max_mb"] = round(max(rss), 1) if rss else None
+    # growth over the second half of the run (the first half warms the caches up)
+    half = rss[len(rss) // 2 :]
+    figures["rss_growth_second_half_mb"] = round(half[-1] - half[0], 1) if len(half) > 1 else None
+    figures["abuse"] = counts
+    return figures
+
+
+def measure(
+    honest: int = 200, abusers: int = 100, seconds: float = 60.0, think: float = 1.0
+) -> dict[str, Any]:
+    """Both runs, one after the other, on fresh servers: without abuse, then with."""
+    calm = _run(honest, 0, seconds, think)
+    abused = _run(honest, abusers, seconds, think)
+    ratio = abused["p99_ms"] / calm["p99_ms"] if calm["p99_ms"] else float("nan")
+    return {"without_abuse": calm, "with_abuse": abused, "p99_ratio": round(ratio, 2)}
+
+
+def run(console: Console, quick: bool) -> dict[str, Any]:
+    honest, abusers, seconds = (20, 10, 15.0) if quick else (200, 100, 60.0)
+    figures = measure(honest, abusers, seconds)
+    table = Table(title=f"{honest} honest tables (players think ~1 s), {seconds:g} s each run")
+    for key in ("run", "actions", "p50 ms", "p95 ms", "p99 ms", "errors", "RSS start", "RSS end"):
+        table.add_column(key, justify="right")
+    for label, key in (("without abuse", "without_abuse"), (f"{abusers} abusers", "with_abuse")):
+        f = figures[key]
+        table.add_row(
+            label,
+            *(str(f[k]) for k in ("actions", "p50_ms", "p95_ms", "p99_ms", "errors")),
+            f"{f['rss_start_mb']} MB",
+            f"{f['rss_end_mb']} MB",
+        )
+    console.print(table)
+    console.print(f"p99 with abuse / without: {figures['p99_ratio']} (target: at most 2)")
+    console.print(f"what the abusers got: {figures['with_abuse']['abuse']}")
+    return figures
