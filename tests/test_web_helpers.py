@@ -211,8 +211,11 @@ class Server:
                 str(self.bot_delay),
                 "--log-level",
                 "warning",
-                # the tests' browsers and clients all come from 127.0.0.1
+                # the tests' browsers and clients all come from 127.0.0.1, and their
+                # scripted players act as fast as the server answers
                 "--requests-per-second",
+                "10000",
+                "--actions-per-second",
                 "10000",
                 *self.options,
             ],
