@@ -974,3 +974,15 @@ def test_api_requests_per_address_are_limited_before_any_route(tmp_path: Path) -
         with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect("/ws") as ws:
             ws.receive_json()
         assert closed.value.code == 4429
+
+
+def test_abuse_benchmark_smoke() -> None:
+    """The ``make bench`` abuse run, small: honest players unharmed (no error), the
+    abusers refused, the server's memory sampled."""
+    from cardhall.benchmarks.web_abuse import _run
+
+    figures = _run(honest=4, abusers=4, seconds=2.0, think=0.2)
+    assert figures["errors"] == 0 and figures["actions"] > 0
+    refused = sum(n for k, n in figures["abuse"].items() if "429" in k or "rate" in k)
+    assert refused > 0, figures["abuse"]
+    assert figures["rss_end_mb"] is not None

@@ -170,7 +170,11 @@ async def _flooder(base: str, i: int, stop: float, counts: Counter[str]) -> None
             while time.monotonic() < stop:
                 try:
                     async with connect(
-                        ws_url, max_size=2**22, open_timeout=10, additional_headers=head
+                        ws_url,
+                        max_size=2**22,
+                        open_timeout=10,
+                        close_timeout=1,
+                        additional_headers=head,
                     ) as ws:
                         await ws.send(hello)
 
@@ -231,7 +235,12 @@ async def _slow_reader(base: str, i: int, stop: float, counts: Counter[str]) -> 
                 raw, ("127.0.0.1", int(base.rsplit(":", 1)[1]))
             )
             async with connect(
-                ws_url, sock=raw, max_queue=1, max_size=2**22, additional_headers=head
+                ws_url,
+                sock=raw,
+                max_queue=1,
+                max_size=2**22,
+                close_timeout=1,
+                additional_headers=head,
             ) as ws:
                 counts["slow sockets"] += 1
                 await ws.send(hello)
@@ -282,9 +291,10 @@ async def _abuse(base: str, abusers: int, seconds: float) -> dict[str, int]:
     kinds = [_flooder] * (abusers * 4 // 10) + [_slow_reader] * (abusers * 3 // 10)
     kinds += [_spammer] * (abusers - len(kinds))
     tasks = [asyncio.create_task(kind(base, i, stop, counts)) for i, kind in enumerate(kinds)]
-    done, pending = await asyncio.wait(tasks, timeout=seconds + 15)
-    for task in pending:
+    done, pending = await asyncio.wait(tasks, timeout=seconds + 1)
+    for task in pending:  # still waiting for an answer at the end: stop here
         task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
     for task in done:
         if task.exception() is not None:
             counts[f"abuser failed {type(task.exception()).__name__}"] += 1
