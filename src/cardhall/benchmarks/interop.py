@@ -1,8 +1,10 @@
 """Throughput of the research adapters, per game, measured in one run.
 
-* **PettingZoo**: turns per second from PettingZoo's own ``performance_benchmark`` (5 s of
-  masked random play on the wrapped env, observations built every turn). In quick mode
-  the same loop runs for a shorter time.
+* **PettingZoo**: turns per CPU second of the wrapped env in ``performance_benchmark``'s
+  loop (masked random play, observations built every turn), as a ratio to PettingZoo's
+  classic ``leduc_holdem_v4`` in the very same loop, in interleaved rounds (target, issue
+  18: at least 1.0); in full mode also PettingZoo's own ``performance_benchmark`` (5 s,
+  wall clock).
 * **OpenSpiel**: random playouts through ``pyspiel`` (Python loop: chance outcomes or
   legal actions, pick, ``apply_action``), as games/s, decisions/s and all actions/s (each
   shuffled card is one chance action). No observations are built in this loop.
@@ -26,6 +28,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from cardhall.benchmarks.anchors import (
+    interleaved,
+    leduc_turns_per_second,
+    machine_line,
+    wrapper_turns_per_second,
+)
 from cardhall.benchmarks.playouts import cardhall_us_per_action
 from cardhall.conformance import configs
 from cardhall.registry import game_class, game_names, make_game
@@ -51,28 +59,9 @@ def pettingzoo_turns_per_second(
     name: str, players: int, options: dict[str, Any], budget: float
 ) -> float:
     """Turns per CPU second of the wrapped env, in ``performance_benchmark``'s loop."""
-    import numpy as np
-
     from cardhall.interop.pettingzoo import env
 
-    e = env(name, players=players, **options)
-    rng = random.Random(1)
-    e.reset(seed=1)
-    turns = 0
-    start = time.process_time()
-    while time.process_time() - start < budget:
-        for _agent in e.agent_iter(e.num_agents):
-            obs, _, terminated, truncated, _ = e.last()
-            if terminated or truncated:
-                action = None
-            else:
-                action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
-            e.step(action)
-            turns += 1
-            if all(e.terminations.values()) or all(e.truncations.values()):
-                e.reset()
-                break
-    return turns / (time.process_time() - start)
+    return wrapper_turns_per_second(lambda: env(name, players=players, **options), budget)
 
 
 def openspiel_playouts(
@@ -119,12 +108,20 @@ def engine_us_per_decision(
 
 
 def run(console: Console, quick: bool) -> dict[str, Any]:
-    budget = 0.3 if quick else 2.0
+    budget, rounds = (0.1, 1) if quick else (0.7, 3)
+    console.print(machine_line())
+    try:
+        leduc_turns_per_second(0.01)
+        have_leduc = True
+    except ImportError:
+        have_leduc = False
     table = Table()
     for column in ("game", "players", "options"):
         table.add_column(column)
     for column in (
         "PettingZoo turns/s",
+        "leduc_holdem turns/s",
+        "ratio to leduc",
         "harness (wall)",
         "OpenSpiel games/s",
         "decisions/s",
@@ -140,7 +137,17 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
         from cardhall.interop import encoder_for
 
         encoder_for(make_game(name, players, **options))  # warm the per-configuration cache
-        turns = pettingzoo_turns_per_second(name, players, options, budget)
+
+        def ours(b: float, n: str = name, p: int = players, o: Any = options) -> float:
+            return pettingzoo_turns_per_second(n, p, o, b)
+
+        leduc: float | None = None
+        leduc_ratio: float | None = None
+        if have_leduc:
+            paired = interleaved(leduc_turns_per_second, ours, rounds, budget)
+            turns, leduc, leduc_ratio = paired.ours, paired.anchor, paired.ratio
+        else:
+            turns = ours(budget)
         harness = None if quick else pettingzoo_harness_turns_per_second(name, players, options)
         spiel = openspiel_playouts(name, players, options, budget)
         engine = engine_us_per_decision(name, players, options, budget)
@@ -151,6 +158,8 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
                 "players": players,
                 "options": options,
                 "pettingzoo_turns_per_s": round(turns),
+                "leduc_holdem_turns_per_s": leduc and round(leduc),
+                "ratio_to_leduc": leduc_ratio and round(leduc_ratio, 2),
                 "pettingzoo_harness_turns_per_s_wall": harness and round(harness),
                 "openspiel": {k: round(v, 1) for k, v in spiel.items()},
                 "engine_us_per_decision": round(engine, 2),
@@ -162,6 +171,8 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
             str(players),
             ",".join(f"{k}={v}" for k, v in options.items()) or "-",
             f"{turns:,.0f}",
+            "n/a" if leduc is None else f"{leduc:,.0f}",
+            "n/a" if leduc_ratio is None else f"{leduc_ratio:.2f}x",
             "-" if harness is None else f"{harness:,.0f}",
             f"{spiel['games_per_s']:,.1f}",
             f"{spiel['decisions_per_s']:,.0f}",
@@ -171,4 +182,11 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
             f"{ratio:.1f}x",
         )
     console.print(table)
-    return {"games": rows, "quick": quick}
+    if not have_leduc:
+        console.print("PettingZoo's leduc_holdem needs rlcard and pygame: no anchor")
+    else:
+        met = all(r["ratio_to_leduc"] >= 1.0 for r in rows)
+        console.print(
+            f"target: turns/s >= leduc_holdem's in every game: {'met' if met else 'missed'}"
+        )
+    return {"games": rows, "quick": quick, "rounds": rounds}

@@ -41,6 +41,35 @@ SUBCOMMANDS: tuple[str, ...] = (
 )
 
 
+def version_line() -> str:
+    """``cardhall X.Y.Z (compiled build)``: the version and which build runs."""
+    from cardhall import __version__
+    from cardhall.build import build_name
+
+    return f"cardhall {__version__} ({build_name()} build)"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            help="print the version and which build runs (compiled or pure Python)",
+        ),
+    ] = False,
+) -> None:
+    """Play, serve, analyse and solve the Railog card games and Abstrac."""
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print an error to stderr and return the Exit to raise."""
     err_console.print(f"[red]error:[/red] {message}")

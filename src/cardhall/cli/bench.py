@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -25,8 +26,13 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Run the benchmarks and print their figures (ratios measured in one run)."""
-        console = Console()
-        results: dict[str, Any] = {}
+        from cardhall.benchmarks.anchors import machine_line
+        from cardhall.cli import version_line
+
+        # Wide tables stay whole when the output goes to a file or a pipe.
+        console = Console(width=None if sys.stdout.isatty() else 160)
+        console.print(version_line())
+        results: dict[str, Any] = {"build": version_line(), "machine": machine_line()}
         wanted = tuple(m for m in MODULES if not only or any(o in m for o in only))
         for mod in import_modules(wanted):
             module = mod.__name__
