@@ -4,11 +4,17 @@ command names the build."""
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import subprocess
+import sys
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from cardhall import __version__
-from cardhall.build import COMPILED_MODULES, build_name, compiled_modules
+from cardhall.build import COMPILED_MODULES, build_name, compiled_modules, seeded_digests
 from cardhall.cli import app
 
 
@@ -27,3 +33,74 @@ def test_version_names_the_build() -> None:
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0, result.output
     assert result.output.strip() == f"cardhall {__version__} ({build_name()} build)"
+
+
+# --------------------------------------------------------------------------- the two builds
+#
+# `make test` builds the compiled tree (scripts/build-compiled) and runs the whole suite on
+# the pure package with CARDHALL_COMPILED_TREE naming that tree, then the conformance suite
+# and this file on the compiled tree with CARDHALL_EXPECT_BUILD=compiled.
+
+COMPILED_TREE = os.environ.get("CARDHALL_COMPILED_TREE")
+EXPECTED = os.environ.get("CARDHALL_EXPECT_BUILD")
+
+
+@pytest.mark.skipif(EXPECTED is None, reason="run by make test on each build it names")
+def test_the_build_make_test_asked_for_is_the_one_that_runs() -> None:
+    assert build_name() == EXPECTED
+    if EXPECTED == "compiled":
+        # A compiled module really is one (not the .py beside it).
+        import cardhall.engine
+
+        assert cardhall.engine.__file__.endswith(".so")
+
+
+def _digests_in(tree: str | None) -> dict[str, Any]:
+    """seeded_digests() (3 seeds) and the build's name, computed by a fresh interpreter whose
+    path starts with ``tree`` (None: this process's own package)."""
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = tree + os.pathsep + env.get("PYTHONPATH", "")
+    code = (
+        "import json; from cardhall.build import build_name, seeded_digests; "
+        "print(json.dumps({'build': build_name(), 'digests': seeded_digests(seeds=3)}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return dict(json.loads(done.stdout))
+
+
+@pytest.mark.skipif(
+    COMPILED_TREE is None, reason="needs the compiled tree: make test names it (make compiled)"
+)
+def test_compiled_and_pure_builds_play_identical_games() -> None:
+    """Every view, event, zone and bot decision of seeded games, step by step, is the same
+    in both builds (a card silently turned into an int would show in views and reprs)."""
+    assert COMPILED_TREE is not None
+    compiled = _digests_in(COMPILED_TREE)
+    assert compiled["build"] == "compiled"
+    pure = seeded_digests(seeds=3)
+    assert build_name() == "pure"
+    assert compiled["digests"].keys() == pure.keys()
+    for key, steps in pure.items():
+        other = compiled["digests"][key]
+        diverged = next(
+            (i for i, (a, b) in enumerate(zip(steps, other, strict=False)) if a != b), None
+        )
+        assert diverged is None and len(steps) == len(other), (
+            f"{key}: the builds diverge at step {diverged} "
+            f"(pure {len(steps)} steps, compiled {len(other)})"
+        )
+
+
+def test_digests_see_a_card_turned_into_an_int() -> None:
+    """The digest catches what the cross-build test is for: the same game with one card
+    replaced by its plain int index digests differently."""
+    from cardhall.registry import make_game
+
+    state = make_game("somachi").new_state(seed=1)
+    before = state.digest() + repr(state.zones())
+    hand = state.hands[0]
+    hand[0] = int(hand[0])
+    assert state.digest() + repr(state.zones()) != before

@@ -18,11 +18,12 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 
-__all__ = ["COMPILED_MODULES", "build_name", "compiled_modules"]
+__all__ = ["COMPILED_MODULES", "build_name", "compiled_modules", "seeded_digests"]
 
 #: The modules mypyc compiles, hottest first (the engine, money, the games, the bots).
 #: Keep it to plain literals: setup.py parses it.
 COMPILED_MODULES: tuple[str, ...] = (
+    "cardhall.shuffle",
     "cardhall.engine",
     "cardhall.money",
     "cardhall.games.abstrac",
@@ -56,3 +57,58 @@ def build_name() -> str:
     if k == 0:
         return "pure"
     return f"mixed ({k} of {len(COMPILED_MODULES)} compiled)"
+
+
+def seeded_digests(
+    games: tuple[str, ...] | None = None, seeds: int = 1, ismcts_iterations: int = 20
+) -> dict[str, list[str]]:
+    """Per seeded game, one hash per step of everything observable, for comparing builds.
+
+    Every registered game (or ``games``) is played in its first conformance configuration
+    and with its largest player count, for each seed, by bots (heuristic, ISMCTS with
+    ``ismcts_iterations``, random, in turn round the table, where the game has them). After
+    each step the hash covers the bot's decision (its ``repr``, so a card that turned into
+    an ``int`` shows), every seat's and a spectator's view, the events each may see, the
+    zones (``repr`` again) and the history: :meth:`State.digest` plus those reprs. The
+    compiled and the pure build must give the same lists.
+    """
+    import hashlib
+    import json
+
+    from cardhall.bots import bot_levels, make_bot
+    from cardhall.conformance import configs
+    from cardhall.registry import game_class, game_names, make_game
+
+    out: dict[str, list[str]] = {}
+    for name in games or tuple(game_names()):
+        cls = game_class(name)
+        first = next(iter(configs(cls)))
+        cases = [first]
+        largest = max(cls.player_counts)
+        if largest != first[0]:
+            cases.append(next(((p, o) for p, o in configs(cls) if p == largest), (largest, {})))
+        levels = [lv for lv in ("heuristic", "ismcts", "random") if lv in bot_levels(name)]
+        for players, options in cases:
+            game = make_game(name, players, **options)
+            for seed in range(seeds):
+                bots = []
+                for s in range(players):
+                    level = levels[s % len(levels)]
+                    params = {"iterations": ismcts_iterations} if level == "ismcts" else {}
+                    bots.append(make_bot(game, level, seed=f"{seed}/{s}", **params))
+                state = game.new_state(seed=seed)
+                steps: list[str] = []
+                while True:
+                    text = state.digest() + repr(state.zones())
+                    if state.is_over:
+                        text += json.dumps(state.outcome().to_json(), default=str)  # type: ignore[union-attr]
+                        steps.append(hashlib.sha256(text.encode()).hexdigest())
+                        break
+                    seat = min(state.actors())
+                    action = bots[seat].choose(state, seat)
+                    text += repr(action)
+                    steps.append(hashlib.sha256(text.encode()).hexdigest())
+                    state.apply(seat, action)
+                key = f"{name}/{players}p/{json.dumps(options, sort_keys=True)}/seed{seed}"
+                out[key] = steps
+    return out

@@ -42,8 +42,10 @@ from typing import Any, ClassVar, NamedTuple
 
 from cardhall.cards import FrenchCard, RailogCard
 from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
+from cardhall.shuffle import shuffle
 
 __all__ = [
+    "COMPILED",
     "SPECTATOR",
     "Action",
     "Chance",
@@ -60,6 +62,12 @@ __all__ = [
 
 #: The pseudo-seat used for spectators in event visibility sets.
 SPECTATOR = -1
+
+#: Whether the engine runs compiled by mypyc (see :mod:`cardhall.build`; the engine, the
+#: games and the bots compile together). A compiled class cannot be made without calling
+#: its ``__init__``, so ``clone()`` goes through the constructor there, while the pure
+#: build keeps the cheaper ``Cls.__new__(Cls)``.
+COMPILED: bool = not __file__.endswith((".py", ".pyc"))
 
 
 # --------------------------------------------------------------------------- actions
@@ -261,13 +269,13 @@ class Chance:
             result = [by_value[int(c)] for c in order]
         else:
             rng = random.Random(f"{self.seed}:{k}")
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             result = pool
         self.used.append(tuple(result))
         return list(result)
 
     def clone(self) -> Chance:
-        other = Chance.__new__(Chance)
+        other = Chance(self.seed) if COMPILED else Chance.__new__(Chance)
         other.seed = self.seed
         other.recorded = self.recorded
         other.used = self.used.copy()

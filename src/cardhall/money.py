@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardhall.engine import COMPILED
 from cardhall.errors import ChipError
 
 __all__ = [
@@ -381,7 +382,9 @@ class Money:
     # -- copies and checks -----------------------------------------------------------
 
     def clone(self) -> Money:
-        other = Money.__new__(Money)
+        # Compiled, through the constructor (see engine.COMPILED); the copies below replace
+        # what it set up.
+        other = Money(self.stacks, self.carry, self.mode) if COMPILED else Money.__new__(Money)
         other.stacks = self.stacks.copy()
         other.totals = self.totals.copy()
         other.put = self.put.copy()

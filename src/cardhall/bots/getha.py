@@ -533,7 +533,7 @@ def search_policy(
             if raises.kind in ("bet", "raise"):
                 lo = raises.arg
                 hi = lo
-                for a in reversed(legal):
+                for a in legal[::-1]:
                     if a.kind == raises.kind:
                         hi = a.arg
                         break
@@ -641,7 +641,7 @@ def _signals(state: GethaState, seat: int) -> list[tuple[int, str]]:
     if state.phase != "bet":
         return []
     out: list[tuple[int, str]] = []
-    for p, action in reversed(state.history):
+    for p, action in state.history[::-1]:
         kind = action.kind
         if kind not in _BETTING:
             break

@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import provisional, register_search
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
 from cardhall.engine import Action, Outcome, State
 from cardhall.games.somachi import (
     CHECK,
@@ -62,6 +62,20 @@ from cardhall.games.somachi import (
 __all__ = ["SomachiHeuristicBot", "SomachiRandomBot"]
 
 _AMOUNTS = ("bet", "raise", "challenge")
+
+
+def _count_numbers_of_suit(cards: list[RailogCard], suit: int) -> int:
+    """How many number cards of ``suit`` are among ``cards``."""
+    return sum(1 for d in cards if _rank(d) <= 8 and _suit(d) == suit)
+
+
+def _attack_value(pile: list[RailogCard], suit: int) -> int:
+    """What an attack of ``suit`` on ``pile`` takes: numbers at face value, an alak 8."""
+    return sum(
+        _rank(d) if _rank(d) <= 8 else 8 if _rank(d) == ALAK else 0
+        for d in pile
+        if _suit(d) == suit
+    )
 
 
 @register_bot("somachi", "random")
@@ -209,7 +223,7 @@ class SomachiHeuristicBot(Bot):
         for c, a in plays.items():
             if _rank(c) == ARL:
                 gain = self._sweep_gain(state, seat, _suit(c))
-                held = sum(1 for d in hand if _rank(d) <= 8 and _suit(d) == _suit(c))
+                held = _count_numbers_of_suit(hand, _suit(c))
                 if gain > 0 or held >= 2:
                     return a
         best_attack: Action | None = None
@@ -217,18 +231,21 @@ class SomachiHeuristicBot(Bot):
         for a in legal:
             if a.kind == "attack":
                 c, target = a.arg
-                v = sum(
-                    _rank(d) if _rank(d) <= 8 else 8 if _rank(d) == ALAK else 0
-                    for d in state.tab[target]
-                    if _suit(d) == _suit(c)
-                )
+                v = _attack_value(state.tab[target], _suit(c))
                 if v > best_v:
                     best_attack, best_v = a, v
         if best_attack is not None and best_v >= 8:
             return best_attack
         discards = [a for a in legal if a.kind == "discard"]
         if discards:
-            return min(discards, key=lambda a: self._keep_value(state, seat, a.arg, mine))
+            # The first discard of least keep value (as min() with a key would choose).
+            best = discards[0]
+            best_keep = self._keep_value(state, seat, best.arg, mine)
+            for a in discards[1:]:
+                keep = self._keep_value(state, seat, a.arg, mine)
+                if keep < best_keep:
+                    best, best_keep = a, keep
+            return best
         if plays:  # nothing to discard (only the taken card is left): play a face
             return next(iter(plays.values()))
         return legal[-1]

@@ -475,7 +475,7 @@ def judge(
     ``details["win_chances"]`` (which the ISMCTS win reward uses in place of 0 or 1)."""
     *weights, sd = HAND_MODEL[n][hands_total - hand_no]
     x = _features(n, hand_no, hands_total, dealer, hands)
-    mu = caps[0] - caps[1] + sum(w * d for w, d in zip(weights, x, strict=True))
+    mu = caps[0] - caps[1] + sum((w * d for w, d in zip(weights, x, strict=True)), 0.0)
     p0 = 0.5 * (1.0 + math.erf(mu / (sd * _SQRT2)))
     mean = 0.5 * (caps[0] + caps[1])
     scores = tuple(mean + 0.5 * mu if s & 1 == 0 else mean - 0.5 * mu for s in range(n))

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from cardhall.cards import FRENCH_DECK, FrenchCard
-from cardhall.engine import Action, Chance, Game, OptionSpec, Outcome, State, arg_int
+from cardhall.engine import COMPILED, Action, Chance, Game, OptionSpec, Outcome, State, arg_int
 from cardhall.registry import register
 
 __all__ = ["Abstrac", "AbstracState", "combos", "deal_scores"]
@@ -89,7 +89,6 @@ def deal_scores(combos_a: int, taken_a: int, combos_b: int, taken_b: int) -> tup
     return a, b
 
 
-@register
 class Abstrac(Game):
     name = "abstrac"
     title = "Abstrac"
@@ -121,10 +120,16 @@ class Abstrac(Game):
         return (FIRST, SECOND, *TAKES)[action_id]
 
 
+# A call, not a decorator: mypyc compiles only undecorated classes natively.
+register(Abstrac)
+
+
 class AbstracState(State):
     """An Abstrac deal (or match) in progress."""
 
-    def __init__(self, game: Abstrac, chance: Chance) -> None:
+    def __init__(self, game: Abstrac, chance: Chance, blank: bool = False) -> None:
+        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
+            return
         super().__init__(game, chance)
         self.match = bool(game.options["match"])
         self.target = int(game.options["target"])
@@ -223,7 +228,11 @@ class AbstracState(State):
         }
 
     def clone(self) -> AbstracState:
-        other = AbstracState.__new__(AbstracState)
+        other = (
+            AbstracState(cast(Abstrac, self.game), self.chance, blank=True)
+            if COMPILED
+            else AbstracState.__new__(AbstracState)
+        )
         self._copy_base(other)
         other.match = self.match
         other.target = self.target

@@ -70,10 +70,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import (
+    COMPILED,
     Action,
     Chance,
     Event,
@@ -87,6 +88,7 @@ from cardhall.engine import (
 from cardhall.errors import IllegalActionError, NotationError, OptionError
 from cardhall.money import Money
 from cardhall.registry import register
+from cardhall.shuffle import shuffle
 
 __all__ = [
     "Getha",
@@ -303,7 +305,6 @@ BRINGIN, ANSWER, DRAW, DECLARE, SELECT, BET, REPLACE, OVER = (
 )
 
 
-@register
 class Getha(Game):
     """Getha: see the module docstring."""
 
@@ -437,10 +438,16 @@ class Getha(Game):
         return (-float(chips), float(self.total_chips - chips))
 
 
+# A call, not a decorator: mypyc compiles only undecorated classes natively.
+register(Getha)
+
+
 class GethaState(State):
     """A game of Getha in progress (see the module docstring)."""
 
-    def __init__(self, game: Getha, chance: Chance) -> None:
+    def __init__(self, game: Getha, chance: Chance, blank: bool = False) -> None:
+        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
+            return
         super().__init__(game, chance)
         n = game.players
         o = game.options
@@ -1099,7 +1106,11 @@ class GethaState(State):
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> GethaState:
-        other = GethaState.__new__(GethaState)
+        other = (
+            GethaState(cast(Getha, self.game), self.chance, blank=True)
+            if COMPILED
+            else GethaState.__new__(GethaState)
+        )
         self._copy_base(other)
         other.money = self.money.clone()
         other.dealer = self.dealer
@@ -1162,7 +1173,7 @@ class GethaState(State):
                 break
         else:  # pragma: no cover - constraints could not be met by sampling
             order = pool.copy()
-            rng.shuffle(order)
+            shuffle(rng, order)
             i = 0
             for z in hidden_zones:
                 k = len(z)
@@ -1177,21 +1188,25 @@ class GethaState(State):
                     other.choice[p] = options[rng.randrange(len(options))]
         return other
 
+    #: (seat, number of events, redacted events): the last answer of _redacted_events. A
+    #: class default, so that clones (which start without it) stay cheap.
+    _redacted: tuple[int, int, list[Event]] | None = None
+
     def _redacted_events(self, seat: int) -> list[Event]:
         """The events with those hidden from ``seat`` redacted (a fresh list; the last
         answer is cached, since a search determinizes the same state many times)."""
         events = self.events
-        cached = self.__dict__.get("_redacted")
+        cached = self._redacted
         if cached is None or cached[0] != seat or cached[1] != len(events):
             cached = (seat, len(events), [e if e.visible_to(seat) else _REDACTED for e in events])
-            self.__dict__["_redacted"] = cached
+            self._redacted = cached
         return cached[2].copy()
 
     def _redeal(self, seat: int, pool: list[int], rng: random.Random) -> bool:
         """One attempt at the constrained redeal of :meth:`determinize` (in place)."""
         n = self.game.players
         left = pool.copy()
-        rng.shuffle(left)
+        shuffle(rng, left)
         arl_suits: set[int] = set()
         if self.revealed:
             arl_suits = {
@@ -1231,7 +1246,7 @@ class GethaState(State):
                 for c in left:
                     counts[c // 12] += 1
                 pairs = [(x, y) for x in range(8) for y in range(x + 1, 8)]
-                rng.shuffle(pairs)
+                shuffle(rng, pairs)
                 done = False
                 for x, y in pairs:
                     if b == 0 and rng.random() < 0.3 and counts[x] >= a:

@@ -55,10 +55,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
 from cardhall.engine import (
+    COMPILED,
     SPECTATOR,
     Action,
     Chance,
@@ -252,7 +253,6 @@ def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
 # ----------------------------------------------------------------------------- game
 
 
-@register
 class Somachi(Game):
     name = "somachi"
     title = "Somachi"
@@ -474,6 +474,10 @@ class Somachi(Game):
 # ----------------------------------------------------------------------------- state
 
 
+# A call, not a decorator: mypyc compiles only undecorated classes natively.
+register(Somachi)
+
+
 class SomachiState(State):
     """A game of Somachi in progress (see the module docstring).
 
@@ -487,7 +491,9 @@ class SomachiState(State):
     seat ``s``'s hand that everyone saw it take.
     """
 
-    def __init__(self, game: Somachi, chance: Chance) -> None:
+    def __init__(self, game: Somachi, chance: Chance, blank: bool = False) -> None:
+        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
+            return
         super().__init__(game, chance)
         o = game.options
         n = game.players
@@ -1560,6 +1566,69 @@ class SomachiState(State):
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> SomachiState:
+        if not COMPILED:
+            return self._clone_dict()
+        other = SomachiState(cast(Somachi, self.game), self.chance, blank=True)
+        self._copy_base(other)
+        # Flags, numbers and the parts replaced but never mutated (need, open_order,
+        # _cache) are shared; every mutable part is copied.
+        other.acc = self.acc
+        other.thousand = self.thousand
+        other.afo = self.afo
+        other.seed_discard = self.seed_discard
+        other.gambling = self.gambling
+        other.to_pile = self.to_pile
+        other.w2 = self.w2
+        other.binds_earlier = self.binds_earlier
+        other.stack = self.stack
+        other.clear_discard = self.clear_discard
+        other.hands_per_game = self.hands_per_game
+        other.max_turns = self.max_turns
+        other.pub_tail = self.pub_tail
+        other.dealer = self.dealer
+        other.over = self.over
+        other.need = self.need
+        other.turn_seat = self.turn_seat
+        other.in_turn = self.in_turn
+        other.taken = self.taken
+        other.challenged = self.challenged
+        other.turns = self.turns
+        other.declines = self.declines
+        other.limbo = self.limbo
+        other.negated = self.negated
+        other.bi_level = self.bi_level
+        other.bi_state = self.bi_state
+        other.open_order = self.open_order
+        other._cache_seat = self._cache_seat
+        other._cache = self._cache
+        other.deck_known_flag = self.deck_known_flag
+        other.quiet = self.quiet
+        other.money = self.money.clone() if self.money is not None else None
+        other.deck = self.deck.copy()
+        other.discard = self.discard.copy()
+        other.disc_by = self.disc_by.copy()
+        other.removed_pub = self.removed_pub.copy()
+        other.pile_of = self.pile_of.copy()
+        other.loc = self.loc.copy()
+        other.pub = self.pub.copy()
+        other.arl_owner = self.arl_owner.copy()
+        other.dealt = self.dealt.copy()
+        other.active = self.active.copy()
+        other.tallies = self.tallies.copy()
+        other.hand_log = self.hand_log.copy()
+        other.tasks = self.tasks.copy()
+        other.trig = self.trig.copy()
+        other.stay_bets = self.stay_bets.copy()
+        other.bi_paid = self.bi_paid.copy()
+        other.bi_exempt = self.bi_exempt.copy()
+        other.removed_priv = [x.copy() for x in self.removed_priv]
+        other.hands = [x.copy() for x in self.hands]
+        other.tab = [x.copy() for x in self.tab]
+        return other
+
+    def _clone_dict(self) -> SomachiState:
+        """clone() in the pure build: the instance dict copied whole (faster there; a
+        compiled class has no ``__dict__``), then every mutable part."""
         other = SomachiState.__new__(SomachiState)
         d = self.__dict__.copy()  # flags and ints as they are; mutable parts copied below
         other.__dict__ = d

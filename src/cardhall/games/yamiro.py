@@ -44,10 +44,11 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
 from cardhall.engine import (
+    COMPILED,
     SPECTATOR,
     Action,
     Chance,
@@ -59,6 +60,7 @@ from cardhall.engine import (
     arg_card,
 )
 from cardhall.registry import register
+from cardhall.shuffle import shuffle
 
 __all__ = [
     "COUNT_VALUE",
@@ -226,7 +228,6 @@ def explain(result: HandResult, seats_of_side: Sequence[str] = ("side 0", "side 
 # --------------------------------------------------------------------------- the game
 
 
-@register
 class Yamiro(Game):
     """Yamiro in its three forms: 2 players (standard), 4 (partners), 1 (solitaire)."""
 
@@ -310,6 +311,10 @@ class Yamiro(Game):
         return PLAYS[action_id]
 
 
+# A call, not a decorator: mypyc compiles only undecorated classes natively.
+register(Yamiro)
+
+
 class YamiroState(State):
     """A game of Yamiro in progress.
 
@@ -318,7 +323,9 @@ class YamiroState(State):
     seat is ``seat & 1`` (the deck's pseudo-seat is -1).
     """
 
-    def __init__(self, game: Yamiro, chance: Chance) -> None:
+    def __init__(self, game: Yamiro, chance: Chance, blank: bool = False) -> None:
+        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
+            return
         super().__init__(game, chance)
         #: determinize's last masked event list: (seat, events length, list)
         self._masked: tuple[int, int, list[Event]] | None = None
@@ -676,7 +683,11 @@ class YamiroState(State):
     # -- copies ------------------------------------------------------------------------
 
     def clone(self) -> YamiroState:
-        other = YamiroState.__new__(YamiroState)
+        other = (
+            YamiroState(cast(Yamiro, self.game), self.chance, blank=True)
+            if COMPILED
+            else YamiroState.__new__(YamiroState)
+        )
         other.game = self.game
         other.chance = self.chance.clone()
         other.events = self.events.copy()
@@ -730,7 +741,7 @@ class YamiroState(State):
         others = [s for s in range(self.n) if s != seat]
         pile_len = len(self.pile) - self.pos
         hidden = sorted([*self.pile[self.pos :], *(c for s in others for c in self.hands[s])])
-        rng.shuffle(hidden)
+        shuffle(rng, hidden)
         if self.reshuffled is not None and pile_len:
             # The pile can only hold cards of the last reshuffle.
             allowed = set(self.reshuffled)
