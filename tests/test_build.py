@@ -104,3 +104,28 @@ def test_digests_see_a_card_turned_into_an_int() -> None:
     hand = state.hands[0]
     hand[0] = int(hand[0])
     assert state.digest() + repr(state.zones()) != before
+
+
+def test_python_subclasses_of_the_engine_classes_work_in_either_build() -> None:
+    """Games, adapters and tests extend Game, State and Chance from plain Python (a new game
+    registered by a plug-in, the OpenSpiel adapter's ExplicitChance): the compiled build
+    keeps those classes open to them."""
+    from cardhall.cards import FRENCH_DECK
+    from cardhall.engine import Chance
+    from cardhall.interop.openspiel import ExplicitChance
+    from cardhall.registry import make_game
+
+    class CountingChance(Chance):
+        shuffles = 0
+
+        def shuffle(self, cards: Any) -> list[Any]:
+            CountingChance.shuffles += 1
+            return super().shuffle(cards)
+
+    game = make_game("abstrac")
+    state = game._initial_state(CountingChance(3))
+    assert CountingChance.shuffles == 1
+    assert state.view(0)["row"] == game.new_state(seed=3).view(0)["row"]
+    order = list(range(23, -1, -1))
+    explicit = ExplicitChance(0, [order]).clone()
+    assert [int(c) for c in explicit.shuffle(FRENCH_DECK)] == order

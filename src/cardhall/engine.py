@@ -40,6 +40,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from cardhall.cards import FrenchCard, RailogCard
 from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
 from cardhall.shuffle import shuffle
@@ -232,6 +234,9 @@ def parse_assignments(items: Iterable[str], what: str = "option") -> dict[str, A
 # --------------------------------------------------------------------------- chance
 
 
+# Compiled (cardhall.build), the classes games, adapters and tests extend stay open to
+# subclasses written in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Chance:
     """The source of every shuffle in a game, and the record of what each produced.
 
@@ -352,6 +357,9 @@ class Outcome:
 # --------------------------------------------------------------------------- game
 
 
+# Compiled (cardhall.build), the classes games, adapters and tests extend stay open to
+# subclasses written in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """Rules plus options. Subclasses set the class attributes and implement
     :meth:`_initial_state`; see :mod:`cardhall.games.abstrac` for the smallest example.
@@ -523,6 +531,9 @@ def _counts(counts: Sequence[int]) -> str:
 # --------------------------------------------------------------------------- state
 
 
+# Compiled (cardhall.build), the classes games, adapters and tests extend stay open to
+# subclasses written in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """A game in progress. Subclasses implement the abstract methods; :meth:`apply`
     validates before it mutates, so a rejected action never changes the state.
