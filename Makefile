@@ -30,14 +30,15 @@ compiled: $(COMPILED_STAMP)
 run: $(STAMP)
 	$(VENV)/bin/cardhall serve --host 127.0.0.1 --port 8000 --database-url sqlite:///cardhall.db
 
-## test: install everything (first time), then run the whole suite on the pure package, the
-## conformance suite on the compiled build (and the cross-build digest test), ruff and mypy.
+## test: install everything (first time), then run the whole suite on the pure package (with
+## the cross-build digest test), the conformance, money and adapter suites on the compiled
+## build, ruff and mypy.
 test: $(STAMP) $(COMPILED_STAMP)
 	@if [ -x scripts/ensure-test-deps ]; then scripts/ensure-test-deps; fi
 	CARDHALL_EXPECT_BUILD=pure CARDHALL_COMPILED_TREE=$(COMPILED) $(PY) -m pytest -n 2 $(PYTEST_ARGS)
 	CARDHALL_EXPECT_BUILD=compiled PYTHONPATH=$(COMPILED) $(PY) -m pytest -n 2 -p no:cacheprovider \
-		tests/test_conformance.py tests/test_shuffle.py \
-		tests/test_build.py::test_the_build_make_test_asked_for_is_the_one_that_runs
+		tests/test_conformance.py tests/test_build.py tests/test_shuffle.py tests/test_money.py \
+		tests/test_interop_openspiel.py tests/test_interop_pettingzoo.py -k "not identical_games"
 	$(VENV)/bin/ruff check src tests
 	$(VENV)/bin/ruff format --check src tests
 	$(VENV)/bin/mypy

@@ -129,3 +129,25 @@ def test_python_subclasses_of_the_engine_classes_work_in_either_build() -> None:
     order = list(range(23, -1, -1))
     explicit = ExplicitChance(0, [order]).clone()
     assert [int(c) for c in explicit.shuffle(FRENCH_DECK)] == order
+
+
+def test_states_pickle_and_copy_mid_game_in_either_build() -> None:
+    """Vector envs and search copy states: pickling (which makes an instance without
+    arguments, then fills it in) and clone() give the same game in both builds."""
+    import copy
+    import pickle
+    import random
+
+    from cardhall.registry import game_class, game_names, make_game
+
+    for name in game_names():
+        players = game_class(name).player_counts[0]
+        state = make_game(name, players).new_state(seed=4)
+        rng = random.Random(4)
+        for _ in range(6):
+            if state.is_over:
+                break
+            seat = min(state.actors())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
+            assert twin.digest() == state.digest(), name

@@ -67,8 +67,9 @@ SPECTATOR = -1
 
 #: Whether the engine runs compiled by mypyc (see :mod:`cardhall.build`; the engine, the
 #: games and the bots compile together). A compiled class cannot be made without calling
-#: its ``__init__``, so ``clone()`` goes through the constructor there, while the pure
-#: build keeps the cheaper ``Cls.__new__(Cls)``.
+#: its ``__init__`` (``Cls.__new__(Cls)`` and unpickling call it with no argument), so
+#: those classes take no required argument, and ``clone()`` calls ``Cls()`` there while
+#: the pure build keeps the cheaper ``Cls.__new__(Cls)``.
 COMPILED: bool = not __file__.endswith((".py", ".pyc"))
 
 
@@ -280,7 +281,7 @@ class Chance:
         return list(result)
 
     def clone(self) -> Chance:
-        other = Chance(self.seed) if COMPILED else Chance.__new__(Chance)
+        other = Chance() if COMPILED else Chance.__new__(Chance)
         other.seed = self.seed
         other.recorded = self.recorded
         other.used = self.used.copy()

@@ -196,7 +196,11 @@ class Money:
 
     __slots__ = ("carry", "chips", "dealt", "folded", "mode", "put", "stacks", "totals")
 
-    def __init__(self, stacks: Sequence[int], carry: int = 0, mode: str = "side_pots") -> None:
+    def __init__(
+        self, stacks: Sequence[int] | None = None, carry: int = 0, mode: str = "side_pots"
+    ) -> None:
+        if stacks is None:
+            return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         if not stacks:
             raise ChipError("a table needs at least one seat")
         if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in stacks):
@@ -382,9 +386,7 @@ class Money:
     # -- copies and checks -----------------------------------------------------------
 
     def clone(self) -> Money:
-        # Compiled, through the constructor (see engine.COMPILED); the copies below replace
-        # what it set up.
-        other = Money(self.stacks, self.carry, self.mode) if COMPILED else Money.__new__(Money)
+        other = Money() if COMPILED else Money.__new__(Money)
         other.stacks = self.stacks.copy()
         other.totals = self.totals.copy()
         other.put = self.put.copy()

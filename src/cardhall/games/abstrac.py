@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from cardhall.cards import FRENCH_DECK, FrenchCard
 from cardhall.engine import COMPILED, Action, Chance, Game, OptionSpec, Outcome, State, arg_int
@@ -127,9 +127,9 @@ register(Abstrac)
 class AbstracState(State):
     """An Abstrac deal (or match) in progress."""
 
-    def __init__(self, game: Abstrac, chance: Chance, blank: bool = False) -> None:
-        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
-            return
+    def __init__(self, game: Abstrac | None = None, chance: Chance | None = None) -> None:
+        if game is None or chance is None:
+            return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         super().__init__(game, chance)
         self.match = bool(game.options["match"])
         self.target = int(game.options["target"])
@@ -228,11 +228,7 @@ class AbstracState(State):
         }
 
     def clone(self) -> AbstracState:
-        other = (
-            AbstracState(cast(Abstrac, self.game), self.chance, blank=True)
-            if COMPILED
-            else AbstracState.__new__(AbstracState)
-        )
+        other = AbstracState() if COMPILED else AbstracState.__new__(AbstracState)
         self._copy_base(other)
         other.match = self.match
         other.target = self.target

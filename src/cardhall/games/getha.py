@@ -70,7 +70,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Any, cast
+from typing import Any
 
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import (
@@ -445,9 +445,9 @@ register(Getha)
 class GethaState(State):
     """A game of Getha in progress (see the module docstring)."""
 
-    def __init__(self, game: Getha, chance: Chance, blank: bool = False) -> None:
-        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
-            return
+    def __init__(self, game: Getha | None = None, chance: Chance | None = None) -> None:
+        if game is None or chance is None:
+            return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         super().__init__(game, chance)
         n = game.players
         o = game.options
@@ -1106,11 +1106,7 @@ class GethaState(State):
     # ------------------------------------------------------------------ copies
 
     def clone(self) -> GethaState:
-        other = (
-            GethaState(cast(Getha, self.game), self.chance, blank=True)
-            if COMPILED
-            else GethaState.__new__(GethaState)
-        )
+        other = GethaState() if COMPILED else GethaState.__new__(GethaState)
         self._copy_base(other)
         other.money = self.money.clone()
         other.dealer = self.dealer

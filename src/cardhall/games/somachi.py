@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
 from cardhall.engine import (
@@ -491,9 +491,9 @@ class SomachiState(State):
     seat ``s``'s hand that everyone saw it take.
     """
 
-    def __init__(self, game: Somachi, chance: Chance, blank: bool = False) -> None:
-        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
-            return
+    def __init__(self, game: Somachi | None = None, chance: Chance | None = None) -> None:
+        if game is None or chance is None:
+            return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         super().__init__(game, chance)
         o = game.options
         n = game.players
@@ -1568,7 +1568,7 @@ class SomachiState(State):
     def clone(self) -> SomachiState:
         if not COMPILED:
             return self._clone_dict()
-        other = SomachiState(cast(Somachi, self.game), self.chance, blank=True)
+        other = SomachiState()
         self._copy_base(other)
         # Flags, numbers and the parts replaced but never mutated (need, open_order,
         # _cache) are shared; every mutable part is copied.

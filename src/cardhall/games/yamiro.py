@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Sequence
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
 from cardhall.engine import (
@@ -323,9 +323,9 @@ class YamiroState(State):
     seat is ``seat & 1`` (the deck's pseudo-seat is -1).
     """
 
-    def __init__(self, game: Yamiro, chance: Chance, blank: bool = False) -> None:
-        if blank:  # an empty shell that clone() fills in (compiled: see engine.COMPILED)
-            return
+    def __init__(self, game: Yamiro | None = None, chance: Chance | None = None) -> None:
+        if game is None or chance is None:
+            return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         super().__init__(game, chance)
         #: determinize's last masked event list: (seat, events length, list)
         self._masked: tuple[int, int, list[Event]] | None = None
@@ -683,11 +683,7 @@ class YamiroState(State):
     # -- copies ------------------------------------------------------------------------
 
     def clone(self) -> YamiroState:
-        other = (
-            YamiroState(cast(Yamiro, self.game), self.chance, blank=True)
-            if COMPILED
-            else YamiroState.__new__(YamiroState)
-        )
+        other = YamiroState() if COMPILED else YamiroState.__new__(YamiroState)
         other.game = self.game
         other.chance = self.chance.clone()
         other.events = self.events.copy()
