@@ -124,6 +124,8 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
     page.select_option("select[name=game]", game)
     page.select_option("select[name=players]", str(players))
     page.fill("input[name=name]", "Alice")
+    page.click("details.advanced summary")  # every option, with its label and meaning
+    host.read()
     host.shot("lobby")
     page.click("#create-table")
     page.wait_for_selector("#invite-link")
@@ -264,6 +266,16 @@ def test_every_form_played_to_the_end_at_desktop_and_phone_size(
         page.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
         page.page.goto(f"{server.url}/t/{table}")
         page.page.wait_for_selector("#board")
+    # the rules page, one click from the table, with this table's options
+    desk.page.click("#rules-button")
+    desk.page.wait_for_selector("#rules-body .rules-text h1")
+    rules = desk.page.evaluate(
+        "(() => { const b = document.querySelector('#rules-body').cloneNode(true);"
+        " b.querySelectorAll('code').forEach((c) => c.remove()); return b.innerText; })()"
+    )
+    assert not raw_text(rules), raw_text(rules)
+    assert "This table plays with" in rules or not options
+    desk.page.click("#rules-close")
     rng = random.Random(label)
     deadline = time.monotonic() + 90
     rounds = 0

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from cardhall import narration
 from cardhall.bots import make_bot
 from cardhall.registry import make_game
 from test_web_helpers import Server, chromium, raw_text, running
@@ -40,13 +41,13 @@ FORMS = [
     ("yamiro-solitaire", "yamiro", 1, {}),
 ]
 
-RENDER = """([view, table, events, seat]) => {
+RENDER = """([view, table, events, seat, prompt]) => {
   if (window.cardhallClient) { window.cardhallClient.stop(); window.cardhallClient = null; }
   const app = document.getElementById('app');
   const saved = seat === null ? {watch: true} : {token: 'x', seat};
   const c = new window.Cardhall.TableClient(table.id, saved);
   c.root = app; app.replaceChildren();
-  c.table = table; c.view = view; c.log = events; c.version = 1;
+  c.table = table; c.view = view; c.log = events; c.version = 1; c.prompt = prompt;
   c.render();
   document.querySelectorAll('details').forEach((d) => { d.open = true; });
   const q = (s) => Array.from(document.querySelectorAll(s));
@@ -120,10 +121,10 @@ def table_info(game: str, players: int, options: dict[str, Any]) -> dict[str, An
 
 def positions(
     game: str, players: int, options: dict[str, Any], seed: int, count: int = 8
-) -> list[tuple[int | None, dict[str, Any], list[Any]]]:
-    """(seat, view, events) at ``count`` positions spread along a seeded game of heuristic
-    and random bots (an acting seat, another seat and the spectator each time), and at
-    the end."""
+) -> list[tuple[int | None, dict[str, Any], list[Any], str | None]]:
+    """(seat, view, events, prompt) at ``count`` positions spread along a seeded game of
+    heuristic and random bots (an acting seat, another seat and the spectator each time),
+    and at the end; the events told and the prompt given as the server sends them."""
     g = make_game(game, players, **options)
     state = g.new_state(seed=seed)
     bots = [
@@ -139,13 +140,15 @@ def positions(
         step += 1
         assert step < 5000
     chosen = [states[i * len(states) // count] for i in range(count)] + [state]
-    out: list[tuple[int | None, dict[str, Any], list[Any]]] = []
+    out: list[tuple[int | None, dict[str, Any], list[Any], str | None]] = []
     for st in chosen:
         actors = sorted(st.actors())
         seats: list[int | None] = [actors[0], (actors[0] + 1) % players] if actors else [0]
         for seat in [*dict.fromkeys(seats), None]:
+            ctx = narration.Context(game, tuple(NAMES[:players]), viewer=seat, options=g.options)
             view = json.loads(json.dumps(st.view(seat)))
-            out.append((seat, view, json.loads(json.dumps(st.events_for(seat)))))
+            events = narration.annotate(json.loads(json.dumps(st.events_for(seat))), ctx)
+            out.append((seat, view, events, narration.prompt(view, ctx)))
     return out
 
 
@@ -230,9 +233,9 @@ def test_every_position_reads_like_a_card_table(
     names = NAMES[:players]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     drawn = shots = 0
-    for seat, view, events in positions(game, players, options, seed=7):
+    for seat, view, events, prompt in positions(game, players, options, seed=7):
         where = f"{label} move {view['moves']} seat {seat}"
-        got = page.evaluate(RENDER, [view, info, events, seat])
+        got = page.evaluate(RENDER, [view, info, events, seat, prompt])
         check_drawing(got, view, events, seat, names, where)
         drawn += 1
         if seat == 0 and seat in view["actors"] and shots < 2 and view["moves"] > 4:

@@ -140,7 +140,13 @@ class OptionSpec:
     """One game option: its name, default, allowed values and a one-line description.
 
     ``choices`` lists the allowed values of an enumerated option; ``minimum`` and
-    ``maximum`` bound a whole-number option; ``nullable`` allows ``None``.
+    ``maximum`` bound a whole-number option; ``nullable`` allows ``None``. ``label`` is
+    what a person reads for the option (default: its name in words); ``choice_labels``
+    names each choice the same way (default: the choice in words).
+
+    >>> spec = OptionSpec("allin_mode", "side_pots", "d", choices=("side_pots", "whole_pot"))
+    >>> spec.describe()["label"], spec.describe()["choice_labels"]
+    ('Allin mode', {'side_pots': 'side pots', 'whole_pot': 'whole pot'})
     """
 
     name: str
@@ -150,6 +156,8 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     nullable: bool = False
+    label: str = ""
+    choice_labels: tuple[tuple[Any, str], ...] = ()
 
     @property
     def kind(self) -> str:
@@ -204,8 +212,14 @@ class OptionSpec:
             allowed = {"min": self.minimum, "max": self.maximum}
         else:
             allowed = "text"
+        words = self.name.replace("_", " ")
+        named = dict(self.choice_labels)
         return {
             "name": self.name,
+            "label": self.label or words[:1].upper() + words[1:],
+            "choice_labels": {
+                str(c): named.get(c, str(c).replace("_", " ")) for c in self.choices or ()
+            },
             "default": self.default,
             "allowed": allowed,
             "nullable": self.nullable,

@@ -14,6 +14,7 @@ MODULES: tuple[str, ...] = (
     "cardhall.benchmarks.getha_odds",
     "cardhall.benchmarks.interop",
     "cardhall.benchmarks.search",
+    "cardhall.benchmarks.bot_answer",
     "cardhall.benchmarks.web_load",
     "cardhall.benchmarks.web_abuse",
 )

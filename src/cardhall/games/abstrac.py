@@ -96,8 +96,10 @@ class Abstrac(Game):
     card_type = FrenchCard
     perfect_information = True
     option_specs = (
-        OptionSpec("match", False, "play deals with alternating dealer until a total target"),
-        OptionSpec("target", 500, "match target (with match=true)", minimum=1),
+        OptionSpec(
+            "match", False, "play deals with alternating dealer until a total target", label="Match"
+        ),
+        OptionSpec("target", 500, "the total that ends a match", minimum=1, label="Match target"),
     )
     action_args = {"first": None, "second": None, "take": arg_int}
     conformance_configs = ((2, {}), (2, {"match": True, "target": 150}))

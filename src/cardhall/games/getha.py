@@ -312,16 +312,38 @@ class Getha(Game):
     title = "Getha"
     player_counts = (2, 3, 4, 5, 6, 7, 8)
     option_specs = (
-        OptionSpec("chips", 50, "starting stack of every seat", minimum=1, maximum=100_000),
-        OptionSpec("ante", 1, "ante every dealt-in seat pays (0: the informal game)", minimum=0),
-        OptionSpec("min_bring_in", 1, "smallest bring-in the dealer may set", minimum=0),
-        OptionSpec("min_raise", 1, "smallest bet or raise increment", minimum=1),
+        OptionSpec(
+            "chips",
+            50,
+            "starting stack of every seat",
+            minimum=1,
+            maximum=100_000,
+            label="Starting chips",
+        ),
+        OptionSpec(
+            "ante",
+            1,
+            "ante every dealt-in seat pays (0: the informal game)",
+            minimum=0,
+            label="Ante",
+        ),
+        OptionSpec(
+            "min_bring_in",
+            1,
+            "smallest bring-in the dealer may set",
+            minimum=0,
+            label="Smallest bring-in",
+        ),
+        OptionSpec(
+            "min_raise", 1, "smallest bet or raise increment", minimum=1, label="Smallest raise"
+        ),
         OptionSpec(
             "max_bet",
             None,
             "largest bet or raise increment (none: no limit)",
             minimum=1,
             nullable=True,
+            label="Largest bet or raise",
         ),
         OptionSpec(
             "simultaneous_discard_above",
@@ -330,22 +352,39 @@ class Getha(Game):
             "shuffled back before drawing",
             minimum=0,
             maximum=8,
+            label="Discards together above",
         ),
         OptionSpec(
             "allin_mode",
             "side_pots",
-            "side_pots (standard) or whole_pot (an all-in seat can win everything)",
+            "side pots (standard), or one whole pot an all-in seat can win entirely",
             choices=("side_pots", "whole_pot"),
+            label="All-in",
+            choice_labels=(("side_pots", "side pots"), ("whole_pot", "one whole pot")),
         ),
-        OptionSpec("arlas_holders_immune", False, "an arlas holder never drops to another arlas"),
-        OptionSpec("deiskatun_same_suit", False, "only a deiskatun of the arlas's suit protects"),
+        OptionSpec(
+            "arlas_holders_immune",
+            False,
+            "an arlas holder never drops to another arlas",
+            label="Arlas holders immune",
+        ),
+        OptionSpec(
+            "deiskatun_same_suit",
+            False,
+            "only a deiskatun of the arlas's suit protects",
+            label="Deiskatun of the same suit",
+        ),
         OptionSpec(
             "matchup_order",
             "ranked",
             "ranked (alak, card count, total) or seat (clockwise from the dealer's left)",
             choices=("ranked", "seat"),
+            label="Order of battle",
+            choice_labels=(("ranked", "ranked"), ("seat", "by seat")),
         ),
-        OptionSpec("max_deals", None, "stop after this many deals", minimum=1, nullable=True),
+        OptionSpec(
+            "max_deals", None, "stop after this many deals", minimum=1, nullable=True, label="Deals"
+        ),
     )
     card_type = RailogCard
     action_args = {

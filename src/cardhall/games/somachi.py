@@ -260,44 +260,78 @@ class Somachi(Game):
     card_type = RailogCard
     option_specs = (
         OptionSpec(
-            "all_cards_count", False, "every face card on the table scores 8, not only the alak"
+            "all_cards_count",
+            False,
+            "every face card on the table scores 8, not only the alak",
+            label="All face cards count",
         ),
         OptionSpec(
             "thousand_points",
             False,
             f"play hands until a tally reaches {TARGET_POINTS} (888 octal)",
+            label="Play to 888",
         ),
-        OptionSpec("any_face_opens", False, "any face card may open a pile that takes adds"),
+        OptionSpec(
+            "any_face_opens",
+            False,
+            "any face card may open a pile that takes adds",
+            label="Any face opens",
+        ),
         OptionSpec(
             "seed_discard",
             False,
             "turn the deck's top card onto the discard pile after the "
             "opening round and after every reshuffle (which then uses the whole pile)",
+            label="Seed the discard pile",
         ),
         OptionSpec(
-            "gambling", False, "play for chips: bring-in, stay-in bets, challenges, folding"
+            "gambling",
+            False,
+            "play for chips: bring-in, stay-in bets, challenges, folding",
+            label="Play for chips",
         ),
-        OptionSpec("chips", 100, "starting chips per seat when gambling", minimum=1),
-        OptionSpec("collect_to", "hand", "where an arl's takings go", choices=("hand", "pile")),
+        OptionSpec(
+            "chips", 100, "starting chips per seat when gambling", minimum=1, label="Starting chips"
+        ),
+        OptionSpec(
+            "collect_to",
+            "hand",
+            "where an arl's takings go",
+            choices=("hand", "pile"),
+            label="Arl's takings go to",
+            choice_labels=(("hand", "the hand"), ("pile", "the pile")),
+        ),
         OptionSpec(
             "arl_tableau_collect",
             True,
-            "an arl may collect its suit from other tableaus later (W2)",
+            "an arl may later collect its suit from other tableaus",
+            label="Arl collects from tableaus",
         ),
         OptionSpec(
-            "bring_in_binds_earlier", True, "seats that stood before the bring-in must still pay it"
+            "bring_in_binds_earlier",
+            True,
+            "seats that stood before the bring-in must still pay it",
+            label="Bring-in binds earlier seats",
         ),
         OptionSpec(
             "allin_mode",
             "side_pots",
             "all-in: side pots, or one pot for everyone still in",
             choices=("side_pots", "whole_pot"),
+            label="All-in",
+            choice_labels=(("side_pots", "side pots"), ("whole_pot", "one whole pot")),
         ),
         OptionSpec(
-            "challenge_stack", True, "each declined challenge doubles again (else at most x2)"
+            "challenge_stack",
+            True,
+            "each declined challenge doubles again (else at most x2)",
+            label="Challenges stack",
         ),
         OptionSpec(
-            "clear_discard_between_hands", True, "the discard pile is removed after each hand"
+            "clear_discard_between_hands",
+            True,
+            "the discard pile is removed after each hand",
+            label="Clear the discards between hands",
         ),
         OptionSpec(
             "hands_per_game",
@@ -305,6 +339,7 @@ class Somachi(Game):
             "hands in a game (default: one per seat)",
             minimum=1,
             nullable=True,
+            label="Hands",
         ),
         OptionSpec(
             "max_turns_per_hand",
@@ -312,6 +347,7 @@ class Somachi(Game):
             "engine safety limit: a hand stops and is scored after "
             "this many regular turns (not a rule)",
             minimum=1,
+            label="Turn limit per hand",
         ),
     )
     action_args = {

@@ -240,23 +240,27 @@ class Yamiro(Game):
             "must_have_winner",
             False,
             "There Must Be A Winner: a tied hand goes on with extra full rounds until untied",
+            label="There must be a winner",
         ),
         OptionSpec(
             "deiskatun_anytime",
             True,
-            "a deiskatun also cancels an opposing arlas played after it (false: only before)",
+            "a deiskatun also cancels an opposing arlas played after it (otherwise only before)",
+            label="Deiskatun at any time",
         ),
         OptionSpec(
             "reshuffle_discards",
             True,
             "when the pile runs out, the discards are shuffled into a new pile "
-            "(false: no more draws)",
+            "(otherwise no more draws)",
+            label="Reshuffle the discards",
         ),
         OptionSpec(
             "solitaire_draw_before_last",
             False,
             "solitaire: the sheet's literal sequence, drawing before the 4th card "
             "(choose it from 5) and not after",
+            label="Solitaire: draw before the last card",
         ),
     )
     action_args = {"play": arg_card(RailogCard)}

@@ -28,7 +28,73 @@ from cardhall.web.settings import Settings
 from cardhall.web.store import hash_secret, new_secret, secret_matches
 from cardhall.web.tablelog import Cached, Recent, TableLog, deadline_for, now
 
-__all__ = ["Lobby", "clean_name"]
+__all__ = ["BOT_LEVELS", "DEFAULT_BOTS", "Lobby", "bot_name", "clean_name", "default_bot"]
+
+#: Each bot level as a person reads it, what it plays like, and the first names its bots
+#: take at a table: a bot is called "Heuristic Hana", its level in its name, and no two
+#: bots of a table share a name.
+BOT_LEVELS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "random": (
+        "Random",
+        "plays any legal move",
+        ("Rita", "Rolf", "Rosa", "Rudi", "Ruth", "Remy", "Rina", "Ravi"),
+    ),
+    "heuristic": (
+        "Heuristic",
+        "plays by rules of thumb",
+        ("Hana", "Hugo", "Hilde", "Hiro", "Hedda", "Hamid", "Holly", "Hans"),
+    ),
+    "ismcts": (
+        "Search",
+        "searches many possible deals before each move",
+        ("Sofia", "Sven", "Sara", "Silas", "Suki", "Selma", "Soren", "Sami"),
+    ),
+    "perfect": (
+        "Perfect",
+        "solves the game exactly",
+        ("Petra", "Paul", "Pia", "Piet", "Priya", "Pablo", "Perle", "Pim"),
+    ),
+}
+
+#: The level the lobby offers first: the strongest that answers within a second (90th
+#: percentile of CPU seconds per move, ``cardhall bench --only bot_answer``; see
+#: docs/web.md): Abstrac's exact solver answers in milliseconds; the searching bot
+#: (``ismcts``) answers Somachi in 0.2-0.4 s and two- and four-player Yamiro in 0.2-0.5
+#: s, Getha at 3 seats in 0.3 s but at 6 seats in up to 0.9 s and solitaire Yamiro in
+#: up to 0.9 s.
+DEFAULT_BOTS: dict[str, str] = {
+    "abstrac": "perfect",
+    "getha": "ismcts",
+    "somachi": "ismcts",
+    "yamiro": "ismcts",
+}
+
+
+def bot_name(level: str, taken: Any = ()) -> str:
+    """A bot's name at a table: its level and the first of the level's names not in
+    ``taken`` (the names already seated).
+
+    >>> bot_name("heuristic"), bot_name("heuristic", {"Heuristic Hana"})
+    ('Heuristic Hana', 'Heuristic Hugo')
+    >>> bot_name("newlevel")
+    'Newlevel bot'
+    """
+    label, _, names = BOT_LEVELS.get(level, (level.capitalize(), "", ()))
+    for first in names:
+        if f"{label} {first}" not in taken:
+            return f"{label} {first}"
+    n = 1
+    while f"{label} bot {n}" in taken:
+        n += 1
+    return f"{label} bot" if not names else f"{label} bot {n}"
+
+
+def default_bot(game: str) -> str:
+    """The level the lobby offers first for ``game`` (see :data:`DEFAULT_BOTS`)."""
+    levels = bot_levels(game)
+    chosen = DEFAULT_BOTS.get(game)
+    return chosen if chosen in levels else levels[-1]
+
 
 Publish = Callable[[str, int, int], None]
 
@@ -116,6 +182,15 @@ class Lobby:
                     low, high = validate.option_bounds(cls, option["name"])
                     option["allowed"] = {"min": low, "max": high}
             described["bots"] = bot_levels(name)
+            described["bot_levels"] = [
+                {
+                    "level": lv,
+                    "label": BOT_LEVELS.get(lv, (lv.capitalize(), "", ()))[0],
+                    "about": BOT_LEVELS.get(lv, ("", "", ()))[1],
+                }
+                for lv in described["bots"]
+            ]
+            described["default_bot"] = default_bot(name)
             described["rules"] = (cls.__module__ and _module_doc(cls.__module__)) or ""
             out.append(described)
         return out
@@ -245,6 +320,7 @@ class Lobby:
                 turn_seconds=turn_seconds,
                 creator=creator,
             )
+            taken: set[str] = set()
             for seat in range(g.players):
                 kind, seat_name = "open", ""
                 level = None
@@ -257,7 +333,8 @@ class Lobby:
                     )
                 elif seat - 1 < len(bots):
                     level = levels[-1] if bots[seat - 1] == "strongest" else bots[seat - 1]
-                    kind, seat_name = "bot", f"{level} bot"
+                    kind, seat_name = "bot", bot_name(level, taken)
+                    taken.add(seat_name)
                 self.db.insert_seat(
                     conn,
                     table_id=table_id,
@@ -307,7 +384,7 @@ class Lobby:
                 raise WebError("full", "no open seat", 409)
             return int(open_seats[0])
         if seat not in open_seats:
-            raise WebError("seat_taken", f"seat {seat} is not open", 409)
+            raise WebError("seat_taken", f"seat {seat + 1} is not open", 409)
         return seat
 
     def _host(self, conn: Any, table_id: str, token: Any) -> dict[str, Any]:
@@ -331,13 +408,14 @@ class Lobby:
             if level not in levels:
                 raise WebError("bad_bot", f"no {level!r} bot for {row['game']}: {levels}", 422)
             seat = self._open_seat(conn, table_id, seat)
+            taken = {s["name"] for s in self.db.seats(conn, table_id)}
             self.db.update_seat(
                 conn,
                 table_id,
                 seat,
                 kind="bot",
                 bot_level=level,
-                name=f"{level} bot",
+                name=bot_name(level, taken),
                 token_hash=None,
                 ended=self.db.seats(conn, table_id)[seat]["ended"],
             )
@@ -352,7 +430,7 @@ class Lobby:
             if row["status"] != "lobby":
                 raise WebError("started", "seats change before the start only", 409)
             if seat == row["host_seat"] or not 0 <= seat < row["players"]:
-                raise WebError("bad_seat", f"seat {seat} cannot be opened", 422)
+                raise WebError("bad_seat", f"seat {seat + 1} cannot be opened", 422)
             self.db.update_seat(
                 conn,
                 table_id,
@@ -414,15 +492,17 @@ class Lobby:
                     ended="left",
                 )
             else:
-                # the table's own bot level if it has bots, else the strongest
+                # the table's own bot level if it has bots, else the lobby's default; the
+                # seat's name says a bot plays it now
                 others = [s["bot_level"] for s in self.db.seats(conn, table_id) if s["bot_level"]]
-                level = others[0] if others else bot_levels(row["game"])[-1]
+                level = others[0] if others else default_bot(row["game"])
+                label = BOT_LEVELS.get(level, (level.capitalize(), "", ()))[0]
                 self.db.update_seat(
                     conn,
                     table_id,
                     seat,
                     kind="bot",
-                    name=current["name"],
+                    name=clean_name(f"{label} bot for {current['name']}", f"{label} bot"),
                     bot_level=level,
                     token_hash=None,
                     ended="bot",

@@ -130,4 +130,5 @@ class Error(BaseModel):
 class Rules(BaseModel):
     game: str
     title: str
-    text: str = Field(description="the rules as cardhall plays them (plain text)")
+    text: str = Field(description="the rules page as cardhall plays them (Markdown)")
+    html: str = Field(description="the same page rendered as HTML")

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
 
 from cardhall.errors import UnknownGameError
 from cardhall.registry import game_class
+from cardhall.rulebook import rules_markdown
 from cardhall.web import models
+from cardhall.web.assets import rules_html
 from cardhall.web.errors import WebError
 from cardhall.web.projection import sync_message
 from cardhall.web.service import TableService
@@ -74,13 +75,14 @@ async def list_games(service: Service) -> list[dict[str, Any]]:
 
 @router.get("/api/games/{name}/rules", tags=["lobby"], responses={404: {"model": models.Error}})
 async def game_rules(name: str) -> models.Rules:
-    """The rules as cardhall plays them (the game module's summary), as text."""
+    """The game's rules page (``cardhall/rules/<game>.md``) as Markdown and as HTML."""
     try:
         cls = game_class(name)
+        text = rules_markdown(name)
     except UnknownGameError as exc:
         raise WebError("no_game", str(exc), 404) from None
-    text = importlib.import_module(cls.__module__).__doc__ or ""
-    return models.Rules(game=cls.name, title=cls.title, text=text)
+    terms = tuple((o.name, o.describe()["label"]) for o in cls.option_specs)
+    return models.Rules(game=cls.name, title=cls.title, text=text, html=rules_html(text, terms))
 
 
 @router.get("/api/tables", tags=["lobby"])

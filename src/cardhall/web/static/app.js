@@ -19,12 +19,8 @@
     return data;
   }
   async function games() {
-    if (!GAMES) GAMES = await api("GET", "/api/games");
+    if (!GAMES) { GAMES = await api("GET", "/api/games"); UI.setLevels(GAMES); }
     return GAMES;
-  }
-  // A frame's view with the frame's "prompt" (the narration's: why this seat is asked now).
-  function withPrompt(m) {
-    return m.view ? Object.assign({}, m.view, { prompt: m.prompt || null }) : m.view;
   }
   function gameInfo(name) { return (GAMES || []).find((g) => g.name === name) || null; }
   function gameTitle(name) { const g = gameInfo(name); return g ? g.title : name.charAt(0).toUpperCase() + name.slice(1); }
@@ -71,18 +67,14 @@
   }
 
   function optionLabel(game, spec) {
-    if (spec.label) return spec.label;
-    const own = ((window.Games[game] || {}).optionLabels || {})[spec.name];
-    if (own) return own;
-    const words = spec.name.replace(/_/g, " ");
-    return words.charAt(0).toUpperCase() + words.slice(1);
+    return spec.label;
   }
   function optionValue(game, spec, value) {
     if (value === null || value === undefined) return spec.nullable ? "no limit" : "none";
     if (value === true) return "yes";
     if (value === false) return "no";
-    const labels = (spec.choice_labels || ((window.Games[game] || {}).choiceLabels || {})[spec.name]) || {};
-    if (labels[value]) return labels[value];
+    const labels = spec.choice_labels || {};
+    if (labels[String(value)]) return labels[String(value)];
     return typeof value === "number" ? fmt(value) : String(value).replace(/_/g, " ");
   }
 
@@ -133,7 +125,7 @@
       }));
       const open = el("option", "", "open: invite friends, or seat bots later"); open.value = "";
       botSel.replaceChildren(open, ...g.bots.map((l) => {
-        const o = el("option", "", `${UI.levelName(l)} bots` + (l === defaultBot(g) ? " (recommended)" : "")); o.value = l; return o;
+        const o = el("option", "", `${UI.levelName(l)} bots` + (l === defaultBot(g) ? " (recommended: answers within a second)" : "")); o.value = l; return o;
       }));
       opts.replaceChildren();
       for (const o of g.options) opts.appendChild(optionInput(g.name, o));
@@ -203,7 +195,7 @@
   async function fillPublic(box) {
     let tables = [];
     try { tables = await api("GET", "/api/tables"); } catch (e) { box.appendChild(el("p", "error", e.message)); return; }
-    if (!tables.length) { box.appendChild(el("p", "muted", "None right now. Tick “Public table” to list yours here.")); return; }
+    if (!tables.length) { box.appendChild(el("p", "muted", "No public table right now. Tick “Public table” to list yours here.")); return; }
     const ul = el("ul", "table-list");
     for (const t of tables) {
       const li = el("li");
@@ -221,13 +213,10 @@
   }
 
   function botLevelText(g, level) {
-    const note = { random: "plays any legal move", heuristic: "plays by rules of thumb", ismcts: "searches many deals; strongest", perfect: "solves the game exactly" }[level];
-    return UI.levelName(level) + (note ? ` — ${note}` : "");
+    const b = (g.bot_levels || []).find((x) => x.level === level);
+    return UI.levelName(level) + (b && b.about ? ` — ${b.about}` : "") + (level === defaultBot(g) ? " (recommended)" : "");
   }
-  function defaultBot(g) {
-    if (g.default_bot) return g.default_bot;
-    return g.bots.includes("heuristic") ? "heuristic" : g.bots[g.bots.length - 1];
-  }
+  function defaultBot(g) { return g.default_bot || g.bots[g.bots.length - 1]; }
 
   function optionInput(game, o) {
     const lab = el("label", "option");
@@ -270,7 +259,7 @@
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
     box.appendChild(el("h2", "", `${gameTitle(info.game)} · ${formLabel(info.game, info.players)}`));
     const seats = el("ol", "seat-list");
-    info.seats.forEach((s) => seats.appendChild(el("li", "", s.kind === "open" ? "open seat" : s.name + (s.kind === "bot" ? ` (${UI.levelName(s.bot)} bot)` : ""))));
+    info.seats.forEach((s) => seats.appendChild(el("li", "", seatLine(s))));
     box.appendChild(seats);
     const err = el("div", "error"); err.setAttribute("role", "alert");
     const open = info.status === "lobby" && info.seats.some((s) => s.kind === "open");
@@ -350,7 +339,8 @@
     }
     onMessage(m) {
       if (m.type === "sync") {
-        this.table = m.table; this.seat = this.watch ? null : m.seat; this.version = m.version; this.view = withPrompt(m);
+        this.table = m.table; this.seat = this.watch ? null : m.seat; this.version = m.version; this.view = m.view;
+        this.prompt = m.prompt || null;
         this.log = m.events.slice();
         this.pending = false;
         this.render();
@@ -363,7 +353,7 @@
         this.version = m.version;
         this.log.push(...m.events);
         if (m.table) Object.assign(this.table, m.table);
-        if (m.view) { this.view = withPrompt(m); this.render(); }
+        if (m.view) { this.view = m.view; this.prompt = m.prompt || null; this.render(); }
       } else if (m.type === "error") {
         this.pending = false;
         this.render();
@@ -399,7 +389,7 @@
       const actors = v.actors.filter((s) => s !== this.seat).map((s) => ctx.name(s));
       if (!this.watch && v.actors.includes(this.seat)) {
         if (ctx.game.outOfTurn && ctx.game.outOfTurn(ctx)) {
-          return [v.prompt ? UI.sentence(v.prompt) : "You may act now, out of turn", "mine window"];
+          return [ctx.prompt ? UI.sentence(ctx.prompt.split("\n")[0]) : "You may act now, out of turn", "mine window"];
         }
         return ["Your turn", "mine"];
       }
@@ -456,18 +446,23 @@
 
       const side = el("aside", "play-side");
       if (v.over) side.appendChild(this.renderOutcome(ctx));
-      const summary = ctx.game.summary ? ctx.game.summary(ctx) : null;
-      if (summary) { summary.id = summary.id || "summary"; side.appendChild(summary); }
-      if (!v.over) {
-        const scores = Table.scoreTable(ctx);
-        if (scores) {
-          const box = el("details", "panel scores-panel");
-          box.appendChild(el("summary", "", "Scores so far"));
-          box.appendChild(scores);
-          side.appendChild(box);
-        }
+      const done = Table.summaries(ctx);
+      if (!v.over && done.length) {
+        const last = Table.summaryPanel(ctx, done[done.length - 1]);
+        last.id = "summary";
+        side.appendChild(last);
       }
+      const extra = ctx.game.side ? ctx.game.side(ctx) : null;
+      if (extra) side.appendChild(extra);
       side.appendChild(this.renderLog(ctx));
+      if (done.length > (v.over ? 0 : 1)) {
+        const box = el("details", "panel hands-panel");
+        box.id = "hands";
+        box.appendChild(el("summary", "", v.over ? "Every hand" : "Earlier hands"));
+        const list = v.over ? done : done.slice(0, -1);
+        [...list].reverse().forEach((e) => box.appendChild(Table.summaryPanel(ctx, e, "inner")));
+        side.appendChild(box);
+      }
       if (ctx.game.pack !== "french") {
         const leg = el("details", "panel legend-panel");
         leg.appendChild(el("summary", "", "Suits"));
@@ -499,7 +494,8 @@
       log.setAttribute("aria-live", "polite");
       for (const e of this.log) {
         if (!e.text) continue;
-        const li = el("li", "ev-" + e.kind, UI.sentence(e.text));
+        const li = el("li", "ev-" + e.kind);
+        e.text.split("\n").forEach((line) => li.appendChild(el("div", "", UI.sentence(line))));
         if (e.seat !== null && e.seat !== undefined && e.seat >= 0) li.dataset.seat = String(e.seat);
         log.appendChild(li);
       }
@@ -511,12 +507,9 @@
       const v = this.view;
       const box = el("section", "panel outcome"); box.id = "outcome";
       const o = v.outcome || { scores: [], winners: [] };
-      const headline = ctx.game.result ? ctx.game.result(ctx) : defaultResult(ctx, o);
-      box.appendChild(el("h2", "", headline));
-      const last = [...this.log].reverse().find((e) => e.text && e.seat === null);
-      if (last) box.appendChild(el("p", "", UI.sentence(last.text)));
-      const scores = Table.scoreTable(ctx);
-      if (scores) box.appendChild(scores);
+      const table = Table.finalTable(ctx);
+      box.appendChild(el("h2", "", table && table.result ? UI.sentence(table.result) : defaultResult(ctx, o)));
+      if (table) box.appendChild(Table.narratedTable(table));
       const row = el("div", "row");
       const rec = el("a", "button-link", "Download the record");
       rec.href = `/api/tables/${this.id}/record`; rec.download = `cardhall-${this.table.game}-${this.id}.json`;
@@ -544,7 +537,7 @@
       for (const s of t.seats) {
         const li = el("li");
         li.dataset.seat = String(s.seat);
-        const who = s.kind === "open" ? "open seat" : s.kind === "reserved" ? `${s.name} (not back yet)` : s.name + (s.kind === "bot" ? ` · ${UI.levelName(s.bot)} bot` : "");
+        const who = seatLine(s);
         li.appendChild(el("span", s.kind === "open" ? "muted" : "", who + (s.seat === this.seat ? " (you)" : "")));
         if (host && s.kind === "open") {
           const sel = el("select"); sel.setAttribute("aria-label", "bot level");
@@ -602,6 +595,14 @@
     }
   }
 
+  // A seat in a list: its name, and what it is when the name does not say it.
+  function seatLine(s) {
+    if (s.kind === "open") return "open seat";
+    if (s.kind === "reserved") return `${s.name} (not back yet)`;
+    const badge = Table.seatBadge(s);
+    return badge ? `${s.name} (${badge})` : s.name;
+  }
+
   function defaultResult(ctx, o) {
     if (!o.winners.length) return "No winner";
     const names = o.winners.map((s) => (s === ctx.seat ? "You" : ctx.name(s)));
@@ -617,5 +618,5 @@
   }
   window.addEventListener("popstate", route);
   window.Cardhall = { api, games, gameTitle, formLabel, showRules, route, TableClient };
-  games().catch(() => {}).finally(route);
+  Promise.all([games(), Cards.load("plain")]).catch((e) => { $app.replaceChildren(el("p", "error", e.message)); }).then(route);
 })();

@@ -11,8 +11,8 @@
 //   label(ctx, a)     -> the button text of a plain action
 //   outOfTurn(ctx)    -> true while the viewer acts in a window that is not its turn
 //   dealer(ctx)       -> the dealer's seat or null
-//   summary(ctx)      -> Node: the last hand/deal summary, or null
-//   scores(ctx)       -> {columns, rows, totals} per hand, or null
+//   summaryExtra(ctx, event) -> Node shown under a hand's summary (e.g. captured cards)
+//   side(ctx)         -> Node for the side column (e.g. Getha's showdown step by step)
 //   quick(ctx, range) -> [[label, amount]] quick sizes for a bet box
 // Everything is built from ctx.view and the narration's sentences (event "text", view
 // "prompt"); no game rule is decided here.
@@ -65,6 +65,7 @@
       view: v, table: t, game, seat: client.seat, players: v.players,
       names, plain, ranges, legal: new Set(plain),
       events: client.log, ui: client.ui, keep: client.keep, busy: client.busy(),
+      prompt: client.prompt || v.prompt || null,
       name(s) { return s === null || s === undefined ? "" : names[s] || UI.seatNumber(s); },
       // "you" for the viewer, the seat's name otherwise
       who(s) { return s === client.seat ? "you" : ctx.name(s); },
@@ -166,7 +167,7 @@
     b.type = "button";
     b.dataset.card = card;
     b.innerHTML = Cards.svg(card, o.cls || "");
-    const label = Cards.name(card);
+    const label = Cards.longName(card);
     if (o.onclick) {
       b.setAttribute("aria-pressed", o.selected ? "true" : "false");
       b.setAttribute("aria-label", label);
@@ -303,7 +304,12 @@
     const box = el("section", "actionbar");
     box.id = "actions";
     box.setAttribute("aria-label", "Your move");
-    if (v.prompt) box.appendChild(el("div", "prompt", UI.sentence(v.prompt)));
+    if (ctx.prompt) {
+      const p = el("div", "prompt");
+      p.id = "prompt";
+      ctx.prompt.split("\n").forEach((line) => p.appendChild(el("div", "", UI.sentence(line))));
+      box.appendChild(p);
+    }
     const custom = ctx.game.controls ? ctx.game.controls(ctx) : null;
     const used = (custom && custom.used) || new Set();
     if (custom && custom.node) box.appendChild(custom.node);
@@ -382,43 +388,45 @@
     return root;
   }
 
-  // The per-hand score table: columns (names), one row per hand, totals.
-  function scoreTable(ctx) {
-    const data = ctx.game.scores ? ctx.game.scores(ctx) : null;
-    if (!data || !data.rows.length) return null;
+  // The narration's summaries: every event that closes a hand or deal carries one.
+  function summaries(ctx) { return ctx.events.filter((e) => e.summary && (e.summary.title || (e.summary.lines || []).length)); }
+
+  function summaryPanel(ctx, e, cls) {
+    const box = el("section", "panel summary" + (cls ? " " + cls : ""));
+    box.appendChild(el("h3", "", e.summary.title || "Summary"));
+    for (const line of e.summary.lines || []) box.appendChild(el("p", "", UI.sentence(line)));
+    const extra = ctx.game.summaryExtra ? ctx.game.summaryExtra(ctx, e) : null;
+    if (extra) box.appendChild(extra);
+    return box;
+  }
+
+  // The narration's score table of the finished game: columns, a row per hand, result.
+  function finalTable(ctx) {
+    const e = [...ctx.events].reverse().find((x) => x.summary && x.summary.table);
+    return e ? e.summary.table : null;
+  }
+
+  function narratedTable(table) {
     const t = el("table", "scores");
     t.id = "score-table";
-    const head = el("tr");
-    head.appendChild(el("th", "", data.first || "Hand"));
-    for (const c of data.columns) head.appendChild(el("th", "", c));
-    if (data.notes) head.appendChild(el("th", "note-col", ""));
-    const thead = el("thead"); thead.appendChild(head); t.appendChild(thead);
+    const thead = el("thead"), head = el("tr");
+    table.columns.forEach((c) => head.appendChild(el("th", "", c)));
+    thead.appendChild(head); t.appendChild(thead);
     const body = el("tbody");
-    data.rows.forEach((r) => {
-      const tr = el("tr");
-      tr.appendChild(el("th", "", r.label));
-      r.cells.forEach((c, i) => {
-        const td = el("td", (r.win || []).includes(i) ? "win" : "", c === null || c === undefined ? "–" : typeof c === "number" ? fmt(c) : c);
-        tr.appendChild(td);
-      });
-      if (data.notes) tr.appendChild(el("td", "note-col", r.note || ""));
+    table.rows.forEach((r, i) => {
+      const tr = el("tr", i === table.rows.length - 1 && /^(total|final)/i.test(r[0]) ? "total" : "");
+      r.forEach((c, j) => tr.appendChild(el(j === 0 ? "th" : "td", "", c)));
       body.appendChild(tr);
     });
     t.appendChild(body);
-    if (data.totals) {
-      const tf = el("tfoot"), tr = el("tr");
-      tr.appendChild(el("th", "", data.totalLabel || "Total"));
-      data.totals.forEach((c) => tr.appendChild(el("td", "", typeof c === "number" ? fmt(c) : c)));
-      if (data.notes) tr.appendChild(el("td", "note-col", ""));
-      tf.appendChild(tr); t.appendChild(tf);
-    }
     const wrap = el("div", "scroll-x");
     wrap.appendChild(t);
     return wrap;
   }
 
   window.Table = {
-    splitLegal, inRange, makeContext, board, actionBar, betBox, scoreTable, cardsNode, backs,
+    splitLegal, inRange, makeContext, board, actionBar, betBox, cardsNode, backs,
+    summaries, summaryPanel, finalTable, narratedTable,
     cardButton, labelOf, stat, seatName, seatBadge, closeMenus, snap, rangeMessage,
   };
 })();

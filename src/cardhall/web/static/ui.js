@@ -38,7 +38,11 @@
     return list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
   }
 
-  const LEVELS = { random: "Random", heuristic: "Heuristic", ismcts: "Search", perfect: "Perfect" };
+  // Bot levels as a person reads them, from the server's games (/api/games bot_levels).
+  const LEVELS = {};
+  function setLevels(games) {
+    for (const g of games) for (const b of g.bot_levels || []) LEVELS[b.level] = b.label;
+  }
   function levelName(level) {
     return LEVELS[level] || (level ? level.charAt(0).toUpperCase() + level.slice(1) : "");
   }
@@ -49,5 +53,5 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  window.UI = { el, button, fmt, plural, seatNumber, joinNames, levelName, sentence };
+  window.UI = { el, button, fmt, plural, seatNumber, joinNames, levelName, setLevels, sentence };
 })();

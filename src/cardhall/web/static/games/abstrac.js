@@ -1,6 +1,6 @@
 // Abstrac at the table: the row of face-up cards across the felt (the top end, taken
 // first, on the left; click the 1st, 2nd or 3rd card to take that many), each player's
-// taken cards and combination points, and the deals of a match.
+// taken cards and combination points.
 "use strict";
 (function () {
   const { el, fmt } = window.UI;
@@ -47,38 +47,10 @@
     return null;
   }
 
-  function deals(ctx) {
-    return ctx.view.deals || [];
-  }
-
-  function summary(ctx) {
-    const list = deals(ctx);
-    if (!list.length) return null;
-    const last = list[list.length - 1];
-    const box = el("section", "panel summary");
-    box.appendChild(el("h3", "", list.length > 1 ? `Deal ${list.length}` : "The deal"));
-    const ev = [...ctx.events].reverse().find((e) => e.kind === "score" && e.text);
-    if (ev) box.appendChild(el("p", "", UI.sentence(ev.text)));
-    const ul = el("ul", "plain");
-    for (let s = 0; s < 2; s++) ul.appendChild(el("li", "", `${ctx.name(s)}: ${UI.plural(last.combos[s], "combination point")}, ${UI.plural(last.scores[s], "point")}`));
-    box.appendChild(ul);
-    return box;
-  }
-
-  function scores(ctx) {
-    const list = deals(ctx);
-    const rows = list.map((d, i) => {
-      const best = Math.max(...d.scores);
-      return { label: `Deal ${i + 1}`, cells: d.scores, win: d.scores.map((x, s) => (x === best && x > 0 ? s : -1)).filter((s) => s >= 0) };
-    });
-    return { first: "Deal", columns: [ctx.name(0), ctx.name(1)], rows, totals: rows.length > 1 ? ctx.view.totals : null };
-  }
-
   window.Games.abstrac = {
     pack: "french",
-    seat, centre, label, summary, scores,
+    seat, centre, label,
     hand: null,
     dealer: (ctx) => ctx.view.dealer,
-    optionLabels: { match: "Match play", target: "Match target" },
   };
 })();

@@ -177,7 +177,7 @@
             if (i >= 0) list.splice(i, 1); else { list.push(s); if (list.length > 2) list.shift(); }
             ctx.rerender();
           }, "secondary toggle" + (chosen.includes(s) ? " on" : ""));
-          b.innerHTML = Cards.suitSymbol(s, 18);
+          b.innerHTML = Cards.suitSymbol(s);
           b.appendChild(document.createTextNode(" " + Cards.suitName(s)));
           b.setAttribute("aria-pressed", chosen.includes(s) ? "true" : "false");
           b.dataset.suit = String(s);
@@ -197,7 +197,7 @@
       for (const a of replaces) {
         const s = Number(a.split(" ")[1]);
         const b = button("", () => ctx.act(a));
-        b.innerHTML = Cards.suitSymbol(s, 18);
+        b.innerHTML = Cards.suitSymbol(s);
         b.appendChild(document.createTextNode(` Play ${Cards.suitName(s)}`));
         b.dataset.action = a;
         b.disabled = ctx.busy;
@@ -249,27 +249,36 @@
     return ev.slice(start, stop + 1);
   }
 
-  function showdownPanel(ctx) {
-    const steps = showdownEvents(ctx);
+  // Each line the narration tells of the last showdown is one step; the reveal shows the
+  // cards turned up. "Next step" walks through them, "Show all" lists them.
+  function side(ctx) {
+    const events = showdownEvents(ctx);
+    const steps = [];
+    for (const e of events) {
+      const lines = e.text ? e.text.split("\n") : [];
+      lines.forEach((line, i) => steps.push({ line, event: i === 0 ? e : null }));
+    }
     if (!steps.length) return null;
-    const key = "showdown:" + steps[0].seq;
+    const key = "showdown:" + events[0].seq;
     const keep = ctx.keep;
-    if (keep.showdownKey !== key) { keep.showdownKey = key; keep.showdownStep = 0; }
+    if (keep.showdownKey !== key) { keep.showdownKey = key; keep.showdownStep = 0; keep.showdownAll = false; }
     const n = steps.length;
     const at = Math.min(keep.showdownStep, n - 1);
     const box = el("section", "panel showdown");
     box.id = "showdown";
     const head = el("div", "row spread");
-    head.appendChild(el("h3", "", "Showdown"));
-    head.appendChild(el("span", "muted", `step ${at + 1} of ${n}`));
+    const dealNo = (events.find((e) => e.kind === "deal_over") || {}).deal || ctx.view.deal;
+    head.appendChild(el("h3", "", `Showdown, deal ${dealNo}`));
+    head.appendChild(el("span", "muted", keep.showdownAll ? UI.plural(n, "step") : `step ${at + 1} of ${n}`));
     box.appendChild(head);
     const list = el("ol", "steps");
-    for (let i = 0; i <= (keep.showdownAll ? n - 1 : at); i++) {
-      const e = steps[i];
+    const last = keep.showdownAll ? n - 1 : at;
+    for (let i = 0; i <= last; i++) {
+      const step = steps[i];
       const li = el("li", i === at && !keep.showdownAll ? "current" : "");
-      li.dataset.kind = e.kind;
-      if (e.text) li.appendChild(el("div", "", UI.sentence(e.text)));
-      if (e.kind === "reveal" && e.played) {
+      li.appendChild(el("div", "", UI.sentence(step.line)));
+      const e = step.event;
+      if (e && e.kind === "reveal" && e.played) {
         const g = el("div", "reveal");
         for (const [s, cards] of Object.entries(e.played)) {
           const row = el("div", "reveal-row");
@@ -284,71 +293,20 @@
     box.appendChild(list);
     const nav = el("div", "row");
     const prev = button("Previous", () => { keep.showdownAll = false; keep.showdownStep = Math.max(0, at - 1); ctx.rerender(); }, "secondary small");
-    prev.disabled = at === 0 && !keep.showdownAll;
+    prev.disabled = at === 0 || keep.showdownAll;
     const next = button("Next step", () => { keep.showdownAll = false; keep.showdownStep = Math.min(n - 1, at + 1); ctx.rerender(); }, "small");
     next.id = "showdown-next";
-    next.disabled = at >= n - 1 && !keep.showdownAll;
+    next.disabled = at >= n - 1 || keep.showdownAll;
     const all = button(keep.showdownAll ? "One at a time" : "Show all", () => { keep.showdownAll = !keep.showdownAll; ctx.rerender(); }, "secondary small");
+    all.id = "showdown-all";
     nav.append(prev, next, all);
     box.appendChild(nav);
     return box;
   }
 
-  function dealEnds(ctx) { return ctx.events.filter((e) => e.kind === "deal_over"); }
-
-  function summary(ctx) {
-    const v = ctx.view;
-    const wrap = el("div", "gt-summary");
-    const ld = v.last_deal;
-    if (ld) {
-      const box = el("section", "panel summary");
-      box.appendChild(el("h3", "", `Deal ${ld.deal}`));
-      const ev = [...ctx.events].reverse().find((e) => e.kind === "deal_over" && e.text);
-      if (ev) box.appendChild(el("p", "", UI.sentence(ev.text)));
-      const ul = el("ul", "plain");
-      ld.received.forEach((x, s) => { if (x) ul.appendChild(el("li", "", `${ctx.who(s) === "you" ? "You" : ctx.name(s)} won ${fmt(x)}`)); });
-      if (ld.carry) ul.appendChild(el("li", "", `${fmt(ld.carry)} carried over to the next deal`));
-      box.appendChild(ul);
-      wrap.appendChild(box);
-    }
-    const sd = showdownPanel(ctx);
-    if (sd) wrap.appendChild(sd);
-    return wrap.childNodes.length ? wrap : null;
-  }
-
-  function scores(ctx) {
-    const v = ctx.view;
-    const start = Array(v.players).fill(v.options ? v.options.chips : 0);
-    let before = start;
-    const rows = dealEnds(ctx).map((e) => {
-      const cells = e.stacks.map((x, s) => { const d = x - before[s]; return d > 0 ? `+${fmt(d)}` : d < 0 ? `−${fmt(-d)}` : "0"; });
-      const win = e.received.map((x, s) => (x > 0 ? s : -1)).filter((s) => s >= 0);
-      before = e.stacks;
-      return { label: String(e.deal), cells, win };
-    });
-    return { first: "Deal", columns: v.seats.map((_, s) => ctx.name(s)), rows, totals: v.seats.map((x) => x.stack), totalLabel: "Stacks" };
-  }
-
   window.Games.getha = {
     amountKinds: ["bringin", "bet", "raise"],
-    seat, centre, hand, controls, label, verb, quick, summary, scores,
+    seat, centre, hand, controls, label, verb, quick, side,
     dealer: (ctx) => ctx.view.dealer,
-    optionLabels: {
-      chips: "Starting chips",
-      ante: "Ante",
-      min_bring_in: "Smallest bring-in",
-      min_raise: "Smallest raise",
-      max_bet: "Largest bet or raise",
-      simultaneous_discard_above: "Discard together above",
-      allin_mode: "All-in rule",
-      arlas_holders_immune: "Arlas holders are immune",
-      deiskatun_same_suit: "Deiskatun of the same suit only",
-      matchup_order: "Battle order",
-      max_deals: "Deals",
-    },
-    choiceLabels: {
-      allin_mode: { side_pots: "side pots", whole_pot: "whole pot" },
-      matchup_order: { ranked: "ranked", seat: "by seat" },
-    },
   };
 })();

@@ -114,16 +114,16 @@
     const p = a.split(" ");
     const c = (x) => Cards.name(x);
     switch (p[0]) {
-      case "open": return `Open with the ${c(p[1])}`;
+      case "open": return `Open with ${c(p[1])}`;
       case "stand": return "Don't open";
       case "draw": return "Draw from the deck";
-      case "take": return ctx.view.discard_top ? `Take the ${c(ctx.view.discard_top)}` : "Take the discard";
-      case "play": return `Play the ${c(p[1])}`;
-      case "discard": return `Discard the ${c(p[1])}`;
-      case "add": return `Add the ${c(p[1])} to the ${c(p[2])}`;
-      case "attack": return `Attack ${ctx.who(Number(p[2]))} with the ${c(p[1])}`;
-      case "collect": return `Collect with the ${c(p[1])}`;
-      case "claim": return ctx.view.pending && ctx.view.pending.card ? `Claim the ${c(ctx.view.pending.card)}` : "Claim";
+      case "take": return ctx.view.discard_top ? `Take ${c(ctx.view.discard_top)}` : "Take the discard";
+      case "play": return `Play ${c(p[1])}`;
+      case "discard": return `Discard ${c(p[1])}`;
+      case "add": return `Add ${c(p[1])} to ${c(p[2])}`;
+      case "attack": return `Attack ${ctx.who(Number(p[2]))} with ${c(p[1])}`;
+      case "collect": return `Collect with ${c(p[1])}`;
+      case "claim": return ctx.view.pending && ctx.view.pending.card ? `Claim ${c(ctx.view.pending.card)}` : "Claim";
       case "pass": return "Pass";
       case "defend": return "Defend";
       case "meet": return "Meet the challenge";
@@ -145,29 +145,6 @@
     return WINDOWS.has(p.kind) || (ctx.view.turn !== null && ctx.view.turn !== ctx.seat);
   }
 
-  function hands(ctx) { return ctx.view.hands || []; }
-
-  function summary(ctx) {
-    const list = hands(ctx);
-    if (!list.length) return null;
-    const h = list[list.length - 1];
-    const box = el("section", "panel summary");
-    box.appendChild(el("h3", "", `Hand ${list.length}`));
-    const ev = [...ctx.events].reverse().find((e) => e.kind === "hand_end" && e.text);
-    if (ev) box.appendChild(el("p", "", UI.sentence(ev.text)));
-    box.appendChild(el("p", "strong", (h.winners.length ? UI.joinNames(h.winners.map((s) => (s === ctx.seat ? "you" : ctx.name(s)))) : "nobody") + (h.winners.length === 1 && h.winners[0] !== ctx.seat ? " wins the hand" : " win the hand")));
-    const ul = el("ul", "plain");
-    h.scores.forEach((x, s) => ul.appendChild(el("li", "", `${ctx.name(s)}: ${UI.plural(x, "point")}`)));
-    box.appendChild(ul);
-    return box;
-  }
-
-  function scores(ctx) {
-    const v = ctx.view;
-    const rows = hands(ctx).map((h, i) => ({ label: String(i + 1), cells: h.scores, win: h.winners }));
-    return { columns: v.tallies.map((_, s) => ctx.name(s)), rows, totals: v.tallies, totalLabel: "Tally" };
-  }
-
   function quick(ctx, r) {
     const half = r.min + Math.floor((r.max - r.min) / 2);
     return [["Min", r.min], ["Half", half], ["All in", r.max]];
@@ -175,24 +152,7 @@
 
   window.Games.somachi = {
     amountKinds: ["bet", "raise", "challenge"],
-    seat, centre, cardActions, label, verb, outOfTurn, summary, scores, quick,
+    seat, centre, cardActions, label, verb, outOfTurn, quick,
     dealer: (ctx) => ctx.view.dealer,
-    optionLabels: {
-      all_cards_count: "All cards count",
-      thousand_points: "Play to 1,000 points",
-      any_face_opens: "Any face card opens",
-      seed_discard: "Seed the discard pile",
-      gambling: "Gambling (chips)",
-      chips: "Starting chips",
-      collect_to: "Collected cards go to",
-      arl_tableau_collect: "An arl on the tableau collects",
-      bring_in_binds_earlier: "The bring-in binds earlier seats",
-      allin_mode: "All-in rule",
-      challenge_stack: "Challenge up to the stack",
-      clear_discard_between_hands: "Clear the discards between hands",
-      hands_per_game: "Hands per game",
-      max_turns_per_hand: "Turn limit per hand",
-    },
-    choiceLabels: { allin_mode: { side_pots: "side pots", whole_pot: "whole pot" } },
   };
 })();

@@ -139,69 +139,28 @@
 
   function label(ctx, a) {
     const [kind, card] = a.split(" ");
-    if (kind === "play" && card) return `Play the ${Cards.name(card)}`;
+    if (kind === "play" && card) return `Play ${Cards.name(card)}`;
     return null;
   }
 
   function results(ctx) { return ctx.view.results || []; }
 
-  function winnerText(ctx, r) {
-    if (r.winner === null || r.winner === undefined || r.winner < 0) return "No winner";
-    const n = sideName(ctx, r.winner);
-    return `${n} ${n === "You" || ctx.view.form === "partner" ? "win" : "wins"} ${UI.plural(r.points, "point")}`;
-  }
-
-  function summary(ctx) {
-    const list = results(ctx);
-    if (!list.length) return null;
-    const r = list[list.length - 1];
-    const box = el("section", "panel summary");
-    box.appendChild(el("h3", "", `Hand ${r.hand} of ${ctx.view.hands_total}`));
-    box.appendChild(el("p", "strong", winnerText(ctx, r)));
-    const ev = [...ctx.events].reverse().find((e) => e.kind === "result" && e.hand === r.hand && e.text);
-    box.appendChild(el("p", "", UI.sentence(ev ? ev.text : r.text)));
-    if (r.captured && r.captured.length) {
-      box.appendChild(el("div", "muted small", "Captured:"));
-      box.appendChild(Table.cardsNode(r.captured, "tiny"));
-    }
+  // Under a hand's summary: the cards the winning side captured.
+  function summaryExtra(ctx, e) {
+    if (e.kind !== "result" || !e.captured || !e.captured.length) return null;
+    const box = el("div", "captured");
+    box.appendChild(el("div", "muted small", "Captured:"));
+    box.appendChild(Table.cardsNode(e.captured, "tiny"));
     return box;
   }
 
-  function scores(ctx) {
-    const v = ctx.view;
-    const list = results(ctx);
-    const rows = list.map((r) => {
-      const cells = v.sides.map((_, i) => (r.winner === i ? r.points : 0));
-      return { label: String(r.hand), cells, win: r.winner >= 0 && r.winner !== null ? [r.winner] : [], note: r.text };
-    });
-    return { columns: v.sides.map((_, i) => sideName(ctx, i)), rows, totals: v.sides.map((s) => s.capture_total), totalLabel: "Captured" };
-  }
-
-  function result(ctx) {
-    const v = ctx.view;
-    const totals = v.sides.map((s) => s.capture_total);
-    const o = v.outcome || { winners: [] };
-    if (!o.winners.length) return `A tie: ${totals.map(fmt).join(" to ")}`;
-    const side = sideOf(ctx, o.winners[0]);
-    const n = sideName(ctx, side);
-    const other = totals[1 - side];
-    if (v.form === "solitaire") return side === 0 ? `You beat the deck, ${fmt(totals[0])} to ${fmt(other)}` : `The deck wins, ${fmt(totals[1])} to ${fmt(totals[0])}`;
-    return `${n} ${n === "You" || v.form === "partner" ? "win" : "wins"}, ${fmt(totals[side])} to ${fmt(other)}`;
-  }
-
   window.Games.yamiro = {
-    seat, centre, cardActions, label, summary, scores, result,
+    seat, centre, cardActions, label, summaryExtra,
     dealer: (ctx) => ctx.view.dealer,
     forms: {
       2: ["Standard", "two players, head to head"],
       4: ["Partner", "four players in two teams"],
       1: ["Solitaire", "one player against the deck"],
-    },
-    optionLabels: {
-      must_have_winner: "There must be a winner",
-      deiskatun_anytime: "Deiskatun at any time",
-      reshuffle_discards: "Reshuffle the discards",
-      solitaire_draw_before_last: "Solitaire: draw before the last card",
     },
   };
 })();
