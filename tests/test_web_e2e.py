@@ -305,3 +305,49 @@ def test_every_form_played_to_the_end_at_desktop_and_phone_size(
     rec = Record.from_dict(httpx.get(f"{server.url}/api/tables/{table}/record").json())
     check_frames(rec, {0: desk.frames})
     check_frames(rec, {seats[phone]: phone.frames})
+
+
+def test_replay_viewer_steps_through_a_record(
+    server: Server, browser: Browser, tmp_path: Path
+) -> None:
+    from cardhall.bots import make_bot
+
+    g = make_game("getha", 3, max_deals=1, chips=10)
+    state = g.new_state(seed=11)
+    bots = [make_bot(g, "heuristic", seed=s) for s in range(3)]
+    while not state.is_over:
+        seat = min(state.actors())
+        state.apply(seat, bots[seat].choose(state, seat))
+    record = Record.from_state(state)
+    record.seats = ["Ann", "Heuristic Hana", "Random Rita"]
+    path = tmp_path / "game.json"
+    record.save(path)
+    page = Seat(browser, "replay-phone", {"width": 390, "height": 844})
+    page.page.goto(server.url + "/replay")
+    page.page.set_input_files("#record-file", str(path))
+    page.page.wait_for_selector("#replay-controls")
+    moves = len(record.actions)
+    assert f"{moves} moves" in page.page.inner_text("#replay-where")
+    # every hand face up: each seat's cards show in its place at the table
+    assert len(page.page.query_selector_all("#board .pod .card:not(.back)")) >= 24
+    for step in range(1, moves + 1):
+        page.page.click("#replay-next")
+        assert page.page.inner_text("#replay-where").startswith(f"Move {step} of {moves}")
+        if step % 5 == 0:
+            page.read()
+    assert page.page.is_disabled("#replay-next")
+    assert "Game over" in page.read()
+    page.shot("end")
+    # from one seat's side: its own hand only
+    page.page.select_option("#replay-side", "1")
+    page.page.wait_for_function(
+        "document.querySelector('#replay-where').textContent.startsWith('The deal')"
+    )
+    first = make_game("getha", 3, max_deals=1, chips=10).new_state(deck=record.deck)
+    shown = page.page.eval_on_selector_all(
+        "#hand [data-card]", "els => els.map(e => e.dataset.card)"
+    )
+    assert sorted(shown) == sorted(first.view(1)["hand"])
+    assert len(page.page.query_selector_all("#board .pod .pod-cards .card:not(.back)")) == 0
+    page.read()
+    assert page.errors == []

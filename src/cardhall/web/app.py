@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from cardhall.web import assets
+from cardhall.web import assets, replayer
 from cardhall.web.errors import WebError
 from cardhall.web.hub import Hub
 from cardhall.web.limits import RequestLimits
@@ -83,6 +83,7 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
     _error_shapes(app)
     app.include_router(router)
     app.include_router(assets.router)
+    app.include_router(replayer.router)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:

@@ -57,11 +57,10 @@ BOT_LEVELS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 #: The level the lobby offers first: the strongest that answers within a second (90th
-#: percentile of CPU seconds per move, ``cardhall bench --only bot_answer``; see
-#: docs/web.md): Abstrac's exact solver answers in milliseconds; the searching bot
-#: (``ismcts``) answers Somachi in 0.2-0.4 s and two- and four-player Yamiro in 0.2-0.5
-#: s, Getha at 3 seats in 0.3 s but at 6 seats in up to 0.9 s and solitaire Yamiro in
-#: up to 0.9 s.
+#: percentile of CPU seconds per move, ``cardhall bench --only bot_answer``, measured
+#: 2026-11): Abstrac's exact solver 0.005 s; the searching bot (``ismcts``) 0.28 s for
+#: Getha at 3 seats and 0.43 s at 6, 0.18 and 0.21 s for Somachi, 0.29 s for Yamiro and
+#: 0.58 s for partner Yamiro. See docs/web.md.
 DEFAULT_BOTS: dict[str, str] = {
     "abstrac": "perfect",
     "getha": "ismcts",

@@ -1,4 +1,5 @@
-"""The browser UI: the single page (``/`` and ``/t/{table}``) and its static files."""
+"""The browser UI: the single page (``/``, ``/t/{table}`` and ``/replay``) and its static
+files."""
 
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ async def index() -> FileResponse:
 
 @router.get("/t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/replay")
+async def replay_page() -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 

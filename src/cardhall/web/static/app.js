@@ -187,6 +187,12 @@
     pubList.id = "public-tables";
     pubList.appendChild(el("h2", "", "Public tables"));
     side.appendChild(pubList);
+    const replay = el("section", "panel");
+    replay.appendChild(el("h2", "", "Replay a game"));
+    replay.appendChild(el("p", "muted", "Step through any game record, move by move, from any seat's side or with every hand face up."));
+    const open = el("a", "button-link", "Open the replay viewer"); open.href = "/replay"; open.id = "open-replay";
+    replay.appendChild(open);
+    side.appendChild(replay);
     layout.appendChild(side);
     $app.appendChild(layout);
     fillPublic(pubList);
@@ -289,6 +295,10 @@
       const watch = button("Watch this table", () => new TableClient(id, { watch: true }).start(), "primary");
       watch.id = "watch";
       box.appendChild(watch);
+    }
+    if (info.status === "over") {
+      const rec = el("a", "button-link", "Replay this game"); rec.href = `/replay#table=${id}`; rec.id = "replay-link";
+      box.appendChild(rec);
     }
     box.appendChild(err);
     $app.appendChild(box);
@@ -434,12 +444,16 @@
       const [text, cls] = this.status(ctx);
       status.textContent = text;
       if (cls) status.className = "status " + cls;
-      if (this.watch) status.textContent = (text ? text + " · " : "") + "watching";
+      if (this.replay) {
+        const who = v.actors.map((s) => ctx.name(s));
+        status.textContent = v.over ? "Game over" : who.length ? `To play: ${UI.joinNames(who)}` : "Replay";
+      }
+      else if (this.watch) status.textContent = (text ? text + " · " : "") + "watching";
 
       const layout = el("div", "play");
       const main = el("div", "play-main");
       main.appendChild(Table.board(ctx));
-      const mine = !this.watch && v.actors.includes(this.seat) && !v.over;
+      const mine = !this.watch && !this.replay && v.actors.includes(this.seat) && !v.over;
       const bar = mine && (ctx.plain.length || ctx.ranges.length) ? Table.actionBar(ctx) : null;
       if (bar) main.appendChild(bar);
       layout.appendChild(main);
@@ -469,7 +483,7 @@
         leg.appendChild(Cards.legend());
         side.appendChild(leg);
       }
-      if (!v.over && !this.watch) {
+      if (!v.over && !this.watch && !this.replay) {
         const leave = button("Leave the table", () => this.leave(), "secondary small");
         leave.id = "leave";
         side.appendChild(leave);
@@ -510,11 +524,15 @@
       const table = Table.finalTable(ctx);
       box.appendChild(el("h2", "", table && table.result ? UI.sentence(table.result) : defaultResult(ctx, o)));
       if (table) box.appendChild(Table.narratedTable(table));
+      if (this.replay) return box;
       const row = el("div", "row");
       const rec = el("a", "button-link", "Download the record");
       rec.href = `/api/tables/${this.id}/record`; rec.download = `cardhall-${this.table.game}-${this.id}.json`;
       rec.id = "download";
       row.appendChild(rec);
+      const rep = el("a", "button-link", "Replay");
+      rep.href = `/replay#table=${this.id}`; rep.id = "replay-link";
+      row.appendChild(rep);
       if (!this.watch) { const r = button("Rematch", () => this.rematch(), "primary"); r.id = "rematch"; row.appendChild(r); }
       box.appendChild(row);
       return box;
@@ -614,6 +632,7 @@
     const m = location.pathname.match(/^\/t\/([0-9a-f]{1,32})$/);
     if (window.cardhallClient) { window.cardhallClient.stop(); window.cardhallClient = null; }
     if (m) tablePage(m[1]);
+    else if (location.pathname === "/replay") window.Replay.page($app, {});
     else lobbyPage();
   }
   window.addEventListener("popstate", route);

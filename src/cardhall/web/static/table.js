@@ -66,6 +66,7 @@
       names, plain, ranges, legal: new Set(plain),
       events: client.log, ui: client.ui, keep: client.keep, busy: client.busy(),
       prompt: client.prompt || v.prompt || null,
+      faceUp: client.faceUp || null,
       name(s) { return s === null || s === undefined ? "" : names[s] || UI.seatNumber(s); },
       // "you" for the viewer, the seat's name otherwise
       who(s) { return s === client.seat ? "you" : ctx.name(s); },
@@ -137,6 +138,13 @@
       const st = el("div", "pod-stats");
       for (const [label, value, cls] of info.stats) st.appendChild(stat(label, value, cls));
       box.appendChild(st);
+    }
+    // a replay with every hand face up shows the seat's own cards instead of their backs
+    const shown = ctx.faceUp && ctx.faceUp[String(s)];
+    if (shown) {
+      const lists = ["hand", "played", "reserve"].filter((k) => shown[k] && shown[k].length);
+      const cards = (lists.length ? lists : Object.keys(shown)).flatMap((k) => shown[k]);
+      if (cards.length) info.cards = Table.cardsNode(cards, "tiny");
     }
     if (info.cards) { info.cards.classList.add("pod-cards"); box.appendChild(info.cards); }
     if (info.note) box.appendChild(el("div", "pod-note", info.note));

@@ -1,0 +1,145 @@
+"""The replay viewer's frames: a record told step by step, from one seat's side or, once
+the game is over, with every seat's cards face up.
+
+``POST /api/replay?seat=N`` (``seat``: a seat counted from 0 as in records, ``watch`` for
+the spectator's side, ``all`` for every hand face up after the game) takes any record
+(downloaded from a table, saved by the terminal, or uploaded) and answers its frames:
+frame 0 is the deal, frame *i* the table after the *i*-th action, each with the view of
+that side, the events it brought (each with the narration's sentence) and the prompt
+the acting seat was given. A record that does not replay is refused with the first
+problem, as ``cardhall replay`` names it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from cardhall import narration
+from cardhall.errors import CardhallError, RecordError
+from cardhall.record import Record, replay
+from cardhall.registry import game_class
+from cardhall.web.errors import WebError
+
+__all__ = ["MAX_ACTIONS", "replay_frames", "router"]
+
+#: The longest record the viewer replays (a long Somachi game has about 2,000 actions).
+MAX_ACTIONS = 20_000
+
+router = APIRouter()
+
+
+def _private(view: dict[str, Any], public: dict[str, Any]) -> dict[str, list[str]]:
+    """The card lists of a seat's view that the spectator's view lacks (its hand, and
+    what else only it sees)."""
+    return {
+        k: v
+        for k, v in view.items()
+        if k not in public and isinstance(v, list) and all(isinstance(x, str) for x in v)
+    }
+
+
+def replay_frames(data: Any, seat: str = "watch") -> dict[str, Any]:
+    """The frames of the record ``data`` (a parsed JSON object) seen from ``seat``: a
+    seat number (from 0), ``"watch"`` (the spectator) or ``"all"`` (every seat's cards,
+    for a finished game). Raises :class:`WebError` naming what is wrong.
+
+    >>> from cardhall.registry import make_game
+    >>> state = make_game("abstrac").new_state(seed=3)
+    >>> state.apply(0, "first"); state.apply(0, "take 2")
+    >>> out = replay_frames(Record.from_state(state).to_dict(), "1")
+    >>> len(out["frames"]), out["frames"][2]["action"], out["frames"][2]["actor"]
+    (3, 'take 2', 0)
+    """
+    try:
+        record = Record.from_dict(data)
+        if len(record.actions) > MAX_ACTIONS:
+            raise RecordError(f"the viewer replays at most {MAX_ACTIONS} actions")
+        final = replay(record)
+    except CardhallError as exc:
+        raise WebError("bad_record", str(exc), 422) from None
+    players = final.players
+    if seat == "watch":
+        viewer: int | None = None
+    elif seat == "all":
+        viewer = None
+        if not final.is_over:
+            raise WebError("not_over", "every hand is shown face up only after the game", 409)
+    else:
+        try:
+            viewer = int(seat)
+        except ValueError:
+            viewer = -1
+        if not 0 <= viewer < players:
+            raise WebError("bad_seat", f"seat must be 1 to {players}, watch or all", 422)
+    names = tuple(record.seats or [""] * players)
+    ctx = narration.Context(final.game.name, names, viewer=viewer, options=final.game.options)
+    state = final.game.new_state(seed=record.seed, deck=record.deck, reshuffles=record.reshuffles)
+    marks = [len(state.events)]
+    views: list[dict[str, Any]] = [state.view(viewer)]
+    hands: list[dict[str, dict[str, list[str]]]] = []
+
+    def private_now() -> None:
+        if seat == "all":
+            public = views[-1]
+            hands.append({str(s): _private(state.view(s), public) for s in range(players)})
+
+    private_now()
+    for actor, action in record.actions:
+        state.apply(actor, action)
+        marks.append(len(state.events))
+        views.append(state.view(viewer))
+        private_now()
+    told = narration.annotate(final.events_for(viewer), ctx)
+    frames: list[dict[str, Any]] = []
+    at = 0
+    for i, view in enumerate(views):
+        stop = marks[i]
+        events = []
+        while at < len(told) and told[at]["seq"] < stop:
+            events.append(told[at])
+            at += 1
+        frame: dict[str, Any] = {
+            "actor": record.actions[i - 1][0] if i else None,
+            "action": record.actions[i - 1][1] if i else None,
+            "view": view,
+            "events": events,
+            "prompt": narration.prompt(view, ctx) if viewer is not None else None,
+        }
+        if hands:
+            frame["hands"] = hands[i]
+        frames.append(frame)
+    return {
+        "game": final.game.name,
+        "title": game_class(final.game.name).title,
+        "players": players,
+        "options": dict(final.game.options),
+        "seats": list(names),
+        "seat": viewer,
+        "face_up": seat == "all",
+        "over": final.is_over,
+        "frames": frames,
+    }
+
+
+@router.post("/api/replay", tags=["play"])
+async def replay_record(request: Request, seat: str = Query("watch", max_length=8)) -> Response:
+    """Replay a record (the request body, as JSON) frame by frame for the viewer, from a
+    seat (0-based), as a spectator (``watch``) or face up after the game (``all``)."""
+
+    try:
+        data = json.loads(await request.body())
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise WebError("bad_record", "the record is not valid JSON", 422) from None
+    out = await asyncio.to_thread(replay_frames, data, seat)
+    body = json.dumps(out, separators=(",", ":")).encode()
+    headers = {}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzip.compress(body, 5)
+        headers["Content-Encoding"] = "gzip"
+    return Response(body, media_type="application/json", headers=headers)
