@@ -243,3 +243,72 @@ def test_every_position_reads_like_a_card_table(
             shots += 1
     page.screenshot(path=str(ARTIFACTS / f"{label}-end.png"), full_page=True)
     assert drawn > 10
+
+
+def betting_view() -> dict[str, Any]:
+    """A Getha view where seat 0 may bet, its amounts as the range the engine sends."""
+    g = make_game("getha", 3, chips=50)
+    for seed in range(50):
+        state = g.new_state(seed=seed)
+        bots = [make_bot(g, "heuristic", seed=s) for s in range(3)]
+        for _ in range(200):
+            if state.is_over:
+                break
+            seat = min(state.actors())
+            view = json.loads(json.dumps(state.view(seat)))
+            kinds = {a.split(" ")[0] for a in view["legal"] if isinstance(a, str)}
+            if seat == 0 and view["phase"] == "bet" and kinds & {"bet", "raise"}:
+                return view
+            state.apply(seat, bots[seat].choose(state, seat))
+    raise AssertionError("no betting position for seat 0")
+
+
+BET = """([view, table]) => {
+  const app = document.getElementById('app');
+  const c = new window.Cardhall.TableClient(table.id, {token: 'x', seat: 0});
+  c.root = app; app.replaceChildren();
+  c.table = table; c.view = view; c.log = []; c.version = 1;
+  const sent = [];
+  c.act = (a) => sent.push(a);
+  const t0 = performance.now();
+  c.render();
+  const ms = performance.now() - t0;
+  const box = document.querySelector('#actions .betbox');
+  const input = box.querySelector('input.amount');
+  const go = box.querySelector('button.confirm');
+  const type = (v) => { input.value = v; input.dispatchEvent(new Event('input'));
+    const msg = box.querySelector('.betbox-msg').textContent;
+    return [msg, go.disabled, go.dataset.action || null]; };
+  const out = {ms, options: document.querySelectorAll('option').length,
+    buttons: document.querySelectorAll('#actions button').length,
+    low: type('1'), high: type('1000001'), frac: type('2.5'), empty: type(''),
+    ok: type('500000')};
+  go.click();
+  const pot = Array.from(box.querySelectorAll('button.quick')).find((b) => b.textContent === 'Pot');
+  pot.click();
+  out.pot = Number(input.value);
+  out.sent = sent;
+  return out;
+}"""
+
+
+def test_the_bet_box_bounds_a_million_chips(page: Page) -> None:
+    view = betting_view()
+    kind = "bet" if any(a.startswith("bet ") for a in view["legal"]) else "raise"
+    plain = [a for a in view["legal"] if a.split(" ")[0] not in ("bet", "raise")]
+    me = view["seats"][0]
+    top = me["put"] + 1_000_000
+    view["legal"] = [*plain, {"kind": kind, "min": 2, "max": top, "step": 1}]
+    for s in view["seats"]:
+        s["stack"] = 1_000_000
+    info = table_info("getha", 3, {})
+    got = page.evaluate(BET, [view, info])
+    assert got["ms"] < 1000 and got["options"] == 0 and got["buttons"] < 20
+    word = "bet" if kind == "bet" else "raise to"
+    assert got["low"] == [f"The smallest {word} is 2.", True, None]
+    assert got["high"][0] == f"The largest {word} is {top:,}." and got["high"][1]
+    assert got["frac"][0] == f"The {word} must be a whole number of chips." and got["frac"][1]
+    assert got["empty"][0].startswith("Enter an amount from 2") and got["empty"][1]
+    assert got["ok"] == ["", False, f"{kind} 500000"]
+    assert got["sent"] == [f"{kind} 500000"]
+    assert 2 <= got["pot"] <= top
