@@ -379,7 +379,7 @@
     const centre = el("div", "centre");
     if (ctx.game.centre) centre.appendChild(ctx.game.centre(ctx));
     felt.appendChild(centre);
-    const mine = el("div", "mine");
+    const mine = el("div", "seat-me");
     mine.appendChild(pod(ctx, ctx.spectator ? 0 : ctx.seat));
     felt.appendChild(mine);
     root.appendChild(felt);

@@ -28,7 +28,7 @@
     else if (s !== ctx.seat && info.cards) cards = Table.backs(info.cards, 8);
     if (info.folded) note = "Folded";
     else if (!info.dealt && v.phase !== "over") note = info.stack ? "Sits out this deal" : "Out of chips";
-    return { stats, badges, cards, note, out: info.folded || !info.dealt };
+    return { stats, badges, cards, note, out: v.phase !== "over" && (info.folded || !info.dealt) };
   }
 
   function centre(ctx) {
