@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardhall.engine import State
-from cardhall.errors import CardhallError
+from cardhall.errors import CardhallError, IllegalActionError
 from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
@@ -43,10 +43,29 @@ from cardhall.web.lobby import Lobby
 from cardhall.web.settings import Settings
 from cardhall.web.tablelog import Cached, TableLog, deadline_for, now
 
-__all__ = ["SERVER_SESSION", "ActResult", "Pipeline"]
+__all__ = ["SERVER_SESSION", "ActResult", "Pipeline", "refusal"]
 
 #: The seat session bots and timers act in (a person's sessions start at 1).
 SERVER_SESSION = 0
+
+
+def refusal(exc: CardhallError) -> str:
+    """What a player is told when the engine refuses an action: what and why, without
+    the engine's seat numbers (counted from 0).
+
+    >>> from cardhall.errors import IllegalActionError
+    >>> refusal(IllegalActionError(0, "take 2", "not this seat's turn (waiting for 1)"))
+    'take 2 cannot be played now: it is not your turn'
+    """
+    if isinstance(exc, IllegalActionError):
+        if exc.reason.startswith("not this seat's turn"):
+            why = "it is not your turn"
+        elif exc.reason == "the game is over":
+            why = "the game is over"
+        else:
+            why = "it is not a legal move now"
+        return f"{exc.action} cannot be played now: {why}"
+    return str(exc)
 
 
 @dataclass
@@ -218,5 +237,5 @@ class Pipeline:
         try:
             state.apply(seat, notation)
         except CardhallError as exc:
-            raise WebError("illegal", str(exc), 422) from None
+            raise WebError("illegal", refusal(exc), 422) from None
         return _Checked(row, session, cached, state)
