@@ -185,13 +185,13 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
     check_frames(rec, {0: host.frames, 1: friend.frames})
 
 
-def check_frames(rec: Record, frames: dict[int, list[str]]) -> None:
+def check_frames(rec: Record, frames: dict[int | None, list[str]]) -> None:
     """Each frame a seat received shows only cards the engine let that seat see by then;
     the first view of each seat shows no card of another seat's hand."""
     game = make_game(rec.game, rec.players, **rec.options)
     state = game.new_state(deck=rec.deck, reshuffles=rec.reshuffles)
-    allowed: dict[int, list[set[str]]] = {s: [] for s in frames}
-    first_hands: dict[int, set[str]] = {}
+    allowed: dict[int | None, list[set[str]]] = {s: [] for s in frames}
+    first_hands: dict[int | None, set[str]] = {}
     for s in frames:
         zones = state.zones()
         first_hands[s] = {
@@ -351,3 +351,48 @@ def test_replay_viewer_steps_through_a_record(
     assert len(page.page.query_selector_all("#board .pod .pod-cards .card:not(.back)")) == 0
     page.read()
     assert page.errors == []
+
+
+def test_a_spectator_watches_a_public_table_and_sees_no_hidden_card(
+    server: Server, browser: Browser
+) -> None:
+    body = {
+        "game": "getha",
+        "players": 3,
+        "options": {"max_deals": 2, "chips": 12},
+        "name": "Alice",
+        "public": True,
+        "bots": ["heuristic", "random"],
+    }
+    made = server.api("POST", "/api/tables", json=body)
+    table = made["table_id"]
+    host = Seat(browser, "spectated-host", {"width": 1280, "height": 800})
+    host.page.goto(server.url + "/")
+    saved = json.dumps({"token": made["token"], "seat": 0})
+    host.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
+    host.page.goto(f"{server.url}/t/{table}")
+    host.page.wait_for_selector("#start")
+    host.page.click("#start")
+    host.page.wait_for_selector("#board")
+    watcher = Seat(browser, "spectator-phone", {"width": 390, "height": 844})
+    watcher.page.goto(f"{server.url}/t/{table}")  # no seat here: the table offers watching
+    watcher.page.click("#watch")
+    watcher.page.wait_for_selector("#board")
+    host.page.wait_for_function("document.querySelector('#watchers').dataset.count === '1'")
+    listed = server.api("GET", "/api/tables")
+    assert [t["watchers"] for t in listed if t["id"] == table] == [1]
+    deadline = time.monotonic() + 90
+    rng = random.Random(3)
+    while not host.over():
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if not host.try_act(rng):
+            host.page.wait_for_timeout(30)
+    watcher.page.wait_for_selector("#outcome")
+    text = watcher.read()
+    assert "watching" in text and "Leave" not in text
+    assert watcher.page.query_selector("#actions") is None
+    assert watcher.page.query_selector("#hand") is None
+    watcher.shot("over")
+    rec = Record.from_dict(httpx.get(f"{server.url}/api/tables/{table}/record").json())
+    check_frames(rec, {None: watcher.frames})
+    assert watcher.errors == [] and host.errors == []

@@ -144,7 +144,11 @@ class Hub:
                     known = await asyncio.to_thread(tablelog.load, table_id, *hint)
                 info, cached = known
                 for conn in conns:
-                    ended = tablelog.session_ended(table_id, conn.seat, conn.session)
+                    ended = (
+                        None  # a spectator holds no seat session
+                        if conn.seat is None
+                        else tablelog.session_ended(table_id, conn.seat, conn.session)
+                    )
                     if ended is not None:  # never a frame to a seat session that is over
                         conn.end_session(ended)
                         self.drop(conn)
@@ -167,6 +171,10 @@ class Hub:
         """Register a connection, unless its seat session already holds
         ``sockets_per_seat`` of them here: then it is closed (4429) and ``False``."""
         conns = self.conns.setdefault(conn.table_id, {})
+        if conn.seat is None:  # a spectator: no seat session; the table learns the count
+            conns[conn] = None
+            self._tell_watchers(conn.table_id)
+            return True
         same = sum(1 for c in conns if c.seat == conn.seat and c.session == conn.session)
         if same >= self.sockets_per_seat:
             conn.close(CLOSE_TOO_MANY, "too many connections for this seat")
@@ -178,11 +186,23 @@ class Hub:
 
     def drop(self, conn: Connection) -> None:
         conns = self.conns.get(conn.table_id)
-        if conns is not None:
+        if conns is not None and conn in conns:
             conns.pop(conn, None)
             if not conns:
                 del self.conns[conn.table_id]
                 self._flushing.pop(conn.table_id, None)
+            elif conn.seat is None:
+                self._tell_watchers(conn.table_id)
+
+    def watchers(self, table_id: str) -> int:
+        """How many spectators watch ``table_id`` through this process."""
+        return sum(1 for c in self.conns.get(table_id, ()) if c.seat is None)
+
+    def _tell_watchers(self, table_id: str) -> None:
+        """Every connection of the table learns how many people watch it."""
+        msg = {"type": "watchers", "count": self.watchers(table_id)}
+        for c in self.conns.get(table_id, ()):
+            c.send(msg)
 
     async def _poll_loop(self) -> None:
         """SQLite: notice changes other processes committed to the same file."""

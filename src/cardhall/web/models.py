@@ -96,6 +96,8 @@ class TableInfo(BaseModel):
     deadline_at: float | None
     host_seat: int
     next_table: str | None
+    watchable: bool = Field(default=False, description="a started public table: anyone may watch")
+    watchers: int = Field(default=0, description="spectators watching now (this server)")
     seats: list[SeatInfo]
 
 

@@ -55,13 +55,13 @@ def projected_events(
     return narration.annotate(feed, ctx, start=heard)
 
 
-def _with_view(msg: dict[str, Any], state: State, seat: int, ctx: narration.Context) -> None:
+def _with_view(msg: dict[str, Any], state: State, seat: int | None, ctx: narration.Context) -> None:
     view = state.view(seat)
     msg["view"] = view
     msg["prompt"] = narration.prompt(view, ctx)
 
 
-def sync_message(info: dict[str, Any], cached: Cached | None, seat: int) -> dict[str, Any]:
+def sync_message(info: dict[str, Any], cached: Cached | None, seat: int | None) -> dict[str, Any]:
     """The full picture for one seat: table info, its view (with its ``"prompt"``) and
     every event it may see (each with its ``"text"``)."""
     msg: dict[str, Any] = {"type": "sync", "table": info, "seat": seat}
@@ -79,7 +79,7 @@ def sync_message(info: dict[str, Any], cached: Cached | None, seat: int) -> dict
 
 
 def update_messages(
-    cached: Cached, seat: int, since: int, info: dict[str, Any] | None = None
+    cached: Cached, seat: int | None, since: int, info: dict[str, Any] | None = None
 ) -> list[dict[str, Any]]:
     """One ``update`` per version after ``since`` (events with their ``"text"``); the last
     one carries the view and its ``"prompt"``. ``info``: the table, for the seats' names."""

@@ -86,10 +86,12 @@ async def game_rules(name: str) -> models.Rules:
 
 
 @router.get("/api/tables", tags=["lobby"])
-async def list_tables(service: Service) -> list[models.TableInfo]:
-    """Public tables not yet over (private tables are never listed)."""
+async def list_tables(request: Request, service: Service) -> list[models.TableInfo]:
+    """Public tables in the lobby or in play (private tables are never listed), with the
+    number of people watching each."""
     rows = await call(service.lobby.list_public)
-    return [models.TableInfo(**r) for r in rows]
+    hub = request.app.state.hub
+    return [models.TableInfo(**r, watchers=hub.watchers(r["id"])) for r in rows]
 
 
 @router.post("/api/tables", tags=["lobby"], status_code=201, responses=ERRORS)

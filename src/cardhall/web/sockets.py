@@ -3,7 +3,11 @@
 Protocol (JSON text frames; see ``docs/web.md``):
 
 * client -> ``{"type": "hello", "table": ID, "token": SEAT_TOKEN, "last_version": N?}``
-  first, within 10 s; the seat is the token's, never a field of any message;
+  first, within 10 s; the seat is the token's, never a field of any message; or
+  ``{"type": "hello", "table": ID, "watch": true}`` to watch a started public table as a
+  spectator (the spectator's view and events only; it cannot act);
+* server -> ``{"type": "watchers", "count": N}`` whenever the number of spectators of
+  the table changes;
 * server -> ``sync`` (table info, the seat's view, every event it may see) or, when the
   client gave a ``last_version`` close enough, ``table`` + the ``update`` messages it
   missed; later ``update`` (one per version: the seat's events; the last one with its view)
@@ -97,7 +101,7 @@ class Connection:
     def __init__(self, ws: Any, queue_bytes: int = QUEUE_BYTES) -> None:
         self.ws = ws
         self.table_id = ""
-        self.seat = -1
+        self.seat: int | None = -1  # None: a spectator
         self.session = -1  # the seat session the token belongs to
         self.token = ""  # re-checked with every action
         self.version = -1  # last version sent
@@ -291,17 +295,23 @@ async def _session(
         conn.close(CLOSE_NO_HELLO)
         return
     tablelog = service.tablelog
+    watching = hello.get("watch") is True and "token" not in hello
+    seat: int | None = None
+    session, token = -1, ""
     try:
         table_id = validate.table_id(hello.get("table"))
-        token = validate.token(hello.get("token"))
-        seat, session = await asyncio.to_thread(service.lobby.holder, table_id, token)
+        if not watching:
+            token = validate.token(hello.get("token"))
+            seat, session = await asyncio.to_thread(service.lobby.holder, table_id, token)
         info, cached = await asyncio.to_thread(tablelog.load, table_id)
+        if watching and not info.get("watchable"):
+            raise WebError("not_watchable", "only a started public table can be watched", 403)
     except WebError as exc:
         error(exc.code, str(exc))
         conn.close(CLOSE_BAD_TOKEN)
         return
     conn.table_id, conn.seat, conn.session, conn.token = table_id, seat, session, token
-    ended = tablelog.session_ended(table_id, seat, session)
+    ended = None if seat is None else tablelog.session_ended(table_id, seat, session)
     if ended is not None:  # the seat changed hands between the two reads
         conn.end_session(ended)
         return
@@ -339,7 +349,10 @@ async def _session(
         except WebError as exc:
             error(exc.code, str(exc), None)
             continue
-        if kind == "action":
+        if kind == "action" and conn.seat is None:
+            error("watching", "a spectator cannot play", ident)
+        elif kind == "action":
+            assert conn.seat is not None
             try:
                 result = await asyncio.to_thread(
                     service.pipeline.act,
@@ -368,7 +381,11 @@ async def _session(
                 continue  # it was just brought up to date: the updates follow
             synced_at = time.monotonic()
             info, cached = await asyncio.to_thread(tablelog.load, table_id)
-            ended = tablelog.session_ended(table_id, conn.seat, conn.session)
+            ended = (
+                None
+                if conn.seat is None
+                else tablelog.session_ended(table_id, conn.seat, conn.session)
+            )
             if ended is not None:
                 conn.end_session(ended)
                 continue

@@ -148,6 +148,7 @@ class TableLog:
             "deadline_at": row["deadline_at"],
             "host_seat": row["host_seat"],
             "next_table": row["next_table"],
+            "watchable": bool(row["public"]) and row["status"] in ("playing", "over"),
             "seats": [
                 {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "bot": s["bot_level"]}
                 for s in seat_rows

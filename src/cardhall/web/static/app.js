@@ -368,6 +368,10 @@
         this.pending = false;
         this.render();
         this.showError(m.message);
+      } else if (m.type === "watchers") {
+        this.watchers = m.count;
+        const w = this.root.querySelector("#watchers");
+        if (w) this.renderWatchers(w); else this.render();
       } else if (m.type === "ack") {
         // one action at a time: the next may be sent once this one is acknowledged
         this.pending = false;
@@ -392,6 +396,11 @@
       const left = Math.max(0, Math.round(d - Date.now() / 1000));
       t.textContent = `⏱ ${left} s`;
       t.classList.toggle("low", left <= 10);
+    }
+    renderWatchers(node) {
+      const n = this.watchers || 0;
+      node.textContent = n ? `${UI.plural(n, "spectator")} watching` : "";
+      node.dataset.count = String(n);
     }
     status(ctx) {
       const v = this.view;
@@ -426,7 +435,9 @@
       head.appendChild(status);
       const timer = el("span", "timer"); timer.id = "timer"; head.appendChild(timer);
       const tools = el("div", "tools");
-      if (t.watchers) tools.appendChild(el("span", "watchers", `👁 ${t.watchers}`)).title = UI.plural(t.watchers, "person", "people") + " watching";
+      const watchers = el("span", "watchers"); watchers.id = "watchers";
+      this.renderWatchers(watchers);
+      tools.appendChild(watchers);
       const rules = button("Rules", () => showRules(t.game, t.options), "secondary");
       rules.id = "rules-button";
       tools.appendChild(rules);
