@@ -39,12 +39,15 @@
     try {
       const r = await api("GET", `/api/games/${encodeURIComponent(game)}/rules`);
       body.replaceChildren();
-      if (options && Object.keys(options).length) body.appendChild(optionSummary(game, options));
+      const summary = options && Object.keys(options).length ? optionSummary(game, options) : null;
       if (r.html) {
         const art = el("article", "rules-text");
         art.innerHTML = r.html; // rendered on the server from the package's own markdown
         body.appendChild(art);
+        const title = art.querySelector("h1");
+        if (summary) { if (title) title.after(summary); else art.prepend(summary); }
       } else {
+        if (summary) body.appendChild(summary);
         body.appendChild(el("h2", "", r.title));
         body.appendChild(el("pre", "rules-text", r.text));
       }
