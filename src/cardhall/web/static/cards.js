@@ -1,12 +1,13 @@
 // Cards: the server's one card drawing (cardhall.cardart, GET /api/cards), inlined.
 // Cards.load(names) fetches every face, the back and the suits once for a suit-name set;
 // Cards.svg(card, cls) gives a face's markup, Cards.node(card) an element, Cards.legend()
-// each suit's symbol and name, Cards.name(card) the card as the narration writes it.
+// each suit's symbol and name, Cards.name(card) the card as the narration says it.
 "use strict";
 (function () {
   const RAILOG = /^(?:([1-8])|(alak|arl|deiskatun|arlas))\/S([1-8])$/;
   const FRENCH = /^(A|K|Q|J|10|9)([SHDC])$/;
   const FRENCH_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const FRENCH_PIPS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", 10: "ten", 9: "nine" };
   let art = null; // {set, names, cards: {notation: svg}, back, suits: [...]}
 
@@ -27,11 +28,13 @@
       const svg = art && art.cards[s];
       return svg ? withClass(svg, cls) : "";
     },
-    // The card as the narration writes it: its notation with the table's suit names
-    // ("5/S3", "alak/thrim", "QH"); the drawing's aria-label carries the long name.
+    // The card as the narration says it: "5 of S3", "alak of thrim" (the table's suit
+    // names), Abstrac's "A♠"; the drawing's aria-label carries the same name.
     name(s) {
-      const m = RAILOG.exec(s);
-      if (m) return `${m[1] || m[2]}/${Cards.suitName(Number(m[3]))}`;
+      let m = RAILOG.exec(s);
+      if (m) return `${m[1] || m[2]} of ${Cards.suitName(Number(m[3]))}`;
+      m = FRENCH.exec(s);
+      if (m) return `${m[1]}${FRENCH_PIPS[m[2]]}`;
       return s;
     },
     longName(s) {
