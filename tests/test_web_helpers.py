@@ -406,14 +406,14 @@ RAW_TEXT: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\[object \w+\]"), "an unprinted object"),
     (re.compile(r"[{}]"), "a brace"),
     (re.compile(r"\b[a-z]+_[a-z_]+\b"), "a field name"),
+    (re.compile(r"\b(?:[1-8]|alak|arl|deiskatun|arlas)/S[1-8]\b"), "a card's notation"),
     (re.compile(r"\b(?:[Ss]eat|[Pp]layer) 0\b"), "a seat counted from 0"),
 ]
 
 
 def raw_text(text: str) -> list[str]:
     """The pieces of ``text`` (a page's visible text) no player should see, each with its
-    reason: program values, field names, seats counted from 0. (Cards are written in
-    their notation, as the narration writes them: ``alak/S3``.)
+    reason: program values, field names, notations, seats counted from 0.
 
     >>> raw_text("Waiting for Heuristic Hana · Seat 2")
     []
