@@ -151,3 +151,19 @@ def test_states_pickle_and_copy_mid_game_in_either_build() -> None:
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
             assert twin.digest() == state.digest(), name
+
+
+def test_bad_actions_get_the_engines_error_in_either_build() -> None:
+    """Anything that is not an action or its notation is refused with IllegalActionError
+    (never a TypeError from the compiled build's argument checks), the state unchanged."""
+    from cardhall.errors import IllegalActionError
+    from cardhall.registry import game_class, game_names, make_game
+
+    for name in game_names():
+        state = make_game(name, game_class(name).player_counts[0]).new_state(seed=2)
+        seat = min(state.actors())
+        before = state.digest()
+        for bad in (42, None, 3.5, ("take", 1), object(), [state.legal_actions(seat)[0]]):
+            with pytest.raises(IllegalActionError, match="not an action"):
+                state.apply(seat, bad)
+            assert state.digest() == before, (name, bad)

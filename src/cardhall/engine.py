@@ -637,7 +637,7 @@ class State(ABC):
     def players(self) -> int:
         return self.game.players
 
-    def apply(self, seat: int, action: Action | str) -> None:
+    def apply(self, seat: int, action: Any) -> None:
         """Validate, then apply ``action`` (an :class:`Action` or its notation) for ``seat``.
 
         Raises :class:`IllegalActionError` (or :class:`NotationError` for malformed text);
@@ -657,7 +657,7 @@ class State(ABC):
         self._apply(seat, action)
         self.history.append((seat, action))
 
-    def check_legal(self, seat: int, action: Action) -> None:
+    def check_legal(self, seat: int, action: Any) -> None:
         """Raise :class:`IllegalActionError` naming why ``action`` is not legal for ``seat``."""
         if not isinstance(action, Action):
             raise IllegalActionError(seat, action, "not an action")

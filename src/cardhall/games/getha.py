@@ -977,7 +977,7 @@ class GethaState(State):
         money = self.money
         return mb is None or money.put[seat] + money.stacks[seat] <= money.cur + int(mb)
 
-    def _is_legal(self, seat: int, action: Action) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         """Fast legality check (the same answer as membership in legal_actions)."""
         if type(action) is not Action:
             return False
@@ -1022,7 +1022,7 @@ class GethaState(State):
             return lo <= arg <= hi
         return False
 
-    def apply(self, seat: int, action: Action | str) -> None:
+    def apply(self, seat: int, action: Any) -> None:
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if (

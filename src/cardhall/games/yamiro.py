@@ -480,7 +480,7 @@ class YamiroState(State):
             return []
         return [PLAYS[c] for c in self.hands[seat]]
 
-    def apply(self, seat: int, action: Action | str) -> None:
+    def apply(self, seat: int, action: Any) -> None:
         # Fast path: a card object from this seat's hand, on its turn, is legal; anything
         # else takes the base class's full validation (with its error messages).
         if (
