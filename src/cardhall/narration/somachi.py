@@ -322,9 +322,12 @@ class SomachiStory(Story):
                 )
             return "your turn: draw from the deck"
         if kind == "turn":
+            arls = [int(x) for x, owner in (view.get("arls") or {}).items() if owner == seat]
+            mine = listing(w.card(_face(ARL, x)) for x in sorted(arls))
+            use = f", claim or collect with your {mine}" if arls else ""
             text = (
-                "your turn: add number cards to piles (anyone's), use your arl, then finish "
-                "with a play, an attack or a discard"
+                f"your turn: add number cards to piles (anyone's){use}, then finish with a "
+                "play, an attack or a discard"
             )
             if view.get("taken"):
                 taken = w.card(view["taken"])
