@@ -323,8 +323,8 @@ class SomachiStory(Story):
             return "your turn: draw from the deck"
         if kind == "turn":
             arls = [int(x) for x, owner in (view.get("arls") or {}).items() if owner == seat]
-            mine = listing(w.card(_face(ARL, x)) for x in sorted(arls))
-            use = f", claim or collect with your {mine}" if arls else ""
+            owned = listing(w.card(_face(ARL, x)) for x in sorted(arls))
+            use = f", claim or collect with your {owned}" if arls else ""
             text = (
                 f"your turn: add number cards to piles (anyone's){use}, then finish with a "
                 "play, an attack or a discard"
@@ -356,8 +356,8 @@ class SomachiStory(Story):
             suit = int(pending["suit"])
             attacker = int(pending["attacker"])
             dk = RailogCard.of(DEISKATUN, suit)
-            mine = [RailogCard.parse(c) for p in view["tableaus"][seat] for c in p]
-            lost = [c for c in mine if c.suit == suit]
+            tableau = [RailogCard.parse(c) for p in view["tableaus"][seat] for c in p]
+            lost = [c for c in tableau if c.suit == suit]
             points = tableau_score(lost, bool(self.ctx.options.get("all_cards_count")))
             stake = (
                 f"every {w.suit(suit)} card of your tableau ({w.cards(str(c) for c in lost)}, "
