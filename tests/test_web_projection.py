@@ -5,6 +5,7 @@ through the REST view."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ def test_update_frames_carry_each_events_sentence_and_the_prompt(tmp_path: Path)
                 "game": "somachi",
                 "players": 3,
                 "name": "Ann",
-                "options": {"hands_per_game": 1},
+                "options": {"hands_per_game": 1, "max_turns_per_hand": 12},
                 "bots": ["random", "random"],
             },
         )
@@ -40,20 +41,33 @@ def test_update_frames_carry_each_events_sentence_and_the_prompt(tmp_path: Path)
         server.api("POST", f"/api/tables/{tid}/start", token=t["token"])
         client = Client(server.ws_url, tid, t["token"])
         frames: list[dict[str, Any]] = []
-        sent = 0
+        sent, waiting, acked, version, last = 0, False, -1, -1, ""
+        view: dict[str, Any] | None = None
         try:
-            while True:
+            while True:  # one action at a time, as the browser plays
                 msg = client.recv(15.0)
                 frames.append(msg)
-                view = msg.get("view")
+                if msg["type"] == "error":  # e.g. the per-seat action rate: try again
+                    assert msg["code"] == "rate", msg
+                    time.sleep(0.2)
+                    client.send({"type": "action", "action": last, "id": f"a{sent}"})
+                    continue
+                if msg["type"] == "ack":
+                    waiting, acked = False, msg["version"]
+                elif msg["type"] in ("sync", "update"):
+                    version = msg["version"]
+                    if msg.get("view") is not None:
+                        assert "prompt" in msg
+                        view = msg["view"]
                 if view is None:
                     continue
-                assert "prompt" in msg
                 if view["over"]:
                     break
-                if view["legal"]:
+                if view["legal"] and not waiting and version >= acked:
                     sent += 1
-                    client.send({"type": "action", "action": view["legal"][0], "id": f"a{sent}"})
+                    waiting = True
+                    last = view["legal"][0]
+                    client.send({"type": "action", "action": last, "id": f"a{sent}"})
         finally:
             client.close()
         info = server.api("GET", f"/api/tables/{tid}")
