@@ -29,12 +29,18 @@ from the dealer's left).
 
 from __future__ import annotations
 
-from cardhall.engine import State
-from cardhall.games.somachi import TARGET_POINTS
-from cardhall.interop.spec import Spec, mean_centred, register_spec, view_of
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from cardhall.engine import Event, State
+from cardhall.games.somachi import MAX_HANDS, NEED_NAMES, TARGET_POINTS
+from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, fixed
 from cardhall.money import build_pots, split
 
-__all__ = ["SomachiSpec"]
+__all__ = ["SomachiEncoder", "SomachiSpec"]
 
 #: Default cap: decisions per seat and hand.
 CAP_PER_SEAT_HAND = 400
@@ -63,6 +69,31 @@ class SomachiSpec(Spec):
         reshuffles = draws + hands
         flips = hands + reshuffles
         return 96 + 96 + draws + flips
+
+    def hands(self, decisions: int) -> int:
+        """Most hands started in a game of at most ``decisions`` decisions: every hand
+        asks each active seat in its opening round (two seats at least when gambling) and
+        a hand without gambling ends only after a regular turn."""
+        o = self.game.options
+        per_hand = 2 if o["gambling"] else self.game.players + 1
+        most = decisions // per_hand + 1
+        if not o["thousand_points"] and not o["gambling"]:
+            most = min(most, int(self.game.n_hands))  # type: ignore[attr-defined]
+        return min(most, MAX_HANDS)
+
+    def tokens(self, decisions: int) -> int:
+        """Most history tokens (see :class:`SomachiEncoder`): one per decision, one per
+        draw that is part of an opening, four dealt cards per hand, and the seed cards
+        (one per hand and one per reshuffle, reshuffles being at most the draws)."""
+        n = self.game.players
+        hands = self.hands(decisions)
+        most = 2 * decisions + 4 * hands
+        if self.game.options["seed_discard"]:
+            most += hands + (4 * n * hands + 2 * decisions + hands)
+        return most
+
+    def encoder(self, research: Research) -> Encoder:
+        return SomachiEncoder(research)
 
     def hand_points(self) -> int:
         """S: the most points one hand scores over all seats."""
@@ -102,3 +133,262 @@ class SomachiSpec(Spec):
                 stacks[s] += chips
         start = int(self.game.options["chips"])
         return tuple(float(c - start) for c in stacks)
+
+
+# --------------------------------------------------------------------------- tensors
+
+#: History token kinds and the size of each one's argument (``M``: the most chips).
+_TOKENS: tuple[tuple[str, str], ...] = (
+    ("stand", "1"), ("draw", "card?"), ("take", "card"), ("open", "card"),
+    ("add", "card*face"), ("claim", "1"), ("collect", "suit"), ("play", "card"),
+    ("attack", "suit*seat"), ("discard", "card"), ("pass", "window"), ("defend", "1"),
+    ("challenge", "amount"), ("meet", "1"), ("decline", "1"), ("bring_in", "amount"),
+    ("no_bring_in", "1"), ("raise", "amount"), ("pay", "amount"), ("fold", "1"),
+    ("stay_in", "amount"), ("seed", "card"), ("dealt", "card"),
+)
+_WINDOWS = ("claim", "collect", "defence")
+_REASONS = ("out", "fold", "turn limit")
+_FACES = ("alak", "arl", "deiskatun", "arlas")
+
+
+def _exponent(multiplier: int) -> int:
+    """d where the multiplier is 2 ** d."""
+    d = int(multiplier).bit_length() - 1
+    if d < 0 or multiplier != 1 << d:
+        raise ValueError(f"a multiplier is a power of two, not {multiplier}")
+    return d
+
+
+class SomachiEncoder(Encoder):
+    """Somachi's tensors (layout in ``docs/interop.md``).
+
+    The history is a stream of tokens, two values each: who (``(seat + 1) / (n + 1)``, 0
+    for no seat) and what (``(code + 1) / codes``, an exact integer code of the action and
+    its argument). One token per action any seat takes (its public event: a deck draw is
+    ``draw`` with the card only for the seat that drew it, or for everyone when the card
+    came from the part of the deck everyone saw go under), one per card dealt to this
+    seat, one per seed card; the rest of the events (sweeps, removals, scores, hand ends)
+    follow from these by the rules.
+    """
+
+    DERIVED = (
+        "game", "players", "options", "options.*", "seat", "legal", "legal.*",
+        "scores", "scores.*", "tallies", "tallies.*", "outcome", "outcome.*",
+        "hands.*.dealer", "hands.*.received", "hands.*.received.*",
+        "hands.*.pots.*.shares", "hands.*.pots.*.shares.*", "pending.challenger",
+    )
+    UNORDERED = ("hand", "hands.*.winners", "hands.*.pots.*.eligible", "hands.*.pots.*.winners")
+
+    def __init__(self, research: Research) -> None:
+        super().__init__(research)
+        spec = research.spec
+        assert isinstance(spec, SomachiSpec)
+        game = self.game
+        o = game.options
+        n = self.players
+        self.gambling = bool(o["gambling"])
+        self.most = game.max_amount  # type: ignore[attr-defined]
+        decisions = research.bounds.max_decisions
+        self.hand_slots = spec.hands(decisions)
+        self.max_turns = int(o["max_turns_per_hand"])
+        cards = card_labels()
+        seats = range(n)
+        p = self.public
+        p.add("actors", seats)
+        p.add("over")
+        p.add("moves")
+        p.add("hand_number")
+        p.add("dealer", seats)
+        p.add("turn", seats)
+        p.add("pending.kind", NEED_NAMES)
+        p.add("pending.seat", seats)
+        p.add("pending.card", cards)
+        p.add("pending.suit", range(1, 9))
+        p.add("pending.attacker", seats)
+        p.add("pending.amount")
+        p.add("pending.for", ["bring-in", "stay-in bets"])
+        p.add("hand_sizes", seats)
+        for s in seats:
+            p.add(f"tableau_{s}", cards)
+        p.add("tableau.pile", cards)
+        p.add("tableau.place", cards)
+        p.add("discard_top", cards)
+        p.add("sizes", ["discard", "deck", "removed"])
+        for x in range(8):
+            p.add(f"arls[{x + 1}]", seats)
+        p.add("dealt", seats)
+        p.add("active", seats)
+        p.add("multiplier")
+        p.add("turns")
+        hand_labels = [
+            "done", *(f"score_{s}" for s in seats), *(f"winner_{s}" for s in seats),
+            "multiplier", *_REASONS,
+        ]
+        if self.gambling:
+            hand_labels += [f"chips_{s}" for s in seats]
+            for k in range(n):
+                hand_labels += [f"pot_{k}.amount", *(f"pot_{k}.eligible_{s}" for s in seats)]
+                hand_labels += [f"pot_{k}.winner_{s}" for s in seats]
+        for h in range(self.hand_slots):
+            p.add(f"hands[{h}]", hand_labels)
+        if self.gambling:
+            p.add("chips", seats)
+            p.add("in_pot", seats)
+            p.add("bring_in")
+            for k in range(2):
+                p.add(f"stay_bets[{k}]", ["made", *(f"seat_{s}" for s in seats), "amount"])
+        q = self.private
+        q.add("seat", seats)
+        q.add("hand", cards)
+        q.add("taken", cards)
+        # history tokens
+        self.codes: dict[str, int] = {}
+        size = 0
+        for kind, arg in _TOKENS:
+            self.codes[kind] = size
+            size += {
+                "1": 1, "card": 96, "card?": 97, "card*face": 96 * 4, "suit": 8,
+                "suit*seat": 8 * 8, "window": 3, "amount": self.most + 1,
+            }[arg]
+        self.code_range = size
+        self.tokens = spec.tokens(decisions)
+        self.history.add("tokens", [f"{i}.{x}" for i in range(self.tokens) for x in ("who", "what")])
+
+    # -- observation ----------------------------------------------------------------------
+
+    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+        p = self.public
+        n = self.players
+        most = self.most
+        for s in view["actors"]:
+            p.set(out, "actors", s)
+        p.set(out, "over", 0, float(view["over"]))
+        p.set(out, "moves", 0, view["moves"] / self.research.bounds.max_decisions)
+        p.set(out, "hand_number", 0, view["hand_number"] / self.hand_slots)
+        p.set(out, "dealer", view["dealer"])
+        if view["turn"] is not None:
+            p.set(out, "turn", view["turn"])
+        pending = view["pending"]
+        if pending is not None:
+            p.set(out, "pending.kind", NEED_NAMES.index(pending["kind"]))
+            p.set(out, "pending.seat", pending["seat"])
+            if "card" in pending:
+                p.set(out, "pending.card", RAILOG_CARD[pending["card"]])
+            if "suit" in pending:
+                p.set(out, "pending.suit", pending["suit"] - 1)
+            if "attacker" in pending:
+                p.set(out, "pending.attacker", pending["attacker"])
+            if "amount" in pending:
+                p.set(out, "pending.amount", 0, pending["amount"] / most)
+            if "for" in pending:
+                p.set(out, "pending.for", ("bring-in", "stay-in bets").index(pending["for"]))
+        for s, size in enumerate(fixed(view["hand_sizes"], n, "hand_sizes")):
+            p.set(out, "hand_sizes", s, size / 96)
+        for s, piles in enumerate(fixed(view["tableaus"], n, "tableaus")):
+            for j, pile in enumerate(piles):
+                for i, text in enumerate(pile):
+                    c = RAILOG_CARD[text]
+                    p.set(out, f"tableau_{s}", c)
+                    p.set(out, "tableau.pile", c, (j + 1) / 32)
+                    p.set(out, "tableau.place", c, (i + 1) / 96)
+        if view["discard_top"] is not None:
+            p.set(out, "discard_top", RAILOG_CARD[view["discard_top"]])
+        for i, key in enumerate(("discard_size", "deck_size", "removed_size")):
+            p.set(out, "sizes", i, view[key] / 96)
+        for suit, owner in view["arls"].items():
+            p.set(out, f"arls[{int(suit)}]", owner)
+        for name in ("dealt", "active"):
+            for s, flag in enumerate(fixed(view[name], n, name)):
+                p.set(out, name, s, float(flag))
+        cap = self.research.bounds.max_decisions
+        p.set(out, "multiplier", 0, _exponent(view["multiplier"]) / cap)
+        p.set(out, "turns", 0, view["turns"] / self.max_turns)
+        for h, entry in enumerate(view["hands"]):
+            mult = entry["multiplier"]
+            _exponent(mult)
+            row = [1.0]
+            row += [score // mult / 544 for score in fixed(entry["scores"], n, "scores")]
+            row += [float(s in entry["winners"]) for s in range(n)]
+            row += [_exponent(mult) / cap, *(float(entry["reason"] == r) for r in _REASONS)]
+            if self.gambling:
+                row += [c / most for c in fixed(entry["chips"], n, "chips")]
+                pots = entry["pots"]
+                if len(pots) > n:
+                    raise ValueError(f"hands[{h}]: {len(pots)} pots for {n} seats")
+                for k in range(n):
+                    if k < len(pots):
+                        pot = pots[k]
+                        row += [pot["amount"] / most]
+                        row += [float(s in pot["eligible"]) for s in range(n)]
+                        row += [float(s in pot["winners"]) for s in range(n)]
+                    else:
+                        row += [0.0] * (1 + 2 * n)
+            block = p[f"hands[{h}]"]
+            if len(row) != len(block):
+                raise ValueError(f"hands[{h}]: {len(row)} values for {len(block)}")
+            out[block.start : block.stop] = row
+        if self.gambling:
+            for name in ("chips", "in_pot"):
+                for s, amount in enumerate(fixed(view[name], n, name)):
+                    p.set(out, name, s, amount / most)
+            p.set(out, "bring_in", 0, view["bring_in"] / most)
+            bets = view["stay_bets"]
+            if len(bets) > 2:
+                raise ValueError(f"stay_bets: {len(bets)} bets, at most 2")
+            for k, (seat, amount) in enumerate(bets):
+                p.set(out, f"stay_bets[{k}]", 0)
+                p.set(out, f"stay_bets[{k}]", 1 + seat)
+                p.set(out, f"stay_bets[{k}]", 1 + n, amount / most)
+
+    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
+        q = self.private
+        q.set(out, "seat", seat)
+        for text in view["hand"]:
+            q.set(out, "hand", RAILOG_CARD[text])
+        if view["taken"] is not None:
+            q.set(out, "taken", RAILOG_CARD[view["taken"]])
+
+    # -- history --------------------------------------------------------------------------
+
+    def _code(self, e: Event) -> list[int]:
+        """The token codes of one event (none for the events the rules derive)."""
+        kind = e.kind
+        data = e.data
+        base = self.codes.get(kind)
+        if kind == "deal":
+            if "cards" not in data:
+                return []  # another seat's count
+            return [self.codes["dealt"] + int(c) for c in data["cards"]]
+        if base is None:
+            return []
+        if kind == "draw":
+            card = data.get("card")
+            return [base + (0 if card is None else int(card) + 1)]
+        if kind in ("take", "open", "play", "discard", "seed"):
+            return [base + int(data["card"])]
+        if kind == "add":
+            return [base + int(data["card"]) * 4 + int(data["pile"]) % 12 - 8]
+        if kind == "collect":
+            return [base + int(data["suit"]) - 1]
+        if kind == "attack":
+            return [base + int(data["card"]) // 12 * 8 + int(data["target"])]
+        if kind == "pass":
+            return [base + _WINDOWS.index(data["window"])]
+        if kind in ("challenge", "bring_in", "raise", "pay", "stay_in"):
+            return [base + int(data["amount"])]
+        return [base]
+
+    def encode_history(
+        self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
+    ) -> None:
+        who_scale = self.players + 1
+        what_scale = self.code_range
+        i = 0
+        limit = self.tokens
+        for e in events:
+            for code in self._code(e):
+                if i >= limit:
+                    raise ValueError(f"more than {limit} history tokens")
+                out[2 * i] = (e.seat + 1) / who_scale if e.seat is not None else 0.0
+                out[2 * i + 1] = (code + 1) / what_scale
+                i += 1

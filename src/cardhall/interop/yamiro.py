@@ -97,7 +97,7 @@ _STOPPED_TEXT = "stopped: a side had no card to play; tie"
 
 
 def parse_result_text(
-    text: str, winner: int | None
+    text: str, winner: int | None, arlas: int = -1
 ) -> tuple[list[int], list[int], list[int], bool]:
     """Read back what a hand result's sentence (``explain``) says beyond the record's
     other fields: each side's number total and multiplier (value wins and ties), the
@@ -105,13 +105,15 @@ def parse_result_text(
 
     >>> parse_result_text("value 16 (8 x2) beats 6", 1)
     ([6, 8], [1, 2], [], False)
-    >>> parse_result_text("arlas at play 6 wins: the arlas at plays 1, 3 were cancelled", 0)
+    >>> parse_result_text("arlas at play 6 wins: the arlas at plays 1, 3 were cancelled", 0, 5)
     ([0, 0], [0, 0], [1, 3], False)
     """
     if text == _STOPPED_TEXT:
         return [0, 0], [0, 0], [], True
     m = _ARLAS_TEXT.match(text)
     if m:
+        if int(m.group(1)) != arlas + 1:
+            raise ValueError(f"{text!r} does not name the winning arlas (play {arlas + 1})")
         cancelled = [int(x) for x in m.group(2).split(", ")] if m.group(2) else []
         return [0, 0], [0, 0], cancelled, False
     m = _VALUE_TEXT.match(text)
@@ -273,7 +275,9 @@ class YamiroEncoder(Encoder):
                 out[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
             base = p[f"results[{k}]"].start
             winner = result["winner"]
-            totals, mults, cancelled, stopped = parse_result_text(result["text"], winner)
+            totals, mults, cancelled, stopped = parse_result_text(
+                result["text"], winner, result["arlas"]
+            )
             row = [
                 1.0,
                 float(winner == 0),
