@@ -399,8 +399,11 @@ def test_normalize_maps_utilities_into_unit_interval() -> None:
 
 
 def test_decision_cap_is_an_openspiel_parameter() -> None:
-    game = pyspiel.load_game("cardhall_getha", {"players": 3})
-    assert game.max_game_length() == 4000  # no max_deals: the default cap
+    game = pyspiel.load_game("cardhall_getha", {"players": 2})
+    assert game.get_parameters()["max_deals"] == 10  # the research default deal limit
+    assert game.max_game_length() == 10 * 224  # by the rules: no cap needed
+    endless = pyspiel.load_game("cardhall_getha", {"players": 3, "max_deals": -1})
+    assert endless.max_game_length() == 4000  # no deal limit: the default cap
     capped = pyspiel.load_game("cardhall_getha", {"players": 3, "max_decisions": 25})
     assert capped.max_game_length() == 25
     state = capped.new_initial_state()
@@ -419,4 +422,4 @@ def test_decision_cap_is_an_openspiel_parameter() -> None:
         verbose=False,
     )
     with pytest.raises(OptionError, match="go on forever"):
-        pyspiel.load_game("cardhall_getha", {"max_decisions": 0})  # endless without a cap
+        pyspiel.load_game("cardhall_getha", {"max_decisions": 0, "max_deals": -1})

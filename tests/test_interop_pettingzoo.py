@@ -18,8 +18,9 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from cardhall.conformance import configs
 from cardhall.errors import IllegalActionError
-from cardhall.interop import encoder_for, information_state_string
+from cardhall.interop import information_state_string
 from cardhall.interop.pettingzoo import env, env_id, raw_env
+from cardhall.interop.spec import research
 from cardhall.registry import game_class, game_names, make_game
 
 Case = tuple[str, int, dict[str, Any]]
@@ -222,12 +223,12 @@ def test_different_seeds_deal_differently() -> None:
 
 @pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
 def test_observation_does_not_leak_hidden_cards(case: Case) -> None:
-    """A seat's observation tensor and information-state string do not change when the
-    cards hidden from it are redealt (beyond the engine's generic leak test: this checks
-    the adapter's encoding)."""
+    """A seat's tensors and information-state string do not change when the cards hidden
+    from it are redealt (beyond the engine's generic leak test: this checks the adapter's
+    encoding)."""
     name, players, options = case
     game = make_game(name, players, **options)
-    enc = encoder_for(game)
+    enc = research(game).encoder
     rng = random.Random(4)
     state = game.new_state(seed=4)
     checked = 0
@@ -235,7 +236,8 @@ def test_observation_does_not_leak_hidden_cards(case: Case) -> None:
         seat = min(state.actors())
         for s in range(players):
             world = state.determinize(s, random.Random(rng.random()))
-            assert enc.encode(world, s) == enc.encode(state, s)
+            assert np.array_equal(enc.observation(world, s), enc.observation(state, s))
+            assert np.array_equal(enc.information_state(world, s), enc.information_state(state, s))
             assert information_state_string(world, s) == information_state_string(state, s)
         checked += 1
         state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -248,7 +250,7 @@ def test_observation_space_is_fixed_and_contains_observations() -> None:
         e.reset(seed=0)
         space = e.observation_space("player_0")
         assert space is e.observation_space("player_0")
-        assert space["observation"].shape == encoder_for(e.game).shape
+        assert space["observation"].shape == (e.research.encoder.observation_size,)
         assert space.contains(e.observe("player_0"))
 
 
@@ -299,15 +301,26 @@ def test_envs_pickle_and_deepcopy_mid_game() -> None:
 
 def test_every_tensor_value_has_a_unique_name() -> None:
     for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
-        enc = encoder_for(make_game(name, players, **options))
-        names = enc.feature_names()
-        assert len(names) == enc.size
-        assert all(names), "every slot of the layout is named"
+        game = make_game(name, players, **options)
+        enc = research(game).encoder
+        names = enc.information_state_names()
+        assert len(names) == enc.information_state_size
+        assert all(names), "every value of the layout is named"
         assert len(set(names)) == len(names)
         # the seat one-hot is where the names say
-        state = make_game(name, players, **options).new_state(seed=1)
-        tensor = enc.encode(state, players - 1)
-        assert tensor[names.index(f"seat={players - 1}")] == 1.0
+        tensor = enc.information_state(game.new_state(seed=1), players - 1)
+        assert tensor[names.index(f"seat[{players - 1}]")] == 1.0
+
+
+def test_information_state_observations_are_offered() -> None:
+    e = raw_env("yamiro", players=2, observation="information_state")
+    e.reset(seed=2)
+    obs = e.observe("player_0")["observation"]
+    assert obs.shape == (e.research.encoder.information_state_size,)
+    assert e.observation_space("player_0").contains(e.observe("player_0"))
+    api_test(raw_env("yamiro", players=2, observation="information_state"), num_cycles=100)
+    with pytest.raises(ValueError, match="information_state"):
+        raw_env("yamiro", observation="everything")
 
 
 # --------------------------------------------------------------------------- cap and scale
@@ -325,7 +338,7 @@ def _highest(e: Any) -> dict[str, float]:
 
 
 def test_decision_cap_truncates_with_standing_payoffs() -> None:
-    e = raw_env("getha", players=3, max_decisions=30)
+    e = raw_env("getha", players=3, max_decisions=30, max_deals=None)
     e.reset(seed=4)
     totals = _highest(e)
     st = e.engine_state
@@ -334,7 +347,21 @@ def test_decision_cap_truncates_with_standing_payoffs() -> None:
     standing = e.research.spec.standing_payoffs(st)
     assert list(totals.values()) == pytest.approx(list(standing))
     assert sum(totals.values()) == pytest.approx(0.0)
-    api_test(raw_env("getha", players=3, max_decisions=30), num_cycles=200)
+    api_test(raw_env("getha", players=3, max_decisions=30, max_deals=None), num_cycles=200)
+
+
+def test_getha_deal_limit_is_a_truncation() -> None:
+    """Getha's research default is ten deals; a game that reaches the limit with two
+    seats holding chips did not reach its natural end, so PettingZoo reports it truncated
+    (the rewards are the game's own: stacks after the carry-over is shared)."""
+    e = raw_env("getha", players=3)
+    assert e.game.options["max_deals"] == 10
+    e.reset(seed=4)
+    totals = _highest(e)  # the biggest bring-in, then everyone declines: ten quick deals
+    st = e.engine_state
+    assert st.is_over and st.view(None)["deal"] == 10
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    assert list(totals.values()) == list(st.outcome().payoffs)
 
 
 def test_games_the_rules_end_are_never_truncated() -> None:
@@ -361,6 +388,6 @@ def test_bad_caps_are_rejected_with_a_clear_error() -> None:
     from cardhall.errors import OptionError
 
     with pytest.raises(OptionError, match="go on forever"):
-        raw_env("getha", max_decisions=0)
+        raw_env("getha", max_decisions=0, max_deals=None)
     with pytest.raises(OptionError, match=">= 0"):
         raw_env("abstrac", max_decisions=-3)

@@ -34,6 +34,9 @@ from cardhall.registry import make_game
 
 Config = tuple[str, int, dict[str, Any]]
 CONFIGS: list[Config] = [
+    ("getha", 2, {"max_deals": 10}),
+    ("getha", 5, {"chips": 10, "max_deals": 4}),
+    ("getha", 8, {"chips": 8, "max_deals": 2, "simultaneous_discard_above": 6, "ante": 0}),
     ("somachi", 2, {}),
     ("somachi", 3, {"gambling": True, "chips": 6, "seed_discard": True}),
     ("somachi", 5, {"any_face_opens": True, "collect_to": "pile", "all_cards_count": True}),
@@ -94,7 +97,7 @@ def test_no_two_views_or_histories_share_a_tensor(config: Config) -> None:
             info = enc.information_state(state, seat, view=view)
             assert obs.shape == (enc.observation_size,) and obs.dtype == np.float32
             assert info.shape == (enc.information_state_size,)
-            assert np.isfinite(info).all() and info.min() >= 0.0
+            assert np.isfinite(info).all() and info.min() >= 0.0 and info.max() <= 1.0
             text = _dumps(view)
             assert views.setdefault(obs.tobytes(), text) == text, "two views, one tensor"
             recall = information_state_string(state, seat)
@@ -172,9 +175,7 @@ def test_every_field_of_the_view_reaches_the_observation(config: Config) -> None
     }
     # every leaf (a number, flag, card or word) that took two values must be checked
     leaves = {
-        key
-        for key in fields
-        if len(seen[key]) > 1 and not any(v[0] in "[{" for v in seen[key])
+        key for key in fields if len(seen[key]) > 1 and not any(v[0] in "[{" for v in seen[key])
     }
     checked: set[str] = set()
     for state, seat, view in samples:
@@ -183,7 +184,7 @@ def test_every_field_of_the_view_reaches_the_observation(config: Config) -> None
             key = _pattern(path)
             if key not in fields:
                 continue
-            ordered = not any(fnmatch.fnmatchcase(key, d) for d in unordered)
+            ordered = key != "actors" and not any(fnmatch.fnmatchcase(key, d) for d in unordered)
             for changed in _mutations(value, ordered, seen[key]):
                 try:
                     after = enc.observation(state, seat, view=_set(view, path, changed))
@@ -192,3 +193,56 @@ def test_every_field_of_the_view_reaches_the_observation(config: Config) -> None
                 assert not np.array_equal(after, base), f"{key}: {value!r} -> {changed!r}"
                 checked.add(key)
     assert leaves - checked == set(), f"never changed by a valid mutation: {leaves - checked}"
+
+
+def _view_after(
+    name: str, players: int, options: dict[str, Any], seed: int, until: Any
+) -> tuple[Research, State, dict[str, Any]]:
+    """A real state of seeded random play, at the first point where ``until(view)``."""
+    r = research(make_game(name, players, **options))
+    state = r.game.new_state(seed=seed)
+    rng = random.Random(seed)
+    while not until(state.view(0)):
+        assert not r.finished(state), "the situation never came up"
+        seat = min(state.actors())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return r, state, state.view(0)
+
+
+def test_the_lossy_cases_of_the_old_encoding_are_told_apart() -> None:
+    """The cases where the learned encoding of earlier versions lost information."""
+    # Somachi, 6 players: face-up table cards (the old tensor kept pile counts only)
+    r, state, view = _view_after(
+        "somachi", 6, {}, 3, lambda v: sum(len(p) for t in v["tableaus"] for p in t) >= 3
+    )
+    obs = r.encoder.observation(state, 0, view=view)
+    on_table = {c for t in view["tableaus"] for p in t for c in p}
+    pile = next(p for t in view["tableaus"] for p in t)
+    other = copy.deepcopy(view)
+    spare = next(c for c in RAILOG_CARD if c not in on_table and c != pile[0])
+    next(p for t in other["tableaus"] for p in t)[0] = spare
+    assert not np.array_equal(r.encoder.observation(state, 0, view=other), obs)
+    # Somachi, 2 players: every suit's arl owner has a place
+    tensors = set()
+    for suit in range(1, 9):
+        for owner in (0, 1):
+            mine = copy.deepcopy(view | {"arls": {str(suit): owner}})
+            mine["hand_sizes"] = view["hand_sizes"]
+            tensors.add(r.encoder.observation(state, 0, view=mine).tobytes())
+    assert len(tensors) == 16
+    # Yamiro: a tied hand is not "seat 0 won"
+    r, state, view = _view_after("yamiro", 2, {}, 1, lambda v: len(v["results"]) >= 1)
+    won = copy.deepcopy(view)
+    tied = copy.deepcopy(view)
+    won["results"][0]["winner"] = 0
+    tied["results"][0]["winner"] = None
+    assert not np.array_equal(
+        r.encoder.observation(state, 0, view=won), r.encoder.observation(state, 0, view=tied)
+    )
+    # Getha, 5 players and more: the entries of every seat count
+    r, state, view = _view_after("getha", 6, {"max_deals": 3}, 2, lambda v: v["phase"] == "bet")
+    obs = r.encoder.observation(state, 0, view=view)
+    for seat in range(6):
+        later = copy.deepcopy(view)
+        later["seats"][seat]["stack"] += 1
+        assert not np.array_equal(r.encoder.observation(state, 0, view=later), obs), seat

@@ -134,9 +134,9 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for name in game_names():
         players, options = next(iter(configs(game_class(name))))
-        from cardhall.interop import encoder_for
+        from cardhall.interop.spec import research
 
-        encoder_for(make_game(name, players, **options))  # warm the per-configuration cache
+        assert research(make_game(name, players, **options)).encoder  # warm the caches
 
         def ours(b: float, n: str = name, p: int = players, o: Any = options) -> float:
             return pettingzoo_turns_per_second(n, p, o, b)

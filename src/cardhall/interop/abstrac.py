@@ -146,7 +146,9 @@ class AbstracEncoder(Encoder):
         assert isinstance(spec, AbstracSpec)
         self.match = spec.match
         self.deal_slots = spec.deals(research.bounds.max_decisions)
-        self.total_scale = float(spec.target + MAX_DEAL_SCORE if spec.match else MAX_DEAL_SCORE)
+        #: Totals: how close to the target (at most 1), and exact over every deal possible.
+        self.target = float(spec.target if spec.match else MAX_DEAL_SCORE)
+        self.total_scale = float(MAX_DEAL_SCORE * self.deal_slots)
         cards = card_labels(FRENCH_DECK)
         p = self.public
         p.add("actors", range(2))
@@ -160,6 +162,7 @@ class AbstracEncoder(Encoder):
             p.add(f"taken_{s}.in", cards)
             p.add(f"taken_{s}.order", cards)
         p.add("totals", range(2))
+        p.add("totals_exact", range(2))
         for d in range(self.deal_slots):
             p.add(
                 f"deals[{d}]",
@@ -188,7 +191,8 @@ class AbstracEncoder(Encoder):
                 p.set(out, f"taken_{s}.in", c)
                 p.set(out, f"taken_{s}.order", c, (i + 1) / 24)
         for s, total in enumerate(fixed(view["totals"], 2, "totals")):
-            p.set(out, "totals", s, total / self.total_scale)
+            p.set(out, "totals", s, min(1.0, total / self.target))
+            p.set(out, "totals_exact", s, total / self.total_scale)
         for d, deal in enumerate(view["deals"]):
             row = [1.0, deal["dealer"], deal["first"]]
             row += [c / 96 for c in fixed(deal["combos"], 2, "combos")]

@@ -29,14 +29,22 @@ among the seats with chips, odd chips one each clockwise from the dealer's left.
 
 from __future__ import annotations
 
-from cardhall.engine import State
-from cardhall.interop.spec import Spec, register_spec, view_of
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from cardhall.engine import Event, State
+from cardhall.interop.spec import Research, Spec, register_spec, view_of
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, fixed
 from cardhall.money import split
 
-__all__ = ["GethaSpec"]
+__all__ = ["GethaEncoder", "GethaSpec"]
 
-#: Decisions before the research interfaces stop a game without ``max_deals``.
+#: The decision cap of the research interfaces (a deal may hold many raises).
 DEFAULT_CAP = 4000
+#: The deal limit of the research interfaces when none is given.
+DEFAULT_DEALS = 10
 
 
 @register_spec
@@ -44,6 +52,7 @@ class GethaSpec(Spec):
     """Getha's bounds (see the module docstring)."""
 
     game_name = "getha"
+    research_defaults: ClassVar[dict[str, Any]] = {"max_deals": DEFAULT_DEALS}
 
     @property
     def total_chips(self) -> int:
@@ -61,16 +70,39 @@ class GethaSpec(Spec):
     def default_cap(self) -> int:
         return DEFAULT_CAP
 
-    def chance_cards(self, decisions: int) -> int:
+    def deals(self, decisions: int) -> int:
+        """Most deals started in a game of at most ``decisions`` decisions."""
         deals = decisions + 1
         if self.game.options["max_deals"] is not None:
             deals = min(deals, int(self.game.options["max_deals"]))
+        return deals
+
+    def cut_short(self, state: State) -> bool:
+        """Whether the game ended at ``max_deals`` with two seats or more still holding
+        chips (its natural end, one seat holding every chip, was not reached)."""
+        if not state.is_over:
+            return False
+        return sum(1 for s in view_of(state)["seats"] if s["stack"] > 0) > 1
+
+    def tokens(self, decisions: int) -> int:
+        """Most history tokens (see :class:`GethaEncoder`): one per decision, and per
+        deal at most 8 dealt, 6 discarded and 6 drawn cards, the counts of every seat's
+        played and reserve cards, and three sightings of each card at the showdown (at
+        the reveal or a replacement, and a claim)."""
+        return decisions + self.deals(decisions) * (8 + 12 + self.game.players + 3 * 96)
+
+    def encoder(self, research: Research) -> Encoder:
+        return GethaEncoder(research)
+
+    def chance_cards(self, decisions: int) -> int:
+        deals = self.deals(decisions)
         simultaneous = self.game.players > int(self.game.options["simultaneous_discard_above"])
         return deals * (192 if simultaneous else 96)
 
     def payoff_range(self) -> tuple[float, float]:
-        chips = int(self.game.options["chips"])
-        return -float(chips), float(self.total_chips - chips)
+        bounds = self.game.payoff_bounds()  # the game's own: [-chips, T - chips]
+        assert bounds is not None
+        return float(bounds[0]), float(bounds[1])
 
     def standing_payoffs(self, state: State) -> tuple[float, ...]:
         if state.is_over:
@@ -87,3 +119,373 @@ class GethaSpec(Spec):
                 stacks[p] += chips
         start = int(self.game.options["chips"])
         return tuple(float(s - start) for s in stacks)
+
+
+# --------------------------------------------------------------------------- tensors
+
+_PHASES = ("bringin", "answer", "draw", "declare", "select", "bet", "replace", "over")
+_SEAT_FIELDS = (
+    "stack",
+    "total",
+    "put",
+    "dealt",
+    "folded",
+    "cards",
+    "discarded",
+    "chosen",
+    "played_count",
+    "reserve_count",
+    "folded_count",
+)
+_ZONES = ("played", "reserve", "folded")
+#: Token kinds of the history and the size of their argument (T: all the chips).
+_TOKENS: tuple[tuple[str, str], ...] = (
+    ("bringin", "amount"),
+    ("pay", "1"),
+    ("fold", "1"),
+    ("check", "1"),
+    ("call", "1"),
+    ("bet", "amount"),
+    ("raise", "amount"),
+    ("allin", "1"),
+    ("discard", "count"),
+    ("declare", "count"),
+    ("out", "card"),
+    ("choose", "pair"),
+    ("chose", "1"),
+    ("replace", "suit2"),
+    ("selected", "counts"),
+    ("dealt", "card"),
+    ("drew", "card"),
+    ("revealed", "card"),
+    ("claimed", "zone*card"),
+    ("replaced", "card"),
+)
+_PAIRS = [(a,) for a in range(1, 9)] + [(a, b) for a in range(1, 9) for b in range(a + 1, 9)]
+
+
+class GethaEncoder(Encoder):
+    """Getha's tensors (layout in ``docs/interop.md``).
+
+    A showdown (the current one, and the last deal's) is encoded card by card: the seat
+    that showed it at the reveal, the seat that claimed it and from where, the seat that
+    played it as a replacement (and whether that was automatic); the steps of the
+    showdown list and the battles follow from these by the rules.
+
+    The history is a stream of tokens, two values each: who (``(seat + 1) / (n + 1)``, 0
+    for nobody) and what (``(code + 1) / codes``, an exact integer code): one per action
+    (others' discards and selections as the table sees them: a count, or the fact of
+    choosing), the cards dealt to and drawn by this seat, each seat's played and reserve
+    counts after the selection, and every card seen at a showdown.
+    """
+
+    DERIVED = (
+        "game",
+        "players",
+        "options",
+        "options.*",
+        "seat",
+        "legal",
+        "legal.*",
+        "max_deals",
+        "order",
+        "order.*",
+        "pots",
+        "pots.*",
+        "pots.*.*",
+        "seats.*.all_in",
+        "outcome",
+        "outcome.*",
+        # a showdown's steps follow from its cards (encoded card by card) by the rules
+        "showdown.*.step",
+        "showdown.*.seat",
+        "showdown.*.suit",
+        "showdown.*.auto",
+        "showdown.*.pot",
+        "showdown.*.steps",
+        "showdown.*.steps.*",
+        "showdown.*.steps.*.*",
+        "showdown.*.steps.*.*.*",
+        "showdown.*.steps.*.*.*.*",
+        "last_deal.deal",
+        "last_deal.steps.*.step",
+        "last_deal.steps.*.seat",
+        "last_deal.steps.*.suit",
+        "last_deal.steps.*.auto",
+        "last_deal.steps.*.pot",
+        "last_deal.steps.*.steps",
+        "last_deal.steps.*.steps.*",
+        "last_deal.steps.*.steps.*.*",
+        "last_deal.steps.*.steps.*.*.*",
+        "last_deal.steps.*.steps.*.*.*.*",
+    )
+    UNORDERED = (
+        "hand",
+        "played",
+        "reserve",
+        "my_discards",
+        "my_folded",
+        "choice",
+        "seats.*.played",
+        "showdown.*.played.*",
+        "showdown.*.cards",
+        "showdown.*.taken.*.cards",
+        "showdown.*.eligible",
+        "last_deal.steps.*.played.*",
+        "last_deal.steps.*.cards",
+        "last_deal.steps.*.taken.*.cards",
+        "last_deal.steps.*.eligible",
+        "showdown.*.taken",
+        "last_deal.steps.*.taken",
+    )
+
+    def __init__(self, research: Research) -> None:
+        super().__init__(research)
+        spec = research.spec
+        assert isinstance(spec, GethaSpec)
+        n = self.players
+        self.chips = spec.total_chips
+        self.max_deals = spec.deals(research.bounds.max_decisions)
+        cards = card_labels()
+        seats = range(n)
+        p = self.public
+        p.add("actors", seats)
+        p.add("over")
+        p.add("moves")
+        p.add("deal")
+        p.add("dealer", seats)
+        p.add("phase", _PHASES)
+        p.add("turn", seats)
+        p.add("money", ["bring_in", "cur", "carry"])
+        for q in seats:
+            p.add(f"seats[{q}]", _SEAT_FIELDS)
+        p.add("extra_hands", range(2))
+        p.add("sizes", ["deck", "dead"])
+        for q in seats:
+            p.add(f"played_by_{q}", cards)
+        self._showdown_blocks(p, "showdown")
+        p.add("last_deal", ["done", "carry", "showdown"])
+        p.add("last_deal.dealer", seats)
+        p.add("last_deal.received", seats)
+        p.add("last_deal.stacks", seats)
+        self._showdown_blocks(p, "last_deal.steps")
+        q_ = self.private
+        q_.add("seat", seats)
+        for name in ("hand", "played", "reserve", "my_discards", "my_folded"):
+            q_.add(name, cards)
+        q_.add("choice", range(1, 9))
+        self.codes: dict[str, int] = {}
+        size = 0
+        for kind, arg in _TOKENS:
+            self.codes[kind] = size
+            size += {
+                "1": 1,
+                "amount": self.chips + 1,
+                "count": 7,
+                "pair": 36,
+                "suit2": 16,
+                "counts": 97 * 97,
+                "card": 96,
+                "zone*card": (3 * n + 2) * 96,
+            }[arg]
+        self.code_range = size
+        self.tokens = spec.tokens(research.bounds.max_decisions)
+        self.history.add(
+            "tokens", [f"{i}.{x}" for i in range(self.tokens) for x in ("who", "what")]
+        )
+
+    def _showdown_blocks(self, p: Any, prefix: str) -> None:
+        n = self.players
+        cards = card_labels()
+        for name in ("revealed_by", "claimed_by", "claimed_from", "replaced_by", "replaced_auto"):
+            p.add(f"{prefix}.{name}", cards)
+        for k in range(n):
+            p.add(
+                f"{prefix}.pots[{k}]",
+                [
+                    "done",
+                    "amount",
+                    *(f"eligible_{s}" for s in range(n)),
+                    *(f"winner_{s}" for s in range(n)),
+                    "no_winner",
+                    "returned",
+                ],
+            )
+
+    # -- observation ----------------------------------------------------------------------
+
+    def _zone(self, source: str) -> int:
+        kind, _, where = source.partition(":")
+        if kind == "extra":
+            j = int(where) - 1
+            if not 0 <= j < 2:
+                raise ValueError(f"no extra hand {where}")
+            return 3 * self.players + j
+        q = int(where)
+        if not 0 <= q < self.players:
+            raise ValueError(f"no seat {q}")
+        return _ZONES.index(kind) * self.players + q
+
+    def _showdown(self, steps: Sequence[dict[str, Any]], prefix: str, out: np.ndarray) -> None:
+        p = self.public
+        n = self.players
+        zones = 3 * n + 2
+        pots = 0
+        for step in steps:
+            kind = step["step"]
+            if kind == "reveal":
+                for seat, cards in step["played"].items():
+                    for text in cards:
+                        p.set(out, f"{prefix}.revealed_by", RAILOG_CARD[text], (int(seat) + 1) / n)
+            elif kind == "claim":
+                for taken in step["taken"]:
+                    zone = self._zone(taken["from"])
+                    for text in taken["cards"]:
+                        c = RAILOG_CARD[text]
+                        p.set(out, f"{prefix}.claimed_by", c, (step["seat"] + 1) / n)
+                        p.set(out, f"{prefix}.claimed_from", c, (zone + 1) / zones)
+            elif kind == "replace":
+                for text in step["cards"]:
+                    c = RAILOG_CARD[text]
+                    p.set(out, f"{prefix}.replaced_by", c, (step["seat"] + 1) / n)
+                    p.set(out, f"{prefix}.replaced_auto", c, float(step["auto"]))
+            elif kind == "pot":
+                if pots >= n:
+                    raise ValueError(f"{prefix}: more than {n} pots")
+                name = f"{prefix}.pots[{pots}]"
+                pots += 1
+                p.set(out, name, 0)
+                p.set(out, name, 1, step["amount"] / self.chips)
+                for s in step["eligible"]:
+                    p.set(out, name, 2 + s)
+                winner = step["winner"]
+                p.set(out, name, 2 + n + (n if winner is None else winner))
+                p.set(out, name, 3 + 2 * n, float(step["returned"]))
+            else:
+                raise ValueError(f"unknown showdown step {kind!r}")
+
+    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+        p = self.public
+        n = self.players
+        chips = self.chips
+        for s in view["actors"]:
+            p.set(out, "actors", s)
+        p.set(out, "over", 0, float(view["over"]))
+        p.set(out, "moves", 0, view["moves"] / self.research.bounds.max_decisions)
+        p.set(out, "deal", 0, view["deal"] / self.max_deals)
+        p.set(out, "dealer", view["dealer"])
+        p.set(out, "phase", _PHASES.index(view["phase"]))
+        if view["turn"] is not None:
+            p.set(out, "turn", view["turn"])
+        for i, key in enumerate(("bring_in", "cur", "carry")):
+            p.set(out, "money", i, view[key] / chips)
+        for q, info in enumerate(fixed(view["seats"], n, "seats")):
+            row = [info["stack"] / chips, info["total"] / chips, info["put"] / chips]
+            row += [float(info["dealt"]), float(info["folded"]), info["cards"] / 96]
+            row += [0.0 if info["discarded"] is None else (info["discarded"] + 1) / 7]
+            row += [float(info["chosen"])]
+            for key in ("played_count", "reserve_count"):
+                row += [0.0 if info[key] is None else (info[key] + 1) / 97]
+            row += [info["folded_count"] / 96]
+            block = p[f"seats[{q}]"]
+            out[block.start : block.stop] = row
+            for text in info.get("played", ()):
+                p.set(out, f"played_by_{q}", RAILOG_CARD[text])
+        extras = view["extra_hands"]
+        if len(extras) > 2:
+            raise ValueError(f"{len(extras)} extra hands")
+        for j, count in enumerate(extras):
+            p.set(out, "extra_hands", j, (count + 1) / 9)
+        p.set(out, "sizes", 0, view["deck"] / 96)
+        p.set(out, "sizes", 1, view["dead"] / 96)
+        self._showdown(view["showdown"], "showdown", out)
+        last = view["last_deal"]
+        if last is not None:
+            p.set(out, "last_deal", 0)
+            p.set(out, "last_deal", 1, last["carry"] / chips)
+            p.set(out, "last_deal", 2, float(last["showdown"]))
+            p.set(out, "last_deal.dealer", last["dealer"])
+            for q, amount in enumerate(fixed(last["received"], n, "received")):
+                p.set(out, "last_deal.received", q, amount / chips)
+            for q, amount in enumerate(fixed(last["stacks"], n, "stacks")):
+                p.set(out, "last_deal.stacks", q, amount / chips)
+            self._showdown(last["steps"], "last_deal.steps", out)
+
+    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
+        q = self.private
+        q.set(out, "seat", seat)
+        for name in ("hand", "played", "reserve", "my_discards", "my_folded"):
+            for text in view[name]:
+                q.set(out, name, RAILOG_CARD[text])
+        if view["choice"] is not None:
+            for suit in view["choice"]:
+                q.set(out, "choice", int(suit) - 1)
+
+    # -- history --------------------------------------------------------------------------
+
+    def _codes(self, e: Event, seat: int) -> list[tuple[int | None, int]]:
+        """(who, code) tokens of one event (none for the events the rules derive)."""
+        c = self.codes
+        d = e.data
+        kind = e.kind
+        who = e.seat
+        if kind in ("bringin",):
+            return [(who, c["bringin"] + d["amount"])]
+        if kind in ("bet", "raise"):
+            return [(who, c[kind] + d["to"])]
+        if kind in ("pay", "fold", "check", "call", "allin"):
+            return [(who, c[kind])]
+        if kind in ("discard", "declare"):
+            if "cards" not in d:  # another seat's: how many
+                return [(who, c[kind] + d["count"])]
+            out = [(who, c[kind] + len(d["cards"]))]  # this seat's: which, and what it drew
+            out += [(who, c["out"] + RAILOG_CARD[str(x)]) for x in d["cards"]]
+            return out + [(who, c["drew"] + RAILOG_CARD[str(x)]) for x in d.get("drew", ())]
+        if kind == "draw":  # after a simultaneous declaration
+            if "cards" in d:
+                return [(who, c["drew"] + RAILOG_CARD[str(x)]) for x in d["cards"]]
+            return []
+        if kind == "cards":
+            if "cards" in d:
+                return [(who, c["dealt"] + RAILOG_CARD[str(x)]) for x in d["cards"]]
+            return []
+        if kind == "choose":
+            if "suits" in d:
+                return [(who, c["choose"] + _PAIRS.index(tuple(d["suits"])))]
+            return [(who, c["chose"])]
+        if kind == "selected":
+            return [
+                (int(q), c["selected"] + d["played"][q] * 97 + d["reserve"][q])
+                for q in sorted(d["played"], key=int)
+            ]
+        if kind == "reveal":
+            return [
+                (int(q), c["revealed"] + RAILOG_CARD[str(x)])
+                for q in sorted(d["played"], key=int)
+                for x in d["played"][q]
+            ]
+        if kind == "claim":
+            return [
+                (who, c["claimed"] + self._zone(t["from"]) * 96 + RAILOG_CARD[str(x)])
+                for t in d["taken"]
+                for x in t["cards"]
+            ]
+        if kind == "replace":
+            out = [(who, c["replace"] + (int(d["suit"]) - 1) * 2 + int(bool(d["auto"])))]
+            return out + [(who, c["replaced"] + RAILOG_CARD[str(x)]) for x in d["cards"]]
+        return []
+
+    def encode_history(
+        self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
+    ) -> None:
+        who_scale = self.players + 1
+        what_scale = self.code_range
+        i = 0
+        limit = self.tokens
+        for e in events:
+            for who, code in self._codes(e, seat):
+                if i >= limit:
+                    raise ValueError(f"more than {limit} history tokens")
+                out[2 * i] = 0.0 if who is None else (who + 1) / who_scale
+                out[2 * i + 1] = (code + 1) / what_scale
+                i += 1

@@ -13,9 +13,14 @@ game of your own). Parameters are ``players`` plus the game's options:
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 24)
 
-**Game type.** Sequential; perfect or imperfect information as the game declares; zero-sum
-unless the game says otherwise; terminal rewards (the engine's payoffs); information state
-and observation as strings and tensors (see :mod:`cardhall.interop`).
+**Game type.** Sequential; perfect or imperfect information as the game declares;
+zero-sum unless a one-player form exists (Yamiro; its forms are registered apart as
+``cardhall_<game>_<form>``); terminal rewards (the engine's payoffs, or with
+``normalize`` scaled into [-1, 1]); information state and observation as strings and
+tensors, public and private observations too (see :mod:`cardhall.interop.tensor`). The
+parameters are ``players``, the game's options (with the research defaults, e.g. Getha's
+``max_deals=10``) and ``max_decisions``, the decision cap (-1: the game's default; a game
+stopped by it is terminal and ``state.is_truncated()``; see :mod:`cardhall.interop.spec`).
 
 **Chance: explicit, one chance node per card.** The engine draws every shuffle from the
 state's :class:`~cardhall.engine.Chance`. Here a :class:`ExplicitChance` stands in for it:
@@ -56,13 +61,13 @@ from cardhall.engine import Action, Chance, Game, OptionSpec, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import (
     acting_seat,
-    encoder_for,
     event_text,
     observation_string,
     private_string,
     public_string,
 )
 from cardhall.interop.spec import Form, Research, config_key, research, spec_class
+from cardhall.interop.tensor import Encoder
 from cardhall.registry import game_class, game_names
 
 __all__ = [
@@ -177,8 +182,9 @@ RESEARCH_PARAMETERS: dict[str, Any] = {"max_decisions": -1, "normalize": False}
 
 def _parameter_specification(cls: type[Game], form: Form | None = None) -> dict[str, Any]:
     spec: dict[str, Any] = {} if form is not None else {"players": cls.player_counts[0]}
+    defaults = spec_class(cls.name).research_defaults
     for opt in cls.option_specs:
-        spec[opt.name] = _param_default(opt)
+        spec[opt.name] = defaults.get(opt.name, _param_default(opt))
     spec.update(RESEARCH_PARAMETERS)
     return spec
 
@@ -245,7 +251,7 @@ class CardhallGame(pyspiel.Game):
         options: dict[str, Any] = {}
         for opt in cls.option_specs:
             value = params.get(opt.name, spec[opt.name])
-            stand_in = opt.default is None and value == _param_default(opt)
+            stand_in = opt.nullable and value == (NONE_INT if opt.kind == "int" else NONE_TEXT)
             options[opt.name] = None if stand_in else value
         engine = cls(players, **options)
         cap = int(params.get("max_decisions", -1))
@@ -261,7 +267,7 @@ class CardhallGame(pyspiel.Game):
         self.key = key
         self.research = r
         self.normalize = normalize
-        self.encoder = encoder_for(engine)
+        self.encoder: Encoder = r.encoder
         self.deck = engine.full_deck()
         low, high = r.payoff_bounds(normalize)
         info = pyspiel.GameInfo(
@@ -462,7 +468,8 @@ class CardhallState(pyspiel.State):
         return self._pool is None and st is not None and _RESEARCH[self._key][0].finished(st)
 
     def is_truncated(self) -> bool:
-        """Whether the decision cap stopped this game before its rules ended it."""
+        """Whether the game stopped before its natural end: by the decision cap, or by a
+        limit of its options (Getha's ``max_deals`` with two seats holding chips)."""
         st = self.engine
         return self._pool is None and st is not None and _RESEARCH[self._key][0].truncated(st)
 
@@ -524,38 +531,56 @@ class CardhallObserver:
 
     ``kind`` is ``"observation"`` (the seat's current view), ``"information_state"``
     (everything the seat knows: view, events seen, own actions), ``"private"`` (what the
-    seat sees beyond a spectator) or ``"public"`` (what a spectator sees). The first two
-    have a tensor: the encoding of the seat's view (the same for both; see
-    :class:`cardhall.interop.ViewEncoder`).
+    seat sees beyond a spectator) or ``"public"`` (what a spectator sees). The tensors
+    are the game's encoder (:mod:`cardhall.interop.tensor`); ``dict`` holds the
+    observation's public and private parts, and the information state's history, as
+    named views of the one tensor.
     """
 
     def __init__(self, game: CardhallGame, kind: str) -> None:
         self.kind = kind
         self.encoder = game.encoder
-        self.tensor: np.ndarray | None
-        if kind in ("observation", "information_state"):
-            self.tensor = np.zeros(self.encoder.size, np.float32)
-            self.dict = {kind: self.tensor.reshape(self.encoder.shape)}
-        else:
-            self.tensor = None
-            self.dict = {}
+        enc = self.encoder
+        size = {
+            "observation": enc.observation_size,
+            "information_state": enc.information_state_size,
+            "public": enc.public.size,
+            "private": enc.private.size,
+        }[kind]
+        self.tensor: np.ndarray = np.zeros(size, np.float32)
+        cut = [("public", enc.public.size), ("private", enc.private.size)]
+        if kind == "information_state":
+            cut.append(("history", enc.history.size))
+        elif kind != "observation":
+            cut = [(kind, size)]
+        self.dict: dict[str, np.ndarray] = {}
+        start = 0
+        for name, length in cut:
+            self.dict[name] = self.tensor[start : start + length]
+            start += length
 
     def set_from(self, state: CardhallState, player: int) -> None:
         """Updates `tensor` and `dict` to reflect `state` from PoV of `player`."""
-        if self.tensor is None:
-            return
         st = state.engine
-        if st is None:  # still shuffling: nothing is known yet but who you are
+        if st is None:  # still shuffling: nothing is known yet
             self.tensor.fill(0.0)
-            self.tensor[player] = 1.0
             return
         cache = state._cache
-        key = ("tensor", player)
-        if key not in cache:
-            encoded = np.zeros(self.encoder.size, dtype=np.float32)
-            self.encoder.encode_view(_view(state, player), player, st.actors(), encoded)
-            cache[key] = encoded
-        self.tensor[:] = cache[key]
+        key = ("tensor", self.kind, player)
+        got = cache.get(key)
+        if got is None:
+            enc = self.encoder
+            kind = self.kind
+            if kind == "observation":
+                got = enc.observation(st, player, view=_view(state, player))
+            elif kind == "information_state":
+                got = enc.information_state(st, player, view=_view(state, player))
+            elif kind == "public":
+                got = enc.public_observation(st)
+            else:
+                got = enc.private_observation(st, player)
+            cache[key] = got
+        self.tensor[:] = got
 
     def string_from(self, state: CardhallState, player: int) -> str:
         """Observation of `state` from the PoV of `player`, as a string."""

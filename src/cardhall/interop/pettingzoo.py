@@ -17,16 +17,20 @@ Conventions (those of PettingZoo's classic card environments):
 * agents ``player_0`` .. ``player_{n-1}`` are the seats; ``Discrete`` actions are the game's
   stable action ids (:meth:`Game.action_id`);
 * observations are ``{"observation": Box(float32), "action_mask": Box(int8)}``: the
-  observation encodes the agent's own view (:class:`cardhall.interop.ViewEncoder`), the mask
-  its legal actions (all zero when it is not the agent's turn); space objects are built
-  once, so each call returns the same object;
+  observation is the game's tensor of the agent's own view (or, with
+  ``observation="information_state"``, of everything it has seen; see
+  :mod:`cardhall.interop.tensor`), the mask its legal actions (all zero when it is not the
+  agent's turn); space objects are built once, so each call returns the same object;
 * ``reset(seed=...)`` reseeds the env's own generator (``self.np_random``); each game's
   engine seed is drawn from it, so every shuffle, including mid-game reshuffles, follows
   from the env's generator and nothing else;
 * the turn goes to the lowest seat in ``state.actors()`` (simultaneous choices and
   out-of-turn windows are asked one seat at a time, lowest seat first);
 * rewards are the engine's payoffs, given when the game ends (so each agent's rewards sum
-  to its payoff);
+  to its payoff), scaled into [-1, 1] with ``normalize=True``;
+* a game stopped before its natural end -- by the decision cap ``max_decisions``, or by a
+  limit of its options such as Getha's ``max_deals`` (10 unless given) -- sets
+  ``truncations`` instead of ``terminations`` (see :mod:`cardhall.interop.spec`);
 * render modes ``"ansi"`` (returns the text) and ``"human"`` (prints it): the view of the
   seat on turn, through the game's terminal renderer when it has one;
 * ``env()`` wraps ``raw_env`` in the classic stack: an illegal move ends the game with
@@ -54,9 +58,10 @@ from pettingzoo.utils import wrappers
 
 from cardhall.engine import Game, State
 from cardhall.errors import IllegalActionError
-from cardhall.interop import acting_seat, encoder_for
-from cardhall.interop.spec import research
-from cardhall.registry import game_class, game_names, make_game
+from cardhall.interop import acting_seat
+from cardhall.interop.spec import research, research_game
+from cardhall.interop.tensor import Encoder
+from cardhall.registry import game_class, game_names
 
 __all__ = ["env", "env_id", "raw_env", "register_all"]
 
@@ -67,7 +72,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
     """The unwrapped AEC environment of one cardhall game configuration.
 
     ``game`` is a registered game name or a :class:`~cardhall.engine.Game`; ``players`` and
-    the other keyword arguments are the game's options.
+    the other keyword arguments are the game's options (with the research defaults, e.g.
+    Getha's ``max_deals=10``, for those not given). ``max_decisions`` is the decision cap
+    (``None``: the game's default), ``normalize`` scales rewards into [-1, 1], and
+    ``observation`` picks the tensor each agent gets: ``"observation"`` (its current view)
+    or ``"information_state"`` (its view and everything it has seen, perfect recall).
     """
 
     metadata: dict[str, Any] = {
@@ -84,6 +93,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         render_mode: str | None = None,
         max_decisions: int | None = None,
         normalize: bool = False,
+        observation: str = "observation",
         **options: Any,
     ) -> None:
         super().__init__()
@@ -92,23 +102,31 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
                 raise ValueError("pass options to make_game, not with a Game object")
             self.game = game
         else:
-            self.game = make_game(game, players, **options)
+            self.game = research_game(game, players, **options)
+        if observation not in ("observation", "information_state"):
+            raise ValueError(
+                f"observation must be 'observation' or 'information_state', not {observation!r}"
+            )
         self.research = research(self.game, max_decisions)
         self.normalize = bool(normalize)
+        self.observation_kind = observation
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"cardhall_{self.game.name}_v{VERSION}"}
-        self.encoder = encoder_for(self.game)
+        self.encoder: Encoder = self.research.encoder
+        size = (
+            self.encoder.observation_size
+            if observation == "observation"
+            else self.encoder.information_state_size
+        )
         n = self.game.num_distinct_actions
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(
-                        -np.inf, np.inf, shape=self.encoder.shape, dtype=np.float32
-                    ),
+                    "observation": spaces.Box(0.0, 1.0, shape=(size,), dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
                 }
             )
@@ -150,9 +168,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         st = self._require_state()
         seat = self._seat[agent]
-        obs = np.zeros(self.encoder.size, dtype=np.float32)
-        self.encoder.encode(st, seat, obs)
-        obs = obs.reshape(self.encoder.shape)
+        if self.observation_kind == "observation":
+            obs = self.encoder.observation(st, seat)
+        else:
+            obs = self.encoder.information_state(st, seat)
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if not self.research.finished(st) and agent == self.agent_selection:
             action_id = self.game.action_id
@@ -178,7 +197,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         self._clear_rewards()
         payoffs = self.research.payoffs(st, self.normalize)
         if payoffs is not None:
-            truncated = not st.is_over
+            truncated = self.research.truncated(st)
             for a in self.agents:
                 self.rewards[a] = payoffs[self._seat[a]]
                 if truncated:

@@ -139,12 +139,29 @@ class SomachiSpec(Spec):
 
 #: History token kinds and the size of each one's argument (``M``: the most chips).
 _TOKENS: tuple[tuple[str, str], ...] = (
-    ("stand", "1"), ("draw", "card?"), ("take", "card"), ("open", "card"),
-    ("add", "card*face"), ("claim", "1"), ("collect", "suit"), ("play", "card"),
-    ("attack", "suit*seat"), ("discard", "card"), ("pass", "window"), ("defend", "1"),
-    ("challenge", "amount"), ("meet", "1"), ("decline", "1"), ("bring_in", "amount"),
-    ("no_bring_in", "1"), ("raise", "amount"), ("pay", "amount"), ("fold", "1"),
-    ("stay_in", "amount"), ("seed", "card"), ("dealt", "card"),
+    ("stand", "1"),
+    ("draw", "card?"),
+    ("take", "card"),
+    ("open", "card"),
+    ("add", "card*face"),
+    ("claim", "1"),
+    ("collect", "suit"),
+    ("play", "card"),
+    ("attack", "suit*seat"),
+    ("discard", "card"),
+    ("pass", "window"),
+    ("defend", "1"),
+    ("challenge", "amount"),
+    ("meet", "1"),
+    ("decline", "1"),
+    ("bring_in", "amount"),
+    ("no_bring_in", "1"),
+    ("raise", "amount"),
+    ("pay", "amount"),
+    ("fold", "1"),
+    ("stay_in", "amount"),
+    ("seed", "card"),
+    ("dealt", "card"),
 )
 _WINDOWS = ("claim", "collect", "defence")
 _REASONS = ("out", "fold", "turn limit")
@@ -172,10 +189,25 @@ class SomachiEncoder(Encoder):
     """
 
     DERIVED = (
-        "game", "players", "options", "options.*", "seat", "legal", "legal.*",
-        "scores", "scores.*", "tallies", "tallies.*", "outcome", "outcome.*",
-        "hands.*.dealer", "hands.*.received", "hands.*.received.*",
-        "hands.*.pots.*.shares", "hands.*.pots.*.shares.*", "pending.challenger",
+        "game",
+        "players",
+        "options",
+        "options.*",
+        "seat",
+        "legal",
+        "legal.*",
+        "scores",
+        "scores.*",
+        "tallies",
+        "tallies.*",
+        "outcome",
+        "outcome.*",
+        "hands.*.dealer",
+        "hands.*.received",
+        "hands.*.received.*",
+        "hands.*.pots.*.shares",
+        "hands.*.pots.*.shares.*",
+        "pending.challenger",
     )
     UNORDERED = ("hand", "hands.*.winners", "hands.*.pots.*.eligible", "hands.*.pots.*.winners")
 
@@ -221,8 +253,11 @@ class SomachiEncoder(Encoder):
         p.add("multiplier")
         p.add("turns")
         hand_labels = [
-            "done", *(f"score_{s}" for s in seats), *(f"winner_{s}" for s in seats),
-            "multiplier", *_REASONS,
+            "done",
+            *(f"score_{s}" for s in seats),
+            *(f"winner_{s}" for s in seats),
+            "multiplier",
+            *_REASONS,
         ]
         if self.gambling:
             hand_labels += [f"chips_{s}" for s in seats]
@@ -247,12 +282,20 @@ class SomachiEncoder(Encoder):
         for kind, arg in _TOKENS:
             self.codes[kind] = size
             size += {
-                "1": 1, "card": 96, "card?": 97, "card*face": 96 * 4, "suit": 8,
-                "suit*seat": 8 * 8, "window": 3, "amount": self.most + 1,
+                "1": 1,
+                "card": 96,
+                "card?": 97,
+                "card*face": 96 * 4,
+                "suit": 8,
+                "suit*seat": 8 * 8,
+                "window": 3,
+                "amount": self.most + 1,
             }[arg]
         self.code_range = size
         self.tokens = spec.tokens(decisions)
-        self.history.add("tokens", [f"{i}.{x}" for i in range(self.tokens) for x in ("who", "what")])
+        self.history.add(
+            "tokens", [f"{i}.{x}" for i in range(self.tokens) for x in ("who", "what")]
+        )
 
     # -- observation ----------------------------------------------------------------------
 

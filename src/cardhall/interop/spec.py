@@ -53,6 +53,7 @@ __all__ = [
     "config_key",
     "register_spec",
     "research",
+    "research_game",
     "spec_class",
 ]
 
@@ -103,6 +104,8 @@ class Spec(ABC):
     game_name: ClassVar[str]
     #: Forms registered on their own (OpenSpiel names ``cardhall_<game>_<form>``).
     forms: ClassVar[tuple[Form, ...]] = ()
+    #: Option values the research interfaces use when none is given (e.g. a deal limit).
+    research_defaults: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, game: Game) -> None:
         if game.name != self.game_name:
@@ -129,9 +132,14 @@ class Spec(ABC):
     def standing_payoffs(self, state: State) -> tuple[float, ...]:
         """The payoffs if the game stopped now (its outcome once it is over)."""
 
+    @abstractmethod
     def encoder(self, research: Research) -> Any:
         """The game's :class:`~cardhall.interop.tensor.Encoder` under ``research``'s cap."""
-        raise NotImplementedError(f"{self.game_name} has no tensor encoder yet")
+
+    def cut_short(self, state: State) -> bool:
+        """Whether a game that is over ended by a limit of its options before its natural
+        end (Getha's ``max_deals``); adapters report it as truncated."""
+        return False
 
     @property
     def zero_sum(self) -> bool:
@@ -207,13 +215,18 @@ class Research:
             self._encoder = self.spec.encoder(self)
         return self._encoder
 
-    def truncated(self, state: State) -> bool:
+    def capped(self, state: State) -> bool:
         """Whether the cap stopped this game (it reached the cap without ending)."""
         return self.cap is not None and not state.is_over and len(state.history) >= self.cap
 
     def finished(self, state: State) -> bool:
-        """Over by the rules, or truncated."""
-        return state.is_over or self.truncated(state)
+        """Over by the rules, or stopped by the cap."""
+        return state.is_over or self.capped(state)
+
+    def truncated(self, state: State) -> bool:
+        """Finished before its natural end: stopped by the cap, or ended by a limit of
+        the game's options (:meth:`Spec.cut_short`)."""
+        return self.capped(state) or self.spec.cut_short(state)
 
     def payoffs(self, state: State, normalize: bool = False) -> tuple[float, ...] | None:
         """The payoffs of a finished (or truncated) game, ``None`` while it goes on."""
@@ -221,7 +234,7 @@ class Research:
             outcome = state.outcome()
             assert outcome is not None
             pay: Sequence[float] = outcome.payoffs
-        elif self.truncated(state):
+        elif self.capped(state):
             pay = self.spec.standing_payoffs(state)
         else:
             return None
@@ -237,6 +250,14 @@ class Research:
 
 
 _CACHE: dict[tuple[str, int | None], Research] = {}
+
+
+def research_game(name: str, players: int | None = None, **options: Any) -> Game:
+    """A game as the research interfaces build it: the game's options, with the
+    research defaults (:attr:`Spec.research_defaults`) for those not given."""
+    from cardhall.registry import make_game
+
+    return make_game(name, players, **{**spec_class(name).research_defaults, **options})
 
 
 def research(game: Game, max_decisions: int | None = None) -> Research:
