@@ -19,7 +19,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from cardhall.conformance import configs
 from cardhall.errors import IllegalActionError
 from cardhall.interop import information_state_string
-from cardhall.interop.pettingzoo import env, env_id, raw_env
+from cardhall.interop.pettingzoo import env, env_id, parallel_env, parallel_raw_env, raw_env
 from cardhall.interop.spec import research
 from cardhall.registry import game_class, game_names, make_game
 
@@ -391,3 +391,77 @@ def test_bad_caps_are_rejected_with_a_clear_error() -> None:
         raw_env("getha", max_decisions=0, max_deals=None)
     with pytest.raises(OptionError, match=">= 0"):
         raw_env("abstrac", max_decisions=-3)
+
+
+# --------------------------------------------------------------------------- parallel API
+
+
+@pytest.mark.parametrize("case", SOME_CASES, ids=[_id(c) for c in SOME_CASES])
+def test_parallel_env_passes_pettingzoo_tests(case: Case) -> None:
+    from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+    name, players, options = case
+    parallel_api_test(parallel_env(name, players=players, **options), num_cycles=400)
+    parallel_seed_test(lambda: parallel_env(name, players=players, **options), num_cycles=50)
+
+
+def test_getha_selection_is_one_parallel_step_for_every_live_seat() -> None:
+    e = parallel_env("getha", players=4, chips=10, max_deals=1)
+    obs, _ = e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    together = 0
+    while e.agents:
+        acting = [a for a in e.agents if obs[a]["action_mask"].any()]
+        if len(acting) > 1:
+            together += 1
+            assert e.engine_state.view(None)["phase"] == "select"
+            raw = parallel_raw_env("getha", players=4, chips=10, max_deals=1)
+            raw.reset(seed=3)
+            raw.aec.engine_state = e.engine_state.clone()
+            raw.agents = list(e.agents)
+            with pytest.raises(IllegalActionError, match="give it an action"):
+                raw.step({acting[0]: int(np.flatnonzero(obs[acting[0]]["action_mask"])[0])})
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) if o["action_mask"].any() else 0
+            for a, o in obs.items()
+        }
+        obs, rewards, _terminations, _truncations, _ = e.step(actions)
+    assert together >= 1
+    assert sum(rewards.values()) == pytest.approx(0.0)
+
+
+def test_parallel_and_aec_play_the_same_game() -> None:
+    """With the same seed and the same choices, the parallel env reaches the same state
+    as the AEC env (which asks simultaneous choosers one at a time, lowest seat first)."""
+    par = parallel_raw_env("getha", players=3, chips=8, max_deals=2)
+    aec = raw_env("getha", players=3, chips=8, max_deals=2)
+    obs, _ = par.reset(seed=8)
+    aec.reset(seed=8)
+    rng = np.random.default_rng(8)
+    while par.agents:
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+            for a, o in obs.items()
+            if o["action_mask"].any()
+        }
+        for agent in sorted(actions, key=par.possible_agents.index):
+            assert aec.agent_selection == agent
+            aec.step(actions[agent])
+        obs, *_ = par.step(actions)
+    assert aec.engine_state.digest() == par.engine_state.digest()
+
+
+def test_parallel_env_ends_the_game_on_an_illegal_action() -> None:
+    e = parallel_env("yamiro", players=2)
+    obs, _ = e.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["player_0"]["action_mask"] == 0)[0])
+    obs, rewards, terminations, _truncations, infos = e.step({"player_0": illegal})
+    assert rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert all(terminations.values()) and not e.agents
+    assert "illegal" in infos["player_0"]["illegal_action"]
+    raw = parallel_raw_env("yamiro", players=2)
+    raw.reset(seed=1)
+    before = raw.engine_state.digest()
+    with pytest.raises(IllegalActionError):
+        raw.step({"player_0": illegal})
+    assert raw.engine_state.digest() == before

@@ -53,17 +53,17 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from cardhall.engine import Game, State
+from cardhall.engine import Action, Game, State
 from cardhall.errors import IllegalActionError
 from cardhall.interop import acting_seat
 from cardhall.interop.spec import research, research_game
 from cardhall.interop.tensor import Encoder
 from cardhall.registry import game_class, game_names
 
-__all__ = ["env", "env_id", "raw_env", "register_all"]
+__all__ = ["env", "env_id", "parallel_env", "parallel_raw_env", "raw_env", "register_all"]
 
 VERSION = 0
 
@@ -258,6 +258,153 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         pass
 
 
+class parallel_raw_env(ParallelEnv[str, dict[str, np.ndarray], int]):
+    """A cardhall game as a PettingZoo **parallel** environment: every seat that may act
+    submits its action in the same step (Getha's secret, simultaneous choice of suits is
+    one step for all live seats). Where one seat acts at a time (every other decision of
+    every game), a step carries that seat's action and the others' are ignored (their
+    action masks are all zero). Same arguments and conventions as :class:`raw_env`; an
+    action missing for a seat that may act, or illegal, raises
+    :class:`~cardhall.errors.IllegalActionError` before any action is applied, unless
+    ``illegal_reward`` is set (as :func:`parallel_env` does): then the game ends there, the
+    first seat that gave an illegal action gets ``illegal_reward`` and the others 0 (what
+    PettingZoo's ``TerminateIllegalWrapper`` does for AEC environments).
+    """
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"],
+        "name": "cardhall_v0",
+        "is_parallelizable": True,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self, game: str | Game = "abstrac", illegal_reward: float | None = None, **kwargs: Any
+    ) -> None:
+        self.aec = raw_env(game, **kwargs)
+        self.illegal_reward = illegal_reward
+        self.game = self.aec.game
+        self.research = self.aec.research
+        self.render_mode = self.aec.render_mode
+        self.metadata = {**self.metadata, "name": self.aec.metadata["name"]}
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+
+    @property
+    def engine_state(self) -> State | None:
+        return self.aec.engine_state
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        aec = self.aec
+        st = aec._require_state()
+        seat = aec._seat[agent]
+        obs = (
+            aec.encoder.observation(st, seat)
+            if aec.observation_kind == "observation"
+            else aec.encoder.information_state(st, seat)
+        )
+        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        if not self.research.finished(st) and seat in st.actors():
+            action_id = self.game.action_id
+            for action in st.legal_actions(seat):
+                mask[action_id(action)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = self.possible_agents.copy()
+        return {a: self._observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        st = self.aec._require_state()
+        if not self.agents:
+            raise IllegalActionError(None, actions, "the game is finished: reset()")
+        chosen: list[tuple[int, Action]] = []
+        try:
+            for seat in sorted(st.actors()):
+                chosen.append((seat, self._legal_choice(st, seat, actions)))
+        except IllegalActionError as error:
+            if self.illegal_reward is None:
+                raise
+            return self._end_illegal(error)
+        for seat, action in chosen:  # simultaneous choices do not depend on each other
+            st.apply(seat, action)
+        agents = self.agents
+        rewards = dict.fromkeys(agents, 0.0)
+        done = dict.fromkeys(agents, False)
+        truncations = dict.fromkeys(agents, False)
+        payoffs = self.research.payoffs(st, self.aec.normalize)
+        observations = {a: self._observe(a) for a in agents}
+        if payoffs is not None:
+            truncated = self.research.truncated(st)
+            for a in agents:
+                rewards[a] = payoffs[self.aec._seat[a]]
+                (truncations if truncated else done)[a] = True
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, done, truncations, {a: {} for a in agents}
+
+    def _legal_choice(self, st: State, seat: int, actions: dict[str, Any]) -> Action:
+        agent = self.possible_agents[seat]
+        action = actions.get(agent)
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(seat, action, f"{agent} may act: give it an action id")
+        legal = {self.game.action_id(a): a for a in st.legal_actions(seat)}
+        if int(action) not in legal:
+            raise IllegalActionError(seat, action, f"not legal now; legal: {sorted(legal)}")
+        return legal[int(action)]
+
+    def _end_illegal(self, error: IllegalActionError) -> tuple[Any, ...]:
+        agents = self.agents
+        offender = self.possible_agents[error.seat] if isinstance(error.seat, int) else None
+        observations = {a: self._observe(a) for a in agents}
+        for obs in observations.values():
+            obs["action_mask"][:] = 0
+        rewards = {a: float(self.illegal_reward or 0.0) if a == offender else 0.0 for a in agents}
+        self.agents = []
+        infos = {a: {"illegal_action": str(error)} if a == offender else {} for a in agents}
+        return (
+            observations,
+            rewards,
+            dict.fromkeys(agents, True),
+            dict.fromkeys(agents, False),
+            infos,
+        )
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        self.aec.close()
+
+
+def parallel_env(
+    game: str | Game = "abstrac", illegal_reward: float = -1.0, **kwargs: Any
+) -> ParallelEnv:
+    """:class:`parallel_raw_env` where an illegal action ends the game with
+    ``illegal_reward`` for the seat that gave it (see its docstring)."""
+    return parallel_raw_env(game, illegal_reward=illegal_reward, **kwargs)
+
+
 def env(game: str | Game = "abstrac", illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
     """``raw_env`` in PettingZoo's classic wrapper stack (see the module docstring)."""
     e: AECEnv = raw_env(game, **kwargs)
@@ -282,6 +429,10 @@ def register_all() -> list[str]:
         eid = env_id(name)
         if eid not in pettingzoo.aec_registry:
             pettingzoo.register("aec", eid, entry_point=f"{__name__}:env", kwargs={"game": name})
+        if eid not in pettingzoo.parallel_registry:
+            pettingzoo.register(
+                "parallel", eid, entry_point=f"{__name__}:parallel_env", kwargs={"game": name}
+            )
         ids.append(eid)
     return ids
 
