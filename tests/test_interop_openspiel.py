@@ -423,3 +423,37 @@ def test_decision_cap_is_an_openspiel_parameter() -> None:
     )
     with pytest.raises(OptionError, match="go on forever"):
         pyspiel.load_game("cardhall_getha", {"max_decisions": 0, "max_deals": -1})
+
+
+@pytest.mark.parametrize("case", SHORT_CASES, ids=[_id(c) for c in SHORT_CASES])
+def test_tensors_of_every_observer(case: Case) -> None:
+    """The observation tensor is the public observation followed by the private one; the
+    public one is the same for every player; the information state starts with the
+    observation and grows its history as the game goes."""
+    from open_spiel.python.observation import make_observation
+
+    game = _load(case)
+    kinds = pyspiel.PrivateInfoType
+    public = make_observation(game, pyspiel.IIGObservationType(True, False, kinds.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(False, False, kinds.SINGLE_PLAYER))
+    state = game.new_initial_state()
+    rng = np.random.RandomState(1)
+    histories: list[np.ndarray] = []
+    while not state.is_terminal() and len(histories) < 25:
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+            continue
+        publics = []
+        for p in range(game.num_players()):
+            public.set_from(state, p)
+            private.set_from(state, p)
+            publics.append(public.tensor.copy())
+            obs = np.array(state.observation_tensor(p))
+            assert np.array_equal(obs, np.concatenate([public.tensor, private.tensor]))
+            info = np.array(state.information_state_tensor(p))
+            assert np.array_equal(info[: len(obs)], obs)
+        assert all(np.array_equal(publics[0], x) for x in publics)
+        histories.append(np.array(state.information_state_tensor(0))[len(obs) :])
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert len({h.tobytes() for h in histories}) > 1
+    assert game.information_state_tensor_size() == len(info)
