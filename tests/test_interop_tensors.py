@@ -50,6 +50,11 @@ CONFIGS: list[Config] = [
 ]
 
 
+#: A decision cap for the sampled games (lossless at any cap; long adversarial games
+#: otherwise dominate the time of these tests).
+CAP = 1500
+
+
 def _id(config: Config) -> str:
     name, players, options = config
     return f"{name}-{players}p" + "".join(f"-{k}={v}" for k, v in options.items())
@@ -85,7 +90,7 @@ def _dumps(data: Any) -> str:
 @pytest.mark.parametrize("config", CONFIGS, ids=[_id(c) for c in CONFIGS])
 def test_no_two_views_or_histories_share_a_tensor(config: Config) -> None:
     name, players, options = config
-    r = research(make_game(name, players, **options))
+    r = research(make_game(name, players, **options), CAP)
     enc = r.encoder
     views: dict[bytes, str] = {}
     infos: dict[bytes, str] = {}
@@ -156,7 +161,7 @@ def _set(view: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, A
 @pytest.mark.parametrize("config", CONFIGS, ids=[_id(c) for c in CONFIGS])
 def test_every_field_of_the_view_reaches_the_observation(config: Config) -> None:
     name, players, options = config
-    r = research(make_game(name, players, **options))
+    r = research(make_game(name, players, **options), CAP)
     enc = r.encoder
     derived = type(enc).DERIVED
     unordered = type(enc).UNORDERED
@@ -199,7 +204,7 @@ def _view_after(
     name: str, players: int, options: dict[str, Any], seed: int, until: Any
 ) -> tuple[Research, State, dict[str, Any]]:
     """A real state of seeded random play, at the first point where ``until(view)``."""
-    r = research(make_game(name, players, **options))
+    r = research(make_game(name, players, **options), CAP)
     state = r.game.new_state(seed=seed)
     rng = random.Random(seed)
     while not until(state.view(0)):
