@@ -40,7 +40,14 @@ def test_games_json_lists_every_game_with_players_and_options() -> None:
 def test_games_table() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
-    assert "abstrac" in result.output and "target" in result.output
+    out = result.output
+    assert "abstrac" in out and "target" in out
+    # Values as they are typed on the command line, never Python's.
+    for raw in ("True", "False", "None", "{'min'", "['side_pots'"):
+        assert raw not in out, raw
+    assert "a whole number" in out and "true or false" in out
+    assert "side_pots," in out and "players 2-8" in out  # (cells wrap on a narrow terminal)
+    assert "Yamiro (yamiro), players 1, 2 or 4" in out
 
 
 def test_replay_json_prints_over_and_outcome(tmp_path: Path) -> None:
@@ -93,6 +100,20 @@ def test_play_rejects_bad_options() -> None:
     assert result.exit_code == 1 and "Yamiro" in result.output
     result = runner.invoke(app, ["play", "nogame"])
     assert result.exit_code == 1 and "unknown game" in result.output
+    cases = [
+        (["play", "abstrac", "--seat", "5"], "--seat must be 0 to 1 (counted from 0); got 5"),
+        (["play", "getha", "-o", "allin_mode=all"],
+         "option 'allin_mode' must be one of side_pots, whole_pot; got 'all'"),
+        (["play", "abstrac", "-o", "target=null"],
+         "option 'target' may not be null; it must be a whole number >= 1"),
+        (["play", "yamiro", "-p", "3"], "yamiro is played by 1, 2 or 4 players, not 3"),
+        (["play", "abstrac", "--solitaire"],
+         "--partner and --solitaire are Yamiro's forms; got the game 'abstrac'"),
+    ]  # fmt: skip
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert message in " ".join(result.output.split()), (message, result.output)
 
 
 def test_play_a_whole_game_from_the_terminal(tmp_path: Path) -> None:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+import cardhall.cli.analysis
 from cardhall.cli import app
 
 runner = CliRunner()
@@ -112,3 +116,64 @@ def test_tournament_gauntlet_and_errors() -> None:
     ]
     bad = runner.invoke(app, ["tournament", "abstrac", "-b", "random", "-n", "1"])
     assert bad.exit_code == 1
+
+
+class Recorder:
+    """Stands in for the progress bar: what total it was given, how far it was advanced."""
+
+    def __init__(self) -> None:
+        self.total: int | None = None
+        self.done = 0
+
+    @contextmanager
+    def bar(self, description: str, total: int, enabled: bool = True) -> Iterator[Recorder]:
+        self.total = total
+        yield self
+
+    def advance(self, k: int = 1) -> None:
+        self.done += k
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_tournament_bar_has_the_total_it_reaches(
+    jobs: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = Recorder()
+    monkeypatch.setattr(cardhall.cli.analysis, "progress_bar", seen.bar)
+    args = ["tournament", "getha", "-p", "3", "-b", "random heuristic twin=random", "-n", "2"]
+    result = runner.invoke(app, [*args, "--jobs", jobs, "--json", "-o", "max_deals=1"])
+    assert result.exit_code == 0, result.output
+    games = sum(p["games"] for p in json.loads(result.stdout)["pairs"])
+    # 3 pairings x 2 deals x 6 seatings of two bots at three seats
+    assert seen.total == seen.done == games == 36
+
+
+def test_simulate_bar_has_the_total_it_reaches(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = Recorder()
+    monkeypatch.setattr(cardhall.cli.analysis, "progress_bar", seen.bar)
+    result = runner.invoke(app, ["simulate", "abstrac", "-n", "7", "--json"])
+    assert result.exit_code == 0, result.output
+    assert seen.total == seen.done == 7
+
+
+def test_analysis_errors_name_option_value_and_what_is_allowed() -> None:
+    cases = [
+        (["simulate", "abstrac", "-n", "2", "--backend", "mpi"],
+         "--backend must be one of local, ray; got 'mpi'"),
+        (["simulate", "abstrac", "-n", "0"], "--games must be >= 1; got 0"),
+        (["simulate", "abstrac", "-n", "1", "--jobs", "0"], "--jobs must be >= 1; got 0"),
+        (["tournament", "abstrac", "-b", "random", "-n", "1"],
+         "--bots must name at least two entrants; got random"),
+        (["tournament", "abstrac", "-b", "random random", "-n", "1"],
+         "--bots must name different entrants; got 'random' twice"),
+        (["tournament", "abstrac", "-n", "0"], "--deals must be >= 1; got 0"),
+        (["tournament", "abstrac", "-b", "random ismcts:reward=x", "-n", "1"],
+         "ismcts reward must be one of win, score, mixed; got 'x'"),
+        (["tournament", "abstrac", "-o", "target=0"],
+         "option 'target' must be >= 1, got 0"),
+    ]  # fmt: skip
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert message in " ".join(result.stderr.split()), (message, result.stderr)
+        assert "[" not in result.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from typer.testing import CliRunner
 
-from cardhall.cards import SuitNames
+from cardhall.cards import RailogCard, SuitNames
 from cardhall.cli import app
 from cardhall.conformance import random_playout
 from cardhall.narration import Context, narrate
@@ -51,13 +51,73 @@ def test_odds_table_with_progress_bar() -> None:
     assert "95% interval" in result.output and "300" in result.output
 
 
-def test_odds_errors_name_the_problem() -> None:
-    result = runner.invoke(app, ["getha", "odds", "7/S9"])
-    assert result.exit_code == 1 and "not a Railog card" in result.output
-    result = runner.invoke(app, ["getha", "odds", STRONG, "--suits", "3 4"])
-    assert result.exit_code == 1 and "suit" in result.output
-    result = runner.invoke(app, ["getha", "odds", STRONG, "-n", "9"])
-    assert result.exit_code == 1 and "opponents" in result.output
+# An arl of S7 beside two alak suits: the arl claims a whole suit at the showdown, so
+# playing it beats the two "strongest" suits by far (S1+S2 wins about 5%, S1+S7 about 21%).
+ARL_HAND = "alak/S1 8/S1 7/S1 alak/S2 6/S2 5/S2 3/S5 arl/S7"
+
+
+def test_odds_default_is_the_best_choice_and_every_choice_is_listed() -> None:
+    data = odds(ARL_HAND, "-n", "3", "--samples", "600", "--seed", "1")
+    choices = data["choices"]
+    assert isinstance(choices, list)
+    # Every pair of the hand's four suits, best first.
+    assert sorted(tuple(c["suits"]) for c in choices) == [
+        (1, 2),
+        (1, 5),
+        (1, 7),
+        (2, 5),
+        (2, 7),
+        (5, 7),
+    ]
+    assert [c["chance"] for c in choices] == sorted((c["chance"] for c in choices), reverse=True)
+    assert data["suits"] == data["best"] == choices[0]["suits"]
+    assert data["chance"] == max(c["chance"] for c in choices)
+    assert 7 in data["suits"]  # the arl's suit, not the two alak suits
+    by_suits = {tuple(c["suits"]): c["chance"] for c in choices}
+    assert by_suits[tuple(data["suits"])] > 2 * by_suits[(1, 2)]
+    # --suits still picks a choice: its figures at top level, the best named beside them.
+    chosen = odds(ARL_HAND, "-n", "3", "--samples", "600", "--seed", "1", "--suits", "S1 S2")
+    assert chosen["suits"] == [1, 2] and chosen["best"] == data["best"]
+    assert chosen["chance"] == by_suits[(1, 2)]  # the same seeded deals for every choice
+
+
+def test_every_choice_advances_the_bar_to_its_total() -> None:
+    from cardhall.cli.getha import every_choice, suit_choices
+
+    hand = [int(c) for c in RailogCard.parse_many(ARL_HAND)]
+    choices = suit_choices([1, 2, 5, 7])
+    steps: list[int] = []
+    estimates = every_choice(hand, 2, choices, 250, 0, [], {}, steps.append)
+    assert sum(steps) == len(choices) * 250 == 1500 and all(k > 0 for k in steps)
+    assert [e.samples for e in estimates] == [250] * 6
+
+
+def test_odds_table_lists_every_choice() -> None:
+    result = runner.invoke(app, ["getha", "odds", ARL_HAND, "--samples", "200"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "every choice" in out and "(the best)" in out
+    for pair in ("S1+S2", "S1+S5", "S1+S7", "S2+S5", "S2+S7", "S5+S7"):
+        assert pair in out
+    assert "200 per choice, 1,200 in all" in out
+
+
+def test_odds_errors_name_option_value_and_what_is_allowed() -> None:
+    cases = [
+        (["7/S9"], "not a Railog card: '7/S9'"),
+        ([STRONG, "--suits", "3 4"], "--suits must name 2 suits of the hand (S1, S2); got '3 4'"),
+        ([STRONG, "--suits", "x"], "--suits must name 2 suits of the hand (S1, S2), such as"),
+        ([STRONG, "-n", "9"], "--opponents must be 1 to 7; got 9"),
+        ([STRONG, "--samples", "0"], "--samples must be at least 1; got 0"),
+        ([STRONG, "--matchup-order", "x"], "--matchup-order must be ranked or seat; got 'x'"),
+        (["1/S1 1/S1"], "the hand holds a card twice"),
+        (["1/S1 2/S1", "--suits", "1 2"], "--suits must name 1 suit of the hand (S1); got '1 2'"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, ["getha", "odds", *args])
+        assert result.exit_code == 1, (args, result.output)
+        assert message in " ".join(result.output.split()), (message, result.output)
+        assert "invalid literal" not in result.output and "[" not in result.output
 
 
 def test_terminal_play_explains_the_showdown(tmp_path: Path) -> None:

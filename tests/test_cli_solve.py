@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from cardhall.cards import FRENCH_DECK
 from cardhall.cli import app
+from cardhall.registry import make_game
 from cardhall.solvers.abstrac import exhaustive_value, parse_layout, solve_layout
 
 runner = CliRunner()
@@ -92,10 +93,32 @@ def test_malformed_layouts_fail_clearly(tmp_path: Path) -> None:
     assert "line 2" in result.output
 
 
-def test_layout_or_layouts_required(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["solve", "abstrac"])
-    assert result.exit_code != 0
-    assert "exactly one of" in result.output
+def test_no_layout_deals_one_by_seed() -> None:
+    result = runner.invoke(app, ["solve", "abstrac", "--seed", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    # The layout `cardhall play abstrac --seed 3` deals, and its exact solution.
+    row = make_game("abstrac").new_state(seed=3).view(None)["row"]
+    assert data["layout"] == " ".join(row) and data["seed"] == 3
+    assert data["value"] == solve_layout(" ".join(row)).value
+    again = runner.invoke(app, ["solve", "abstrac", "--seed", "3", "--json"])
+    assert json.loads(again.output) == data
+    other = json.loads(runner.invoke(app, ["solve", "abstrac", "--seed", "4", "--json"]).output)
+    assert other["layout"] != data["layout"]
+    # Without a seed a random one is used, and printed so the deal can be repeated.
+    shown = runner.invoke(app, ["solve", "abstrac"])
+    assert shown.exit_code == 0, shown.output
+    seed = int(shown.output.split("dealt with seed ", 1)[1].split()[0])
+    layout = make_game("abstrac").new_state(seed=seed).view(None)["row"]
+    assert f"Abstrac: {' '.join(layout[:5])}" in shown.output
+    assert "principal variation" in shown.output
+
+
+def test_conflicting_or_bad_layout_sources(tmp_path: Path) -> None:
+    both = runner.invoke(app, ["solve", "abstrac", "--layout", "AS", "--layouts", "x.txt"])
+    assert both.exit_code == 1 and "--layout TEXT or --layouts FILE, not both" in both.output
+    seeded = runner.invoke(app, ["solve", "abstrac", "--layout", "AS", "--seed", "2"])
+    assert seeded.exit_code == 1 and "--seed deals a layout" in seeded.output
     empty = tmp_path / "empty.txt"
     empty.write_text("\n# nothing\n")
     result = runner.invoke(app, ["solve", "abstrac", "--layouts", str(empty)])

@@ -120,9 +120,10 @@ def test_options_fill_defaults_and_validate() -> None:
         (2, {"bonus": -1}, "'bonus' must be >= 0"),
         (2, {"bonus": "many"}, "'bonus' must be a whole number"),
         (2, {"bonus": True}, "'bonus' must be a whole number"),
-        (2, {"mode": "middle"}, "'mode' must be one of"),
+        (2, {"mode": "middle"}, "'mode' must be one of high, low; got 'middle'"),
         (2, {"loud": "perhaps"}, "'loud' must be true or false"),
-        (2, {"mode": None}, "may not be null"),
+        (2, {"mode": None}, "'mode' may not be null; it must be one of high, low"),
+        (2, {"bonus": None}, "'bonus' may not be null; it must be a whole number from 0 to 5"),
     ],
 )
 def test_bad_options_raise_naming_the_option(

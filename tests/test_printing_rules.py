@@ -73,7 +73,7 @@ def test_every_page_has_a_quick_reference_with_turn_order_and_a_scoring_table() 
 def test_chosen_options_are_spelled_out() -> None:
     result, _, text = sheet("getha", 6, chips=100, allin_mode="whole_pot", max_bet=5)
     assert result.players == 6
-    assert "players: 6 (the game takes 2 to 8)" in text
+    assert "players: 6 (the game takes 2-8)" in text
     assert "chips: 100 (default 50)" in text
     assert "allin_mode: whole_pot (default side_pots)" in text
     assert "max_bet: 5 (default none)" in text

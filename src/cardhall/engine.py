@@ -59,6 +59,8 @@ __all__ = [
     "arg_card",
     "arg_cards",
     "arg_int",
+    "counts_text",
+    "option_value_text",
     "parse_assignments",
 ]
 
@@ -169,16 +171,44 @@ class OptionSpec:
             return "int"
         return "str"
 
+    def allowed_text(self) -> str:
+        """The values the option takes, as a person types them on the command line.
+
+        >>> OptionSpec("target", 500, "", minimum=1).allowed_text()
+        'a whole number >= 1'
+        >>> OptionSpec("mode", "a", "", choices=("a", "b"), nullable=True).allowed_text()
+        'one of a, b, or null'
+        """
+        kind = self.kind
+        if self.choices is not None:
+            text = "one of " + ", ".join(option_value_text(c) for c in self.choices)
+        elif kind == "bool":
+            text = "true or false"
+        elif kind == "int":
+            low, high = self.minimum, self.maximum
+            text = "a whole number"
+            if low is not None and high is not None:
+                text += f" from {low} to {high}"
+            elif low is not None:
+                text += f" >= {low}"
+            elif high is not None:
+                text += f" <= {high}"
+        else:
+            text = "text"
+        return text + (", or null" if self.nullable else "")
+
     def validate(self, value: Any) -> Any:
         """Return the value, coerced where unambiguous, or raise :class:`OptionError`."""
         if value is None:
             if self.nullable:
                 return None
-            raise OptionError(f"option {self.name!r} may not be null")
+            raise OptionError(
+                f"option {self.name!r} may not be null; it must be {self.allowed_text()}"
+            )
         if self.choices is not None:
             if value not in self.choices:
                 raise OptionError(
-                    f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}"
+                    f"option {self.name!r} must be {self.allowed_text()}; got {value!r}"
                 )
             return value
         kind = self.kind
@@ -407,7 +437,7 @@ class Game(ABC):
             raise OptionError(f"{self.name}: players must be a whole number, got {players!r}")
         if players not in self.player_counts:
             raise OptionError(
-                f"{self.name} is played by {_counts(self.player_counts)} players, not {players}"
+                f"{self.name} is played by {counts_text(self.player_counts)} players, not {players}"
             )
         specs = {s.name: s for s in self.option_specs}
         unknown = sorted(set(options) - set(specs))
@@ -537,10 +567,31 @@ class Game(ABC):
         return f"{type(self).__name__}(players={self.players}{', ' if opts else ''}{opts})"
 
 
-def _counts(counts: Sequence[int]) -> str:
-    if len(counts) > 2 and list(counts) == list(range(counts[0], counts[-1] + 1)):
+def counts_text(counts: Sequence[int]) -> str:
+    """Player counts as a person reads them.
+
+    >>> counts_text((2, 3, 4, 5)), counts_text((2, 3)), counts_text((2, 4, 1))
+    ('2-5', '2 or 3', '1, 2 or 4')
+    """
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]}-{counts[-1]}"
-    return " or ".join(str(c) for c in counts)
+    if len(counts) == 1:
+        return str(counts[0])
+    return ", ".join(str(c) for c in counts[:-1]) + f" or {counts[-1]}"
+
+
+def option_value_text(value: Any) -> str:
+    """An option value as typed on the command line (``true``, ``null``, ``side_pots``).
+
+    >>> [option_value_text(v) for v in (True, None, 3, "side_pots")]
+    ['true', 'null', '3', 'side_pots']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 # --------------------------------------------------------------------------- state

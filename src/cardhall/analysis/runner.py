@@ -168,9 +168,9 @@ def run_tasks(
     """Play every task; results come back in task order whatever the backend."""
     todo = list(tasks)
     if backend not in BACKENDS:
-        raise OptionError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
+        raise OptionError(f"--backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
     if jobs < 1:
-        raise OptionError(f"jobs must be >= 1, got {jobs}")
+        raise OptionError(f"--jobs must be >= 1; got {jobs}")
     if backend == "ray":
         results = _run_ray(todo, jobs, address, progress)
     elif jobs == 1 or len(todo) <= 1:

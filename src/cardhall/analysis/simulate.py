@@ -134,7 +134,7 @@ def simulate(
 
     g = make_game(game, players, **(options or {}))
     if games < 1:
-        raise OptionError(f"games must be >= 1, got {games}")
+        raise OptionError(f"--games must be >= 1; got {games}")
     seats = list(bots)
     if len(seats) == 1:
         seats = seats * g.players

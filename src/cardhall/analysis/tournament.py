@@ -34,7 +34,7 @@ from cardhall.analysis.runner import BotSpec, GameTask, Progress, run_tasks
 from cardhall.analysis.stats import elo, wilson
 from cardhall.errors import OptionError
 
-__all__ = ["MODES", "Tournament", "seatings", "tournament"]
+__all__ = ["MODES", "Tournament", "planned_games", "seatings", "tournament"]
 
 MODES = ("round-robin", "gauntlet")
 PAIR_FIELDS = (
@@ -127,6 +127,16 @@ class Tournament:
         return json_path, csv_path
 
 
+def planned_games(entrants: int, deals: int, mode: str, players: int) -> int:
+    """How many games a tournament plays: pairings x deals x seatings.
+
+    >>> planned_games(3, 10, "round-robin", 2), planned_games(3, 10, "gauntlet", 2)
+    (60, 40)
+    """
+    pairings = entrants - 1 if mode == "gauntlet" else entrants * (entrants - 1) // 2
+    return pairings * deals * len(seatings(players))
+
+
 def tournament(
     game: str,
     entrants: Sequence[str],
@@ -148,7 +158,7 @@ def tournament(
     from cardhall.registry import make_game
 
     if mode not in MODES:
-        raise OptionError(f"mode must be one of {list(MODES)}, got {mode!r}")
+        raise OptionError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
     names: list[str] = []
     specs: list[str] = []
     for entry in entrants:
@@ -156,11 +166,17 @@ def tournament(
         specs.append(spec)
         names.append(label)
     if len(names) < 2:
-        raise OptionError("a tournament needs at least two entrants")
+        raise OptionError(
+            f"--bots must name at least two entrants; got {' '.join(entrants) or 'none'}"
+        )
     if len(set(names)) != len(names):
-        raise OptionError(f"entrants must differ: {names}")
+        twice = next(n for n in names if names.count(n) > 1)
+        raise OptionError(
+            f"--bots must name different entrants; got {twice!r} twice (name one, as in "
+            f"'twin={twice}', to enter the same bot twice)"
+        )
     if deals < 1:
-        raise OptionError(f"deals must be >= 1, got {deals}")
+        raise OptionError(f"--deals must be >= 1; got {deals}")
     g = make_game(game, players, **(options or {}))
     patterns = seatings(g.players)
     if mode == "gauntlet":
@@ -176,6 +192,7 @@ def tournament(
                 seats = tuple(specs[i] if role == 0 else specs[j] for role in pattern)
                 tasks.append(GameTask(len(tasks), game, g.players, opts, seats, f"{seed}/{k}"))
                 meta.append((i, j, pattern))
+    assert len(tasks) == planned_games(len(names), deals, mode, g.players)
     results = run_tasks(tasks, jobs=jobs, backend=backend, address=address, progress=progress)
     for result, (i, j, pattern) in zip(results, meta, strict=True):
         result["entrants"] = [names[i] if role == 0 else names[j] for role in pattern]

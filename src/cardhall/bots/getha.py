@@ -217,7 +217,7 @@ def win_chance(
     """
     hand = [int(c) for c in hand]
     if not 1 <= opponents <= 7:
-        raise OptionError(f"opponents must be 1..7, got {opponents}")
+        raise OptionError(f"opponents must be 1 to 7; got {opponents}")
     if len(set(hand)) != len(hand) or not hand:
         raise OptionError("the hand must hold distinct cards")
     held = sorted({c // 12 + 1 for c in hand})
@@ -226,7 +226,8 @@ def win_chance(
     suits = tuple(sorted(set(int(s) for s in suits)))
     if not set(suits) <= set(held) or len(suits) != min(2, len(held)):
         raise OptionError(
-            f"choose {min(2, len(held))} suit(s) among those held ({held}), got {list(suits)}"
+            f"choose {min(2, len(held))} suit(s) among those held "
+            f"({', '.join(f'S{s}' for s in held)}); got {', '.join(f'S{s}' for s in suits)}"
         )
     rules = rules or {}
     if passive_hands is None:

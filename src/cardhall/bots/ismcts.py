@@ -171,14 +171,16 @@ class ISMCTSBot(Bot):
         if time_limit is not None and float(time_limit) <= 0:
             raise OptionError(f"ismcts time_limit must be > 0 seconds, got {time_limit!r}")
         if reward not in REWARDS:
-            raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
+            raise OptionError(f"ismcts reward must be one of {', '.join(REWARDS)}; got {reward!r}")
         if float(c) < 0:
             raise OptionError(f"ismcts c must be >= 0, got {c!r}")
         policy = PLAYOUT_POLICIES.get(game.name)
         if playout is None:
             playout = "policy" if policy is not None else "random"
         if playout not in PLAYOUTS:
-            raise OptionError(f"ismcts playout must be one of {list(PLAYOUTS)}, got {playout!r}")
+            raise OptionError(
+                f"ismcts playout must be one of {', '.join(PLAYOUTS)}; got {playout!r}"
+            )
         if playout == "policy" and policy is None:
             raise OptionError(f"ismcts playout 'policy': {game.name} has no playout policy")
         if epsilon is None:
@@ -460,7 +462,7 @@ def register_search(
     a playout policy, tree actions, a default reward, a world hook, a sampler and a default
     budget in ``iterations`` (see the module docstring). Called by the game's bot module."""
     if reward is not None and reward not in REWARDS:
-        raise OptionError(f"ismcts reward must be one of {list(REWARDS)}, got {reward!r}")
+        raise OptionError(f"ismcts reward must be one of {', '.join(REWARDS)}; got {reward!r}")
     if evaluator is not None:
         EVALUATORS[game] = evaluator
         if horizon is not None:

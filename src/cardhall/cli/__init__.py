@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardhall.engine import parse_assignments
+from cardhall.engine import counts_text, option_value_text, parse_assignments
 from cardhall.errors import CardhallError, OptionError, RecordError
 from cardhall.registry import game_class, game_names, import_modules, make_game
 
@@ -89,18 +89,19 @@ def games(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     """List the registered games with their player counts and options."""
-    described = [game_class(name)().describe() for name in game_names()]
+    games_ = [game_class(name)() for name in game_names()]
     if as_json:
-        typer.echo(json.dumps(described, indent=1))
+        typer.echo(json.dumps([g.describe() for g in games_], indent=1))
         return
-    for d in described:
-        table = Table(title=f"{d['title']} ({d['name']}), players {d['players']}")
+    for g in games_:
+        d = g.describe()
+        table = Table(title=f"{d['title']} ({d['name']}), players {counts_text(g.player_counts)}")
         table.add_column("option")
         table.add_column("default")
         table.add_column("allowed")
         table.add_column("meaning")
-        for opt in d["options"]:
-            table.add_row(opt["name"], repr(opt["default"]), str(opt["allowed"]), opt["doc"])
+        for spec in g.option_specs:
+            table.add_row(spec.name, option_value_text(spec.default), spec.allowed_text(), spec.doc)
         console.print(table)
 
 
@@ -163,7 +164,7 @@ def play(
     options = parse_options(option)
     if partner or solitaire:
         if game != "yamiro":
-            raise fail("--partner and --solitaire are Yamiro's forms")
+            raise fail(f"--partner and --solitaire are Yamiro's forms; got the game {game!r}")
         if partner and solitaire:
             raise fail("choose --partner or --solitaire, not both")
         # Yamiro's form is its player count: 2 standard, 4 partner, 1 solitaire.
@@ -174,7 +175,7 @@ def play(
     except CardhallError as exc:
         raise fail(str(exc)) from None
     if not 0 <= seat < g.players:
-        raise fail(f"--seat must be 0..{g.players - 1}")
+        raise fail(f"--seat must be 0 to {g.players - 1} (counted from 0); got {seat}")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     save = save or Path(f"cardhall-{game}-{seed}.json")

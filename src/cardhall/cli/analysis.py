@@ -13,9 +13,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardhall.cli.progress import progress_bar
 from cardhall.errors import CardhallError
 
 # Options both commands take.
@@ -26,18 +26,6 @@ OptionsOpt = Annotated[
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="worker processes")]
 BackendOpt = Annotated[str, typer.Option(help="local or ray")]
 AddressOpt = Annotated[str | None, typer.Option(help="Ray cluster address (with --backend ray)")]
-
-
-def _progress(console: Console, enabled: bool) -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not enabled,
-        transient=True,
-    )
 
 
 def register(app: typer.Typer) -> None:
@@ -72,10 +60,8 @@ def register(app: typer.Typer) -> None:
         from cardhall.analysis.simulate import write_report
 
         specs = [b for item in (bots or ["random"]) for b in item.split()]
-        console = Console(stderr=True)
         try:
-            with _progress(console, not as_json) as bar:
-                task = bar.add_task(f"{game}", total=games)
+            with progress_bar(f"{game} games", games, enabled=not as_json) as bar:
                 sim = run(
                     game,
                     games=games,
@@ -86,7 +72,7 @@ def register(app: typer.Typer) -> None:
                     jobs=jobs,
                     backend=backend,
                     address=address,
-                    progress=lambda k: bar.advance(task, k),
+                    progress=bar.advance,
                 )
         except CardhallError as exc:
             raise fail(str(exc)) from None
@@ -121,29 +107,28 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     ) -> None:
         """Play a round-robin (or gauntlet) between bots, seats rotated over seeded deals."""
+        from cardhall.analysis.tournament import planned_games
         from cardhall.analysis.tournament import tournament as run
+        from cardhall.registry import make_game
 
         specs = [b for item in (bots or ["random", "ismcts:iterations=200"]) for b in item.split()]
-        console = Console(stderr=True)
+        mode = "gauntlet" if gauntlet else "round-robin"
         try:
-            with _progress(console, not as_json) as bar:
-                task = bar.add_task(f"{game} tournament", total=None)
-
-                def advance(k: int) -> None:
-                    bar.advance(task, k)
-
+            seats = make_game(game, players, **parse_options(option)).players
+            total = planned_games(len(specs), deals, mode, seats)
+            with progress_bar(f"{game} tournament games", total, enabled=not as_json) as bar:
                 t = run(
                     game,
                     specs,
                     deals=deals,
-                    mode="gauntlet" if gauntlet else "round-robin",
+                    mode=mode,
                     players=players,
                     options=parse_options(option),
                     seed=seed,
                     jobs=jobs,
                     backend=backend,
                     address=address,
-                    progress=advance,
+                    progress=bar.advance,
                 )
         except CardhallError as exc:
             raise fail(str(exc)) from None

@@ -1,15 +1,18 @@
 """``cardhall solve``: exact solvers.
 
 ``cardhall solve abstrac --layout "AS KH ..." [--json]`` solves one fresh Abstrac deal
-(24 cards, top end first); ``--layouts FILE`` solves one layout per line in one process.
-With ``--json`` each solution is printed as one line::
+(24 cards, top end first); ``--layouts FILE`` solves one layout per line in one process
+(with a progress bar); with neither, it deals a layout (``--seed N``, the layout
+``cardhall play abstrac --seed N`` deals; a random seed, printed, when none is given) and
+prints it with its solution. With ``--json`` each solution is printed as one line::
 
     {"value": V, "takes": {"1": v1, "2": v2, "3": v3}, "nondealer": "first", "pv": [3, 2, ...]}
 
 ``value`` is the first mover's final deal score minus the second mover's under perfect
 play, ``takes`` the same after each possible first take, ``nondealer`` the nondealer's
 best choice (``either`` when the value is 0) and ``pv`` the numbers of cards taken turn
-by turn along a principal variation, the first mover's take first.
+by turn along a principal variation, the first mover's take first. A dealt layout's line
+also carries ``"layout"`` (its cards, top end first) and ``"seed"``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardhall.cli.progress import progress_bar
 from cardhall.errors import NotationError
 
 solve_app = typer.Typer(
@@ -50,16 +54,37 @@ def solve_abstrac(
         Path | None,
         typer.Option(help="a file with one layout a line (solved in one process)"),
     ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="with no layout: deal the layout of this seed (default: random)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object a line")] = False,
 ) -> None:
     """Solve a fresh Abstrac deal exactly: the first mover's value, the value of each
-    first take, the nondealer's best choice and a principal variation."""
+    first take, the nondealer's best choice and a principal variation. With no layout,
+    deal one (seeded by --seed) and solve it."""
     from cardhall.solvers.abstrac import parse_layout, solve_layout
 
-    if (layout is None) == (layouts is None):
-        raise _fail("give exactly one of --layout TEXT or --layouts FILE")
+    if layout is not None and layouts is not None:
+        raise _fail("give --layout TEXT or --layouts FILE, not both")
+    if seed is not None and (layout is not None or layouts is not None):
+        raise _fail("--seed deals a layout: give it without --layout or --layouts")
     rows: list[tuple[str, list[int]]] = []
-    if layout is not None:
+    dealt: dict[str, object] = {}
+    if layout is None and layouts is None:
+        import random
+
+        from cardhall.registry import make_game
+
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        row = make_game("abstrac").new_state(seed=seed).view(None)["row"]
+        text = " ".join(row)
+        rows.append((text, list(parse_layout(text))))
+        dealt = {"layout": text, "seed": seed}
+        if not as_json:
+            Console().print(f"dealt with seed {seed} (as `cardhall play abstrac --seed {seed}`)")
+    elif layout is not None:
         try:
             rows.append((layout, list(parse_layout(layout))))
         except NotationError as exc:
@@ -80,10 +105,14 @@ def solve_abstrac(
         if not rows:
             raise _fail(f"{layouts} holds no layout")
     console = Console()
-    for text, cards in rows:
-        solution = solve_layout(cards)
+    solutions = []
+    with progress_bar("layouts solved", len(rows), enabled=len(rows) > 1 and not as_json) as bar:
+        for _, cards in rows:
+            solutions.append(solve_layout(cards))
+            bar.advance()
+    for (text, _), solution in zip(rows, solutions, strict=True):
         if as_json:
-            typer.echo(json.dumps(solution.to_json()))
+            typer.echo(json.dumps({**solution.to_json(), **dealt}))
             continue
         table = Table(title=f"Abstrac: {text}", show_lines=False)
         table.add_column("first take")

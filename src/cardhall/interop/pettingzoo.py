@@ -111,7 +111,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         self.normalize = bool(normalize)
         self.observation_kind = observation
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+            modes = ", ".join(self.metadata["render_modes"])
+            raise ValueError(f"render_mode must be one of {modes}, or None; got {render_mode!r}")
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"cardhall_{self.game.name}_v{VERSION}"}
         self.encoder: Encoder = self.research.encoder

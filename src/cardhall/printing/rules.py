@@ -22,7 +22,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from cardhall.engine import Game
+from cardhall.engine import Game, counts_text
 from cardhall.errors import OptionError
 from cardhall.printing.deck import MM, PAPERS
 from cardhall.registry import make_game
@@ -288,15 +288,7 @@ def _story(game: Game, st: _Styles, column: float) -> list[Any]:
         ),
     ]
     # At this table: the player count and every option, spelled out.
-    counts = sorted(game.player_counts)
-    players = (
-        f"{game.players}"
-        if len(counts) == 1
-        else f"{game.players} (the game takes {counts[0]} to {counts[-1]})"
-        if list(counts) == list(range(counts[0], counts[-1] + 1))
-        else f"{game.players} (the game takes "
-        f"{', '.join(str(c) for c in counts[:-1])} or {counts[-1]})"
-    )
+    players = f"{game.players} (the game takes {counts_text(game.player_counts)})"
     box: list[Any] = [
         Paragraph("<b>At this table</b>", st.h3),
         Paragraph(f"<b>players</b>: {escape(players)}", st.cell),
