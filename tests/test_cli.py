@@ -100,7 +100,11 @@ def test_play_rejects_bad_options() -> None:
     assert result.exit_code == 1 and "Yamiro" in result.output
     result = runner.invoke(app, ["play", "nogame"])
     assert result.exit_code == 1 and "unknown game" in result.output
-    cases = [
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
         (["play", "abstrac", "--seat", "5"], "--seat must be 0 to 1 (counted from 0); got 5"),
         (["play", "getha", "-o", "allin_mode=all"],
          "option 'allin_mode' must be one of side_pots, whole_pot; got 'all'"),
@@ -109,11 +113,12 @@ def test_play_rejects_bad_options() -> None:
         (["play", "yamiro", "-p", "3"], "yamiro is played by 1, 2 or 4 players, not 3"),
         (["play", "abstrac", "--solitaire"],
          "--partner and --solitaire are Yamiro's forms; got the game 'abstrac'"),
-    ]  # fmt: skip
-    for args, message in cases:
-        result = runner.invoke(app, args)
-        assert result.exit_code == 1, (args, result.output)
-        assert message in " ".join(result.output.split()), (message, result.output)
+    ],
+)  # fmt: skip
+def test_play_errors_name_option_value_and_what_is_allowed(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert message in " ".join(result.output.split())
 
 
 def test_play_a_whole_game_from_the_terminal(tmp_path: Path) -> None:
