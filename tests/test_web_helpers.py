@@ -217,6 +217,8 @@ class Server:
                 "10000",
                 "--actions-per-second",
                 "10000",
+                "--messages-per-second",
+                "10000",
                 *self.options,
             ],
             stdout=out,
