@@ -8,8 +8,8 @@ import random
 import pytest
 
 from cardhall.bots import RandomBot, bot_levels, make_bot
-from cardhall.bots.ismcts import ISMCTSBot
-from cardhall.engine import Game, State
+from cardhall.bots.ismcts import ISMCTSBot, tree_amounts
+from cardhall.engine import AmountRange, Game, State, choose_uniform
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.registry import game_class, game_names, make_game
 
@@ -38,7 +38,7 @@ def _decision_points(game: Game, seed: int, count: int) -> list[tuple[State, int
                     found.append((state.clone(), seat))
                     break
             seat = actors[0]
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
             steps += 1
     return found
 
@@ -71,7 +71,7 @@ def test_decisions_do_not_depend_on_hidden_cards(name: str) -> None:
         b = ISMCTSBot(game, seed=i, iterations=40, playout=playout).search(redealt, seat)
         assert a.action == b.action
         assert a.stats == b.stats, f"{name}: root statistics differ after a redeal"
-        assert a.action in state.legal_actions(seat)
+        assert state.is_legal(seat, a.action)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -83,7 +83,7 @@ def test_chooses_legal_actions_for_every_actor(name: str) -> None:
         before = state.digest()
         for seat in sorted(state.actors()):
             action = ISMCTSBot(game, seed=seat, iterations=15).choose(state, seat)
-            assert action in state.legal_actions(seat)
+            assert state.is_legal(seat, action)
         assert state.digest() == before
 
 
@@ -226,3 +226,25 @@ def test_beats_random_play(name: str) -> None:
         if me in out.winners:
             wins += 1 / len(out.winners)
     assert wins / games > 1 / game.players + 0.2, f"{name}: ismcts won {wins} of {games}"
+
+
+def test_a_range_of_a_billion_amounts_is_searched_over_a_few() -> None:
+    """The tree branches on every amount of a small range (as when each amount was an
+    action of its own) and on about thirty of a huge one."""
+    assert [a.arg for a in tree_amounts(AmountRange("bet", 1, 5))] == [1, 2, 3, 4, 5]
+    many = tree_amounts(AmountRange("bet", 1, 10**9))
+    assert len(many) < 40 and many[0].arg == 1 and many[-1].arg == 10**9
+    game = make_game("somachi", 3, gambling=True, chips=10**9, hands_per_game=1)
+    state = game.new_state(seed=2)
+    rng = random.Random(2)
+    searched = 0
+    while not state.is_over and searched < 3:
+        seat = min(state.actors())
+        legal = state.legal_actions(seat)
+        if any(isinstance(e, AmountRange) for e in legal):
+            result = ISMCTSBot(game, seed=1, iterations=40, playout="random").search(state, seat)
+            assert state.is_legal(seat, result.action)
+            assert len(result.stats) <= 40
+            searched += 1
+        state.apply(seat, choose_uniform(rng, legal))
+    assert searched > 0

@@ -29,7 +29,7 @@ from cardhall.bots.yamiro import (
     tree_actions,
 )
 from cardhall.cards import RAILOG_DECK, RailogCard
-from cardhall.engine import State
+from cardhall.engine import State, choose_uniform
 from cardhall.games.yamiro import PLAYS, YamiroState, hand_value
 from cardhall.registry import make_game
 
@@ -175,7 +175,9 @@ def test_decisions_do_not_depend_on_hidden_cards_in_every_form() -> None:
                 if step % 3 == 0:
                     world = state.determinize(seat, rng)
                     assert HeuristicBot(game, seed=1).choose(world, seat) == mine
-                state.apply(seat, mine if step % 2 else rng.choice(state.legal_actions(seat)))
+                state.apply(
+                    seat, mine if step % 2 else choose_uniform(rng, state.legal_actions(seat))
+                )
                 step += 1
 
 
@@ -249,7 +251,7 @@ def _positions(players: int, options: dict[str, Any], games: int, seed: int = 0)
         while not state.is_over:
             seat = min(state.actors())
             yield state, seat
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
 
 
 FORMS: list[tuple[int, dict[str, Any]]] = [
@@ -315,7 +317,7 @@ def test_rollout_plays_the_hand_out_as_the_heuristic_then_judges(
         state = game.new_state(seed=seed)
         for _ in range(rng.randrange(60)):  # a regular game is 64 plays
             seat = min(state.actors())
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
         world = state.determinize(min(state.actors()), rng)
         assert isinstance(world, YamiroState)
         # the same hand played out through the validating engine with the heuristic's cards

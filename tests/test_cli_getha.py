@@ -122,7 +122,7 @@ def test_odds_errors_name_option_value_and_what_is_allowed() -> None:
 
 def test_terminal_play_explains_the_showdown(tmp_path: Path) -> None:
     out = io.StringIO()
-    answers = iter(["h"] + ["1"] * 14 + ["q"])
+    answers = iter(["h", "bringin 1"] + ["1"] * 14 + ["q"])
     tg = TerminalGame(
         make_game("getha", 3),
         bot_level="random",

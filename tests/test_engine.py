@@ -16,6 +16,7 @@ from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import (
     SPECTATOR,
     Action,
+    AmountRange,
     Chance,
     Game,
     OptionSpec,
@@ -24,6 +25,12 @@ from cardhall.engine import (
     arg_card,
     arg_cards,
     arg_int,
+    choose_uniform,
+    expand_legal,
+    legal_at,
+    legal_contains,
+    legal_count,
+    legal_json,
 )
 from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
 from cardhall.registry import make_game
@@ -313,3 +320,48 @@ def test_parse_assignments_reads_json_values_and_names_bad_items() -> None:
     with pytest.raises(OptionError, match="in bot spec 'ismcts:deep', parameter 'deep'"):
         BotSpec.parse("ismcts:deep")
     assert BotSpec.parse("ismcts:iterations=50").params == (("iterations", 50),)
+
+
+# --------------------------------------------------------------------------- amount ranges
+
+
+def test_amount_range_is_a_small_value_with_membership_and_notation() -> None:
+    r = AmountRange("bet", 2, 1_000_000)
+    assert str(r) == "bet 2..1000000" and len(r) == 999_999
+    assert r.to_json() == {"kind": "bet", "min": 2, "max": 1_000_000, "step": 1}
+    assert Action("bet", 2) in r and Action("bet", 1_000_000) in r and 250 in r
+    for outside in (Action("bet", 1), Action("bet", 1_000_001), Action("raise", 5), "bet 5"):
+        assert outside not in r
+    assert Action("bet", True) not in r and Action("bet", 2.0) not in r  # whole numbers only
+    stepped = AmountRange("raise", 10, 50, 10)
+    assert str(stepped) == "raise 10..50 by 10" and len(stepped) == 5
+    assert 30 in stepped and 35 not in stepped and stepped.clamp(37) == 30
+    assert [a.arg for a in (stepped.at(i) for i in range(5))] == [10, 20, 30, 40, 50]
+    assert stepped.amounts() == range(10, 51, 10)
+    with pytest.raises(IndexError):
+        stepped.at(5)
+    for bad in ((5, 4, 1), (1, 5, 0), (1, 6, 2)):
+        with pytest.raises(ValueError):
+            AmountRange("bet", *bad)
+    assert hash(r) == hash(AmountRange("bet", 2, 1_000_000)) and r != Action("bet", 2)
+
+
+def test_legal_helpers_treat_a_range_as_its_amounts_without_spelling_them_out() -> None:
+    small = [Action("fold"), AmountRange("bet", 1, 5), Action("check")]
+    spelt = [Action("fold"), *(Action("bet", k) for k in range(1, 6)), Action("check")]
+    assert expand_legal(small) == spelt and legal_count(small) == 7
+    assert [legal_at(small, i) for i in range(7)] == spelt
+    with pytest.raises(IndexError):
+        legal_at(small, 7)
+    assert all(legal_contains(small, a) for a in spelt)
+    assert not legal_contains(small, Action("bet", 6)) and not legal_contains(small, Action("x"))
+    for seed in range(200):  # the same draw as random.choice over the spelt-out list
+        assert choose_uniform(random.Random(seed), small) == random.Random(seed).choice(spelt)
+    huge = [Action("check"), AmountRange("bet", 1, 10**15)]
+    assert legal_count(huge) == 10**15 + 1 and legal_at(huge, 10**15) == Action("bet", 10**15)
+    with pytest.raises(ValueError, match="spell out"):
+        expand_legal(huge)
+    assert [legal_json(e) for e in huge] == [
+        "check",
+        {"kind": "bet", "min": 1, "max": 10**15, "step": 1},
+    ]

@@ -16,8 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardhall.bots import make_bot
 from cardhall.cards import RailogCard
 from cardhall.conformance import check_cards_conserved, random_playout
+from cardhall.engine import Action, AmountRange, expand_legal
 from cardhall.errors import IllegalActionError, NotationError, OptionError
 from cardhall.games.getha import GethaState, battle, hand_key, parse, resolve_pot
 from cardhall.record import Record, replay
@@ -492,12 +494,12 @@ def test_g3_seats_without_chips_are_not_dealt_in() -> None:
 
 def test_g4_bring_in_limits_and_the_dealer_cannot_decline() -> None:
     state = new(3, {}, chips=10, min_bring_in=2)
-    legal = [str(a) for a in state.legal_actions(0)]
-    assert legal[0] == "bringin 2" and legal[-1] == "bringin 9"
-    assert "decline" not in legal
-    with pytest.raises(IllegalActionError):
-        state.apply(0, "bringin 1")
-    assert next(str(a) for a in new(3, {}, min_bring_in=0).legal_actions(0)) == "bringin 0"
+    assert state.legal_actions(0) == [AmountRange("bringin", 2, 9)]
+    assert state.view(0)["legal"] == [{"kind": "bringin", "min": 2, "max": 9, "step": 1}]
+    for bad in ("bringin 1", "bringin 10", "decline"):
+        with pytest.raises(IllegalActionError):
+            state.apply(0, bad)
+    assert new(3, {}, min_bring_in=0).legal_actions(0) == [AmountRange("bringin", 0, 49)]
     # a dealer short of the minimum puts in everything, without being asked
     state = new(3, {}, chips=3, min_bring_in=5)
     assert state.phase == "answer" and state.bring_in == 2 and state.money.stacks[0] == 0
@@ -655,7 +657,8 @@ def test_g13_g16_betting_order_checks_and_reopening() -> None:
     # G-14: seeing means matching the highest put: seat 2 pays 5, seat 0 pays 5
     state.apply(2, "call")
     assert state.money.put[2] == 9
-    assert "raise 10" in [str(a) for a in state.legal_actions(0)]
+    assert "raise 10..27" in [str(a) for a in state.legal_actions(0)]
+    assert state.is_legal(0, Action("raise", 10)) and not state.is_legal(0, Action("raise", 9))
     state.apply(0, "call")
     # G-16: nobody may bet again: the round is over
     assert state.phase != "bet"
@@ -666,8 +669,8 @@ def test_g15_min_raise_and_max_bet() -> None:
     to_select(state)
     for p in (1, 2, 0):
         state.apply(p, str(state.legal_actions(p)[0]))
-    bets = [a.arg for a in state.legal_actions(1) if a.kind == "bet"]
-    assert bets == [3, 4, 5]
+    (bets,) = [a for a in state.legal_actions(1) if isinstance(a, AmountRange)]
+    assert bets == AmountRange("bet", 3, 5)
     assert "allin" not in [str(a) for a in state.legal_actions(1)]
     with pytest.raises(OptionError):
         make_game("getha", 3, min_raise=4, max_bet=3)
@@ -888,7 +891,7 @@ def test_any_sequence_of_bets_and_folds_keeps_chips_and_pots_right(data: st.Data
     steps = 0
     while not state.is_over and steps < 400:
         seat = min(state.actors())
-        state.apply(seat, data.draw(st.sampled_from(state.legal_actions(seat))))
+        state.apply(seat, data.draw(st.sampled_from(expand_legal(state.legal_actions(seat)))))
         state.check_invariants()
         assert sum(state.money.stacks) + state.money.in_play == 8 * players
         steps += 1
@@ -921,3 +924,29 @@ def test_determinize_during_a_replacement_keeps_the_public_showdown() -> None:
         for zone in (world.reserve[0], world.reserve[2], *world.extra):
             assert all(c // 12 not in (0, 3) for c in zone)
         assert world.actors() == state.actors()
+
+
+def test_a_million_chips_give_short_legal_lists_and_small_views() -> None:
+    """Bring-ins, bets and raises are ranges: with a million chips at each of 8 seats a
+    legal list is a handful of entries, the bots name amounts inside them, and an amount
+    one chip outside is refused."""
+    game = make_game("getha", 8, chips=1_000_000, max_deals=1)
+    for level, params in (("random", {}), ("heuristic", {"samples": 8})):
+        state = game.new_state(seed=2)
+        assert isinstance(state, GethaState)
+        bots = [make_bot(game, level, seed=s, **params) for s in range(8)]
+        kinds = set()
+        while not state.is_over:
+            seat = min(state.actors())
+            legal = state.legal_actions(seat)
+            assert len(legal) <= 256
+            for entry in legal:
+                if isinstance(entry, AmountRange):
+                    kinds.add(entry.kind)
+                    assert entry.max <= state.money.stacks[seat] + state.money.put[seat]
+                    assert not state.is_legal(seat, Action(entry.kind, entry.max + 1))
+                    assert not state.is_legal(seat, Action(entry.kind, entry.min - 1))
+            assert len(json.dumps(state.view(seat))) < 60_000
+            state.apply(seat, bots[seat].choose(state, seat))
+        assert "bringin" in kinds
+        assert sum(state.money.stacks) == 8_000_000

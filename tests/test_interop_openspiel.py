@@ -17,8 +17,9 @@ from absl import flags
 
 from cardhall.bots import RandomBot
 from cardhall.conformance import configs
+from cardhall.engine import choose_uniform
 from cardhall.errors import IllegalActionError, OptionError
-from cardhall.interop import information_state_string
+from cardhall.interop import ActionSpace, information_state_string
 from cardhall.interop import openspiel as adapter
 from cardhall.interop.spec import research
 from cardhall.registry import game_class, game_names, make_game
@@ -96,7 +97,7 @@ def test_game_info_follows_options(case: Case) -> None:
     engine = make_game(name, players, **options)
     gtype = game.get_type()
     assert game.num_players() == players
-    assert game.num_distinct_actions() == engine.num_distinct_actions
+    assert game.num_distinct_actions() == ActionSpace(engine).size
     assert game.max_chance_outcomes() == len(engine.full_deck())
     assert gtype.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
@@ -316,7 +317,11 @@ def test_search_bot_against_our_random_bot(case: Case) -> None:
         else:
             seat = state.current_player()
             choice = ours.choose(state.engine, seat)
-            state.apply_action(state.engine.game.action_id(choice))
+            ids = {
+                a: i for i, a in ActionSpace(state.engine.game).legal(state.engine, seat).items()
+            }
+            # an amount the adapter does not offer: its lowest legal id instead
+            state.apply_action(ids.get(choice, min(state.legal_actions())))
     assert searched > 0
     assert len(state.returns()) == players
 
@@ -338,7 +343,7 @@ def test_information_state_is_exact_and_private() -> None:
             seen.add(text)
             world = state.determinize(seat, random.Random(rng.random()))
             assert information_state_string(world, seat) == text
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
 
 
 def test_explicit_chance_is_uniform_over_remaining_cards() -> None:
@@ -457,3 +462,30 @@ def test_tensors_of_every_observer(case: Case) -> None:
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert len({h.tobytes() for h in histories}) > 1
     assert game.information_state_tensor_size() == len(info)
+
+
+def test_a_billion_chips_keep_the_action_space_small() -> None:
+    game = pyspiel.load_game(
+        "cardhall_somachi",
+        {
+            "players": 3,
+            "gambling": True,
+            "chips": 10**9,
+            "hands_per_game": 1,
+            "max_turns_per_hand": 40,
+        },
+    )
+    engine = make_game("somachi", 3, gambling=True, chips=10**9, hands_per_game=1)
+    assert game.num_distinct_actions() == engine.num_distinct_actions + 12
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and len(legal) < 120
+        texts = [state.action_to_string(state.current_player(), a) for a in legal]
+        assert len(set(texts)) == len(texts)
+        state.apply_action(rng.choice(legal))
+    assert len(state.returns()) == 3

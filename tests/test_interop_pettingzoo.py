@@ -17,8 +17,9 @@ from gymnasium.utils import seeding
 from pettingzoo.test import api_test, render_test, seed_test
 
 from cardhall.conformance import configs
+from cardhall.engine import AmountRange, choose_uniform
 from cardhall.errors import IllegalActionError
-from cardhall.interop import information_state_string
+from cardhall.interop import AMOUNT_SIZES, information_state_string
 from cardhall.interop.pettingzoo import env, env_id, parallel_env, parallel_raw_env, raw_env
 from cardhall.interop.spec import research
 from cardhall.registry import game_class, game_names, make_game
@@ -138,7 +139,7 @@ def test_illegal_actions_raise_with_state_unchanged(case: Case) -> None:
     e = _raw(case)
     e.reset(seed=5)
     rng = np.random.default_rng(5)
-    n = e.game.num_distinct_actions
+    n = e.space.size
     tried = 0
     while e.agents and tried < 30:
         agent = e.agent_selection
@@ -177,8 +178,16 @@ def test_turn_is_lowest_acting_seat_and_mask_matches_engine(case: Case) -> None:
         seat = min(e.engine_state.actors())
         assert e.agent_selection == f"player_{seat}"
         obs = e.observe(e.agent_selection)
-        legal = sorted(game.action_id(a) for a in e.engine_state.legal_actions(seat))
-        assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+        engine_legal = e.engine_state.legal_actions(seat)
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        actions = [e.space.action(e.engine_state, seat, i) for i in legal]
+        assert all(e.engine_state.is_legal(seat, a) for a in actions)
+        assert len(set(actions)) == len(actions)
+        for entry in engine_legal:  # every plain action, and each range's ends
+            if isinstance(entry, AmountRange):
+                assert entry.first in actions and entry.last in actions
+            else:
+                assert game.action_id(entry) in legal
         for other in e.possible_agents:
             if other != e.agent_selection:
                 assert not e.observe(other)["action_mask"].any()
@@ -240,7 +249,7 @@ def test_observation_does_not_leak_hidden_cards(case: Case) -> None:
             assert np.array_equal(enc.information_state(world, s), enc.information_state(state, s))
             assert information_state_string(world, s) == information_state_string(state, s)
         checked += 1
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     assert checked > 0
 
 
@@ -465,3 +474,26 @@ def test_parallel_env_ends_the_game_on_an_illegal_action() -> None:
     with pytest.raises(IllegalActionError):
         raw.step({"player_0": illegal})
     assert raw.engine_state.digest() == before
+
+
+def test_a_billion_chips_keep_the_action_space_small() -> None:
+    """Amounts are ranges: each kind gets the adapter's few sizes (minimum, half the pot,
+    the pot, maximum), however many chips there are, and a whole game plays through."""
+    e = raw_env("somachi", players=3, gambling=True, chips=10**9, hands_per_game=1)
+    assert e.space.size == e.game.num_distinct_actions + 3 * len(AMOUNT_SIZES)
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    amounts = set()
+    while e.agents:
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        ids = np.flatnonzero(obs["action_mask"])
+        assert len(ids) <= 120
+        choice = int(rng.choice(ids))
+        action = e.space.action(e.engine_state, e._seat[e.agent_selection], choice)
+        if action.kind in e.game.amount_kinds:
+            amounts.add(action.arg)
+        e.step(choice)
+    assert max(amounts) > 10**8  # the pot-sized and all-in amounts were offered

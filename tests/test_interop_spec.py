@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from cardhall.engine import Action, State
+from cardhall.engine import Action, State, choose_uniform
 from cardhall.errors import OptionError
+from cardhall.interop import ActionSpace
 from cardhall.interop.abstrac import MAX_DEAL_DIFFERENCE, max_deal_difference
 from cardhall.interop.spec import Research, research, spec_class
 from cardhall.registry import game_names, make_game
@@ -44,8 +45,7 @@ TIE_CANDIDATES = 4
 
 def _ids(state: State, seat: int) -> dict[int, Action]:
     """The seat's legal actions by adapter action id, ascending."""
-    action_id = state.game.action_id
-    return dict(sorted((action_id(a), a) for a in state.legal_actions(seat)))
+    return ActionSpace(state.game).legal(state, seat)
 
 
 def _ties(r: Research) -> Callable[[State, int, random.Random], Action]:
@@ -75,7 +75,7 @@ POLICIES: dict[str, Callable[[State, int, random.Random], Action]] = {
         (a for a in _ids(s, seat).values() if a.kind in PASSIVE),
         next(iter(_ids(s, seat).values())),
     ),
-    "random": lambda s, seat, rng: rng.choice(s.legal_actions(seat)),
+    "random": lambda s, seat, rng: choose_uniform(rng, s.legal_actions(seat)),
 }
 
 
@@ -160,7 +160,7 @@ def test_stopped_getha_calls_the_deal_off_and_shares_the_carry_over() -> None:
     rng = random.Random(2)
     while not state.view(None)["carry"]:
         seat = min(state.actors())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     assert not state.is_over
     view = state.view(None)
     pay = r.spec.standing_payoffs(state)
@@ -177,7 +177,7 @@ def test_stopped_somachi_scores_the_hand_as_it_stands() -> None:
     rng = random.Random(5)
     for _ in range(40):
         seat = min(state.actors())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     view = state.view(None)
     points = [
         t + (s if a else 0)
@@ -193,7 +193,7 @@ def test_stopped_gambling_somachi_settles_the_pots_by_score() -> None:
     rng = random.Random(1)
     for _ in range(30):
         seat = min(state.actors())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     view = state.view(None)
     pay = r.spec.standing_payoffs(state)
     assert sum(pay) == 0.0

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cardhall.engine import State
-from cardhall.interop import information_state_string
+from cardhall.engine import State, choose_uniform
+from cardhall.interop import ActionSpace, information_state_string
 from cardhall.interop.spec import Research, research
 from cardhall.interop.tensor import RAILOG_CARD
 from cardhall.registry import make_game
@@ -64,14 +64,18 @@ def _states(r: Research, games: int = 6, per_game: int = 40) -> Iterator[State]:
     """States of seeded games -- random play, and always-lowest / always-highest ids:
     ``per_game`` of each (the start, the end and a seeded sample in between)."""
     game = r.game
+    space = ActionSpace(game)
     for g in range(games):
         rng = random.Random(g)
         state = game.new_state(seed=g)
         policy = g % 3
         while not r.finished(state):
             seat = min(state.actors())
-            legal = sorted(state.legal_actions(seat), key=game.action_id)
-            action = rng.choice(legal) if policy == 0 else legal[0 if policy == 1 else -1]
+            if policy == 0:
+                action = choose_uniform(rng, state.legal_actions(seat))
+            else:
+                legal = list(space.legal(state, seat).values())
+                action = legal[0 if policy == 1 else -1]
             state.apply(seat, action)
         moves = state.history
         keep = {0, len(moves)} | set(rng.sample(range(len(moves) + 1), min(per_game, len(moves))))
@@ -210,7 +214,7 @@ def _view_after(
     while not until(state.view(0)):
         assert not r.finished(state), "the situation never came up"
         seat = min(state.actors())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     return r, state, state.view(0)
 
 

@@ -68,3 +68,23 @@ def test_long_action_lists_are_summarised_and_still_typed(tmp_path: Path) -> Non
     assert lines == ["raise: 54 more between 'raise 4' and 'raise 59' (type one)"]
     short = [Action("take", k) for k in range(1, MENU_LIMIT + 1)]
     assert menu(short) == (short, [])
+
+
+def test_a_range_of_amounts_is_one_line_and_a_typed_amount_is_played(tmp_path: Path) -> None:
+    out = io.StringIO()
+    answers = iter(["bringin 0", "bringin 7", "q"])
+    tg = TerminalGame(
+        make_game("getha", 3, chips=1_000_000),
+        bot_level="random",
+        seed=4,
+        console=Console(file=out, width=120),
+        ask=lambda prompt: next(answers),
+        save=tmp_path / "rec.json",
+    )
+    tg.play()
+    text = out.getvalue()
+    assert "bringin: any amount from 1 to 999,999 — type 'bringin N'" in text
+    assert "bringin 2" not in text  # no amount is listed on its own
+    assert "illegal action 'bringin 0'" in text
+    assert tg.state.history[0] == (0, tg.game.parse_action("bringin 7"))
+    assert load_record(tmp_path / "rec.json").actions[0] == (0, "bringin 7")

@@ -8,6 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from cardhall.cards import RAILOG_DECK, RailogCard, SuitNames
+from cardhall.engine import choose_uniform
 from cardhall.games.somachi import SomachiState
 from cardhall.narration import Context, narrate, prompt
 from cardhall.record import load_record, replay
@@ -75,7 +76,7 @@ def test_every_event_is_described() -> None:
     rng = random.Random(3)
     while not state.is_over:
         seat = min(state.actors())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     kinds = set()
     feed = state.events_for(0)
     for event, line in zip(feed, narrate(feed, ctx(0, players=4)), strict=True):

@@ -82,7 +82,18 @@ def play_ws(c: TestClient, table: str, token: str, limit: int = 5000) -> list[di
                 n += 1
                 assert n < limit, "game did not end"
                 pending = True
-                ws.send_json({"type": "action", "action": view["legal"][0], "id": f"a{n}"})
+                ws.send_json(
+                    {"type": "action", "action": notation(view["legal"][0]), "id": f"a{n}"}
+                )
+
+
+def notation(entry: str | dict[str, Any]) -> str:
+    """A legal entry of a view as an action to send: a range of amounts (an object
+    ``{kind, min, max, step}``) sends its smallest amount."""
+    if isinstance(entry, str):
+        return entry
+    assert set(entry) == {"kind", "min", "max", "step"} and entry["min"] <= entry["max"]
+    return f"{entry['kind']} {entry['min']}"
 
 
 def seat_stream(msgs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -239,6 +250,12 @@ def test_every_game_plays_to_the_end_with_bots(
     ]
     sources = {m["version"] for m in msgs if m["type"] == "ack"}
     assert sources and len(rec["actions"]) == state.view(0)["moves"]
+    if name == "getha":  # the dealer's bring-in came as a range, and went back as "bringin N"
+        views = [m["view"] for m in msgs if m.get("view")]
+        assert any(
+            isinstance(e, dict) and e["kind"] == "bringin" for v in views for e in v["legal"]
+        )
+        assert any(a[0] == 0 and a[1].startswith("bringin ") for a in rec["actions"])
 
 
 def test_a_searching_bot_plays_a_whole_game_from_the_worker_processes(

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall.cards import RAILOG_DECK, RailogCard
-from cardhall.engine import Action
+from cardhall.engine import Action, choose_uniform
 from cardhall.errors import IllegalActionError, NotationError, OptionError
 from cardhall.games.yamiro import (
     YamiroState,
@@ -382,7 +382,7 @@ def test_average_points_per_hand_and_per_game_match_the_sheet() -> None:
         state = game.new_state(seed=seed)
         while not state.is_over:
             seat = state.to_move
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
         per_hand += [r["points"] for r in results(state) if r["winner"] is not None]
         per_player += state.capture_totals()
     assert 18 <= sum(per_hand) / len(per_hand) <= 26
@@ -709,7 +709,7 @@ def test_invariants_over_random_games(players: int) -> None:
                 moved = len(state.discard) + len(state.captures[0]) + len(state.captures[1])
                 assert moved == per_hand * state.hand_no
             seat = state.to_move
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
         for r in results(state):
             assert max(r["values"]) <= (64 if players != 4 else 128)
             assert r["points"] <= (32 if players != 4 else 64)
@@ -881,7 +881,7 @@ def test_stated_bounds_hold(players: int) -> None:
     for seed in range(20):
         state = game.new_state(seed=seed)
         while not state.is_over:
-            state.apply(state.to_move, rng.choice(state.legal_actions(state.to_move)))
+            state.apply(state.to_move, choose_uniform(rng, state.legal_actions(state.to_move)))
         assert len(state.history) == game.max_game_length()
         outcome = state.outcome()
         assert outcome is not None

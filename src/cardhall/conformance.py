@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cardhall.engine import Action, Game, State
+from cardhall.engine import Action, AmountRange, Game, Legal, State, choose_uniform
 from cardhall.errors import IllegalActionError, NotationError
 from cardhall.record import Record, replay
 
@@ -70,7 +70,7 @@ def random_playout(
         seat = min(actors)
         legal = state.legal_actions(seat)
         assert legal, f"seat {seat} is to act but has no legal action"
-        state.apply(seat, rng.choice(legal))
+        state.apply(seat, choose_uniform(rng, legal))
         steps += 1
         assert steps < MAX_ACTIONS, "game did not end"
         if each_step is not None:
@@ -107,6 +107,17 @@ def _assert_rejected(state: State, seat: Any, action: Any, before: str) -> None:
     assert state.digest() == before, f"rejected action {action!r} changed the state"
 
 
+def _concrete(legal: list[Legal]) -> list[Action]:
+    """Legal entries as actions: a range gives its smallest and its largest amount."""
+    out: list[Action] = []
+    for entry in legal:
+        if isinstance(entry, AmountRange):
+            out.extend((entry.first, entry.last) if len(entry) > 1 else (entry.first,))
+        else:
+            out.append(entry)
+    return out
+
+
 def _illegal_probes(state: State, rng: random.Random) -> list[tuple[Any, Any]]:
     """Actions that must be rejected now: other seats', malformed, out of range."""
     game = state.game
@@ -114,17 +125,24 @@ def _illegal_probes(state: State, rng: random.Random) -> list[tuple[Any, Any]]:
     actors = state.actors()
     all_legal: list[Action] = []
     for seat in range(game.players):
-        all_legal.extend(state.legal_actions(seat))
+        all_legal.extend(_concrete(state.legal_actions(seat)))
     for seat in range(game.players):
         if seat not in actors:
             # a non-actor may not play anything, not even another seat's legal action
             if all_legal:
                 probes.append((seat, rng.choice(all_legal)))
         else:
-            legal = set(state.legal_actions(seat))
-            others = [a for a in all_legal if a not in legal]
+            legal = state.legal_actions(seat)
+            others = [a for a in all_legal if not state.is_legal(seat, a)]
             if others:
                 probes.append((seat, rng.choice(others)))
+            for entry in legal:
+                if isinstance(entry, AmountRange):  # one chip too few, one too many, a lot
+                    probes.append((seat, Action(entry.kind, entry.min - entry.step)))
+                    probes.append((seat, Action(entry.kind, entry.max + entry.step)))
+                    probes.append((seat, Action(entry.kind, 10**18)))
+                    probes.append((seat, Action(entry.kind, str(entry.min))))
+                    probes.append((seat, entry))
     probes.append((game.players, all_legal[0] if all_legal else Action("pass")))
     probes.append((-1, all_legal[0] if all_legal else Action("pass")))
     probes.append((min(actors) if actors else 0, "no-such-action 99"))
@@ -149,20 +167,21 @@ def deep_playout(game: Game, seed: int, swaps: int = 2) -> State:
         if state.is_over:
             break
         # remember what every seat could do, to probe again once the game is over
-        last_legal = {s: state.legal_actions(s) for s in range(game.players)}
+        last_legal = {s: _concrete(state.legal_actions(s)) for s in range(game.players)}
         # clones are independent
         twin = state.clone()
         seat = min(state.actors())
-        action = rng.choice(state.legal_actions(seat))
+        action = choose_uniform(rng, state.legal_actions(seat))
         twin.apply(seat, action)
         assert state.digest() == before, "applying to a clone changed the original"
         # notation and ids round-trip
         assert game.parse_action(str(action)) == action, f"notation of {action!r} round-trip"
-        try:
-            assert game.action_from_id(game.action_id(action)) == action
-            assert 0 <= game.action_id(action) < game.num_distinct_actions
-        except NotImplementedError:
-            pass
+        if action.kind not in game.amount_kinds:
+            try:
+                assert game.action_from_id(game.action_id(action)) == action
+                assert 0 <= game.action_id(action) < game.num_distinct_actions
+            except NotImplementedError:
+                pass
         state.apply(seat, action)
         assert state.digest() == twin.digest(), "clone and original diverged"
         steps += 1

@@ -50,6 +50,7 @@ __all__ = [
     "COMPILED",
     "SPECTATOR",
     "Action",
+    "AmountRange",
     "Chance",
     "Event",
     "Game",
@@ -59,7 +60,13 @@ __all__ = [
     "arg_card",
     "arg_cards",
     "arg_int",
+    "choose_uniform",
     "counts_text",
+    "expand_legal",
+    "legal_at",
+    "legal_contains",
+    "legal_count",
+    "legal_json",
     "option_value_text",
     "parse_assignments",
 ]
@@ -100,6 +107,173 @@ class Action(NamedTuple):
         if isinstance(arg, tuple):
             return self.kind + " " + " ".join(str(a) for a in arg)
         return f"{self.kind} {arg}"
+
+
+@dataclass(frozen=True, slots=True)
+class AmountRange:
+    """Every amount a seat may name for one action kind, as one legal entry: the actions
+    ``kind min``, ``kind min+step``, ... up to ``kind max``.
+
+    :meth:`State.legal_actions` gives one range per amount kind (a bet, a raise, a
+    challenge ...) instead of one :class:`Action` per amount, so that a seat with a million
+    chips has a short legal list. The action played is still a plain :class:`Action`
+    (``bet 250``), and records hold only those.
+
+    >>> r = AmountRange("bet", 2, 1_000_000)
+    >>> str(r), len(r)
+    ('bet 2..1000000', 999999)
+    >>> Action("bet", 250) in r, Action("bet", 1) in r, Action("raise", 250) in r
+    (True, False, False)
+    >>> r.at(0), r.last, r.clamp(5_000_000)
+    (Action(kind='bet', arg=2), Action(kind='bet', arg=1000000), 1000000)
+    >>> r.to_json()
+    {'kind': 'bet', 'min': 2, 'max': 1000000, 'step': 1}
+    """
+
+    kind: str
+    min: int
+    max: int
+    step: int = 1
+
+    def __post_init__(self) -> None:
+        if self.step < 1 or self.min > self.max or (self.max - self.min) % self.step:
+            raise ValueError(f"not an amount range: {self.kind} {self.min}..{self.max}")
+
+    def __len__(self) -> int:
+        return (self.max - self.min) // self.step + 1
+
+    def __contains__(self, item: object) -> bool:
+        """Whether an :class:`Action` (or a bare amount) is one of the range's."""
+        if type(item) is Action:
+            if item.kind != self.kind:
+                return False
+            item = item.arg
+        if type(item) is not int:
+            return False
+        return self.min <= item <= self.max and (item - self.min) % self.step == 0
+
+    def __str__(self) -> str:
+        step = f" by {self.step}" if self.step != 1 else ""
+        return f"{self.kind} {self.min}..{self.max}{step}"
+
+    @property
+    def first(self) -> Action:
+        """The action with the smallest amount."""
+        return Action(self.kind, self.min)
+
+    @property
+    def last(self) -> Action:
+        """The action with the largest amount."""
+        return Action(self.kind, self.max)
+
+    def at(self, index: int) -> Action:
+        """The ``index``-th action of the range (0: the smallest amount)."""
+        if not 0 <= index < len(self):
+            raise IndexError(f"{self} has no action {index}")
+        return Action(self.kind, self.min + index * self.step)
+
+    def amounts(self) -> range:
+        """The amounts, as a (lazy) :class:`range`."""
+        return range(self.min, self.max + 1, self.step)
+
+    def clamp(self, amount: int) -> int:
+        """The range's amount nearest to ``amount`` (rounding down between two)."""
+        if amount <= self.min:
+            return self.min
+        if amount >= self.max:
+            return self.max
+        return amount - (amount - self.min) % self.step
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "min": self.min, "max": self.max, "step": self.step}
+
+
+#: One entry of a legal-action list: a plain action, or a range of amounts.
+Legal = Action | AmountRange
+
+
+def legal_count(legal: Sequence[Legal]) -> int:
+    """How many actions a legal list stands for (a range counts each of its amounts).
+
+    >>> legal_count([Action("check"), AmountRange("bet", 1, 50), Action("fold")])
+    52
+    """
+    n = len(legal)
+    for entry in legal:
+        if type(entry) is AmountRange:
+            n += len(entry) - 1
+    return n
+
+
+def legal_at(legal: Sequence[Legal], index: int) -> Action:
+    """The ``index``-th action of a legal list, counting every amount of a range in order
+    (the list a range stands for, without building it).
+
+    >>> legal = [Action("check"), AmountRange("bet", 1, 50), Action("fold")]
+    >>> str(legal_at(legal, 0)), str(legal_at(legal, 3)), str(legal_at(legal, 51))
+    ('check', 'bet 3', 'fold')
+    """
+    if index < 0:
+        raise IndexError(f"no legal action {index}")
+    for entry in legal:
+        if isinstance(entry, AmountRange):
+            size = len(entry)
+            if index < size:
+                return entry.at(index)
+            index -= size
+        elif index == 0:
+            return entry
+        else:
+            index -= 1
+    raise IndexError("legal action index out of range")
+
+
+def legal_contains(legal: Sequence[Legal], action: Action) -> bool:
+    """Whether ``action`` is one of a legal list's (inside a range counts)."""
+    if action in legal:
+        return True
+    if type(action) is not Action or type(action.arg) is not int:
+        return False
+    return any(type(entry) is AmountRange and action in entry for entry in legal)
+
+
+def expand_legal(legal: Sequence[Legal], limit: int = 10_000) -> list[Action]:
+    """Every action of a legal list, ranges spelt out; raises ``ValueError`` beyond
+    ``limit`` actions (a million chips make a million bets: never spell those out)."""
+    count = legal_count(legal)
+    if count > limit:
+        raise ValueError(f"{count} legal actions is more than {limit} to spell out")
+    out: list[Action] = []
+    for entry in legal:
+        if isinstance(entry, AmountRange):
+            out.extend(entry.at(i) for i in range(len(entry)))
+        else:
+            out.append(entry)
+    return out
+
+
+def choose_uniform(rng: random.Random, legal: Sequence[Legal]) -> Action:
+    """A uniformly random action of a legal list, every amount of a range counting once:
+    exactly ``rng.choice`` over the spelt-out list (the same draw, the same answer), in
+    time independent of the amounts.
+
+    >>> small = [Action("check"), AmountRange("bet", 1, 10)]
+    >>> spelt = [Action("check")] + [Action("bet", k) for k in range(1, 11)]
+    >>> all(choose_uniform(random.Random(s), small) == random.Random(s).choice(spelt)
+    ...     for s in range(50))
+    True
+    >>> str(choose_uniform(random.Random(1), [AmountRange("bet", 1, 10**12)]))
+    'bet 623347347958'
+    """
+    if not legal:
+        raise IndexError("cannot choose from an empty legal list")
+    return legal_at(legal, rng.randrange(legal_count(legal)))
+
+
+def legal_json(entry: Legal) -> str | dict[str, Any]:
+    """How a legal entry appears in a view: the notation of an action, or for a range
+    ``{"kind", "min", "max", "step"}``."""
+    return entry.to_json() if type(entry) is AmountRange else str(entry)
 
 
 ArgParser = Callable[[str], Any]
@@ -520,13 +694,19 @@ class Game(ABC):
             return Action(kind)
         return Action(kind, parser(rest))
 
+    #: Action kinds whose amount a seat names (given as :class:`AmountRange` entries).
+    #: They have no fixed id: research adapters offer a few sizes of each (see
+    #: :meth:`State.amount_sizes` and docs/interop.md).
+    amount_kinds: ClassVar[tuple[str, ...]] = ()
+
     @property
     def num_distinct_actions(self) -> int:
-        """Size of the integer action space (see :meth:`action_id`)."""
+        """Size of the integer id space of the plain actions (see :meth:`action_id`)."""
         raise NotImplementedError(f"{self.name} defines no integer action ids")
 
     def action_id(self, action: Action) -> int:
-        """The stable integer id of an action (documented per game)."""
+        """The stable integer id of a plain action (documented per game; actions of the
+        :attr:`amount_kinds` have none)."""
         raise NotImplementedError(f"{self.name} defines no integer action ids")
 
     def action_from_id(self, action_id: int) -> Action:
@@ -630,8 +810,9 @@ class State(ABC):
         """Seats that may act now (empty when the game is over)."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Legal actions of ``seat`` now (empty if it may not act)."""
+    def legal_actions(self, seat: int) -> list[Legal]:
+        """Legal actions of ``seat`` now (empty if it may not act): plain actions, and one
+        :class:`AmountRange` per kind of amount (never one action per amount)."""
 
     @abstractmethod
     def _apply(self, seat: int, action: Action) -> None:
@@ -676,6 +857,13 @@ class State(ABC):
         generically from :meth:`zones`; games add their own checks by overriding.
         """
 
+    def amount_sizes(self, seat: int, amounts: AmountRange) -> dict[str, int]:
+        """Named amounts of a legal range that mean something at the table now, for the
+        research adapters' fixed action sets: ``"min"`` and ``"max"`` always; a game with
+        a pot adds ``"half_pot"`` and ``"pot"`` (each inside the range). Public
+        information only."""
+        return {"min": amounts.min, "max": amounts.max}
+
     def observation_tensor(self, seat: int) -> list[float]:
         """The game's own observation tensor for ``seat`` (flat, of the size given by
         :meth:`Game.observation_shape`), built only from what ``seat`` may see.
@@ -698,15 +886,18 @@ class State(ABC):
             action = self.game.parse_action(action)
         # Fast path: legal_actions() is empty for a seat that may not act or after the end,
         # so membership alone decides; the slow path names the reason.
-        if (
-            type(seat) is not int
-            or not 0 <= seat < self.game.players
-            or action not in self.legal_actions(seat)
-        ):
+        if not self.is_legal(seat, action):
             self.check_legal(seat, action)
             raise IllegalActionError(seat, action, "not legal now")  # pragma: no cover
         self._apply(seat, action)
         self.history.append((seat, action))
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """Whether ``seat`` may play ``action`` now (an amount inside a legal range is
+        legal). Never raises; :meth:`check_legal` names the reason."""
+        if type(seat) is not int or not 0 <= seat < self.game.players or type(action) is not Action:
+            return False
+        return legal_contains(self.legal_actions(seat), action)
 
     def check_legal(self, seat: int, action: Any) -> None:
         """Raise :class:`IllegalActionError` naming why ``action`` is not legal for ``seat``."""
@@ -721,7 +912,7 @@ class State(ABC):
             waiting = ", ".join(str(s) for s in sorted(actors))
             raise IllegalActionError(seat, action, f"not this seat's turn (waiting for {waiting})")
         legal = self.legal_actions(seat)
-        if action not in legal:
+        if not legal_contains(legal, action):
             shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise IllegalActionError(seat, action, f"not legal now; legal: {shown}")
 
@@ -740,7 +931,9 @@ class State(ABC):
             "moves": len(self.history),
         }
         if seat is not None:
-            data["legal"] = [str(a) for a in self.legal_actions(seat)] if seat in actors else []
+            data["legal"] = (
+                [legal_json(a) for a in self.legal_actions(seat)] if seat in actors else []
+            )
         data.update(self._view(seat))
         outcome = self.outcome()
         data["outcome"] = outcome.to_json() if outcome is not None else None

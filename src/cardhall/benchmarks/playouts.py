@@ -24,6 +24,7 @@ from rich.table import Table
 
 from cardhall.benchmarks.anchors import hearts_us_per_action, interleaved, machine_line
 from cardhall.conformance import configs
+from cardhall.engine import choose_uniform
 from cardhall.registry import game_class, game_names, make_game
 
 NAME = "Random playouts: µs per action (ratio to OpenSpiel C++ hearts, same loop, same run)"
@@ -51,7 +52,7 @@ def cardhall_us_per_action(
         state = game.new_state(seed=games)
         while not state.is_over:
             seat = min(state.actors())
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
             actions += 1
         games += 1
         elapsed = clock() - start

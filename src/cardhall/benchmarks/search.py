@@ -22,7 +22,7 @@ from rich.table import Table
 
 from cardhall.benchmarks.anchors import interleaved, machine_line, openspiel_ismcts_hearts
 from cardhall.bots.ismcts import ISMCTSBot
-from cardhall.engine import Game, State
+from cardhall.engine import Game, State, choose_uniform, legal_at, legal_count
 from cardhall.registry import game_class, game_names, make_game
 
 NAME = "ISMCTS search speed (ratio to OpenSpiel's Python IS-MCTS on hearts, same run)"
@@ -52,10 +52,10 @@ def decision_points(game: Game, count: int, seed: int = 0) -> list[tuple[State, 
         while not state.is_over:
             seat = min(state.actors())
             legal = state.legal_actions(seat)
-            if steps >= stop and len(legal) > 1:
+            if steps >= stop and legal_count(legal) > 1:
                 points.append((state.clone(), seat))
                 break
-            state.apply(seat, rng.choice(legal))
+            state.apply(seat, choose_uniform(rng, legal))
             steps += 1
     return points
 
@@ -102,7 +102,7 @@ def costs(points: list[tuple[State, int]], budget: float) -> dict[str, float]:
             while not w.is_over:
                 a = min(w.actors())
                 legal = w.legal_actions(a)
-                w._apply(a, legal[rng.randrange(len(legal))])
+                w._apply(a, legal_at(legal, rng.randrange(legal_count(legal))))
 
         playout_us += _micro(playout, budget)
     k = max(1, len(points))

@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardhall.engine import Action, Game, State
+from cardhall.engine import Action, Game, State, choose_uniform
 from cardhall.errors import OptionError
 from cardhall.registry import import_modules
 
@@ -73,8 +73,8 @@ class Bot:
 
 
 class RandomBot(Bot):
-    """Uniformly random among the legal actions (games may weight them: see
-    :meth:`weights`)."""
+    """Uniformly random among the legal actions, each amount of a range counting once
+    (games register their own random bots where that is not sensible)."""
 
     level = "random"
 
@@ -82,7 +82,7 @@ class RandomBot(Bot):
         legal = state.legal_actions(seat)
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
-        return self.rng.choice(legal)
+        return choose_uniform(self.rng, legal)
 
 
 def register_bot(game: str, level: str) -> Callable[[BotFactory], BotFactory]:

@@ -35,7 +35,17 @@ from typing import Any
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import register_search
 from cardhall.cards import RailogCard
-from cardhall.engine import Action, Game, Outcome, State
+from cardhall.engine import (
+    Action,
+    AmountRange,
+    Game,
+    Legal,
+    Outcome,
+    State,
+    choose_uniform,
+    legal_at,
+    legal_count,
+)
 from cardhall.errors import OptionError
 from cardhall.games.getha import (
     _DISCARDS,
@@ -43,9 +53,15 @@ from cardhall.games.getha import (
     _REPLACES,
     _SELECTS,
     ALAK_R,
+    ALLIN,
     ARL_R,
     ARLAS_R,
+    CALL,
+    CHECK,
+    DECLINE,
     DEISKATUN_R,
+    FOLD,
+    PAY,
     GethaState,
     resolve_pot,
 )
@@ -271,6 +287,21 @@ def win_chance(
 # --------------------------------------------------------------------------- bots
 
 
+def _range(legal: Sequence[Legal], *kinds: str) -> AmountRange | None:
+    """The legal range of one of ``kinds``, if any."""
+    for entry in legal:
+        if isinstance(entry, AmountRange) and entry.kind in kinds:
+            return entry
+    return None
+
+
+def _most_discards(legal: Sequence[Legal]) -> int:
+    """How many cards the legal discards allow (the last discard is the largest)."""
+    last = legal[-1]
+    assert isinstance(last, Action)
+    return len(last.arg)
+
+
 def _cards(notations: Sequence[str]) -> list[int]:
     return [int(RailogCard.parse(t)) for t in notations]
 
@@ -292,24 +323,27 @@ class GethaRandomBot(Bot):
         rng = self.rng
         kinds = {a.kind for a in legal}
         if "bringin" in kinds:
-            return legal[min(len(legal) - 1, rng.randrange(4))]
+            bringin = _range(legal, "bringin")
+            assert bringin is not None
+            return bringin.at(min(len(bringin) - 1, rng.randrange(4)))
         if "pay" in kinds:
-            return legal[0] if rng.random() < 0.85 else legal[1]
+            return PAY if rng.random() < 0.85 else DECLINE
         if "bet" in kinds or "raise" in kinds or "call" in kinds or "check" in kinds:
             view = state.view(seat)
             passive = [a for a in legal if a.kind in ("check", "call")]
-            raises = [a for a in legal if a.kind in ("bet", "raise")]
+            raises = _range(legal, "bet", "raise")
             r = rng.random()
-            if r < 0.25 and raises:
-                cap = raises[0].arg + max(1, _pot(view) // 2)
-                sane = [a for a in raises if a.arg <= cap]
-                return rng.choice(sane)
-            if r < 0.27 and Action("allin") in legal:
-                return Action("allin")
+            if r < 0.25 and raises is not None:
+                cap = raises.min + max(1, _pot(view) // 2)
+                # uniform over the amounts up to the cap (as rng.choice over them)
+                return raises.at(rng.randrange(min(raises.max, cap) - raises.min + 1))
+            if r < 0.27 and ALLIN in legal:
+                return ALLIN
             if r < 0.37 and "call" in kinds:
-                return Action("fold")
+                return FOLD
+            assert isinstance(passive[0], Action)
             return passive[0]
-        return rng.choice(legal)
+        return choose_uniform(rng, legal)
 
 
 class GethaHeuristicBot(Bot):
@@ -356,8 +390,8 @@ class GethaHeuristicBot(Bot):
         legal = state.legal_actions(seat)
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
-        if len(legal) == 1:
-            return legal[0]
+        if legal_count(legal) == 1:
+            return legal_at(legal, 0)
         view = state.view(seat)
         kinds = {a.kind for a in legal}
         hand = _cards(view["hand"]) or _cards(view["played"]) + _cards(view["reserve"])
@@ -367,9 +401,10 @@ class GethaHeuristicBot(Bot):
         stack = seats[seat]["stack"]
         if "bringin" in kinds:
             p = self._chance(view, hand, None, self.samples // 2)
-            amounts = [a.arg for a in legal]
-            target = amounts[0] + int(max(0.0, p - fair) * 2 * max(1, stack // 10))
-            return Action("bringin", max(a for a in amounts if a <= max(amounts[0], target)))
+            amounts = _range(legal, "bringin")
+            assert amounts is not None
+            target = amounts.min + int(max(0.0, p - fair) * 2 * max(1, stack // 10))
+            return Action("bringin", amounts.clamp(target))
         if "pay" in kinds:
             p = self._chance(view, hand, None, self.samples // 2)
             price = view["bring_in"]
@@ -382,7 +417,7 @@ class GethaHeuristicBot(Bot):
             positions = tuple(sorted(hand.index(c) + 1 for c in out))
             return Action("discard", positions)
         if "select" in kinds:
-            options = [a.arg for a in legal]
+            options = [a.arg for a in legal if isinstance(a, Action)]
             by_static = sorted(
                 options,
                 key=lambda s: -suit_strength([c for c in hand if c // 12 + 1 in s]),
@@ -401,14 +436,13 @@ class GethaHeuristicBot(Bot):
         pot = _pot(view)
         put = seats[seat]["put"]
         owe = view["cur"] - put
-        raises = [a for a in legal if a.kind in ("bet", "raise")]
+        raises = _range(legal, "bet", "raise")
         strong = p >= min(0.85, 1.6 * fair)
-        if strong and raises:
+        if strong and raises is not None:
             target = view["cur"] + max(1, int(pot * (0.5 + p)))
-            fits = [a for a in raises if a.arg <= target]
-            return fits[-1] if fits else raises[0]
-        if strong and Action("allin") in legal and p > 0.8:
-            return Action("allin")
+            return Action(raises.kind, raises.clamp(target))
+        if strong and ALLIN in legal and p > 0.8:
+            return ALLIN
         if owe == 0:
             return Action("check")
         if p * (pot + owe) >= owe:
@@ -510,7 +544,7 @@ def _opponents(world: GethaState) -> int:
 
 
 def search_policy(
-    world: State, actor: int, legal: list[Action], rnd: Callable[[], float] | None = None
+    world: State, actor: int, legal: list[Legal], rnd: Callable[[], float] | None = None
 ) -> Action:
     """The playout policy (and the model of the other seats): the heuristic bot's rules
     driven by :func:`quick_chance` instead of a Monte Carlo estimate. Reads only
@@ -526,32 +560,21 @@ def search_policy(
         owe = cur - money.put[actor]
         pot = money.in_play
         if p >= min(0.85, 1.6 / live):
-            last = legal[-1]
-            if last.kind == "fold":
-                last = legal[-2]
-            first = 1 if owe == 0 else 2
-            raises = legal[first] if len(legal) > first else legal[0]
-            if raises.kind in ("bet", "raise"):
-                lo = raises.arg
-                hi = lo
-                for a in legal[::-1]:
-                    if a.kind == raises.kind:
-                        hi = a.arg
-                        break
+            raises = legal[1 if owe == 0 else 2] if len(legal) > (1 if owe == 0 else 2) else None
+            if isinstance(raises, AmountRange):
                 target = cur + max(1, int(pot * (0.5 + p)))
-                return Action(raises.kind, max(lo, min(hi, target)))
-            if last.kind == "allin" and p > 0.8:
-                return last
+                return Action(raises.kind, raises.clamp(target))
+            if ALLIN in legal and p > 0.8:
+                return ALLIN
         if owe == 0:
-            return legal[0]
+            return CHECK
         if p * (pot + owe) >= owe:
-            return legal[1]
-        return legal[0]
+            return CALL
+        return FOLD
     if phase == "draw" or phase == "declare":
         hand = world.hand[actor]
         out = _discard_choice(hand, best_suits(hand))
-        most = len(legal[-1].arg)
-        return _discard_action(hand, out[:most])
+        return _discard_action(hand, out[: _most_discards(legal)])
     if phase == "select":
         hand = world.hand[actor]
         return _select_action(_ranked_selections(hand, _opponents(world))[0][1])
@@ -563,14 +586,15 @@ def search_policy(
     p = quick_chance(_split(hand, best_suits(hand)), max(1, live - 1), before_draw=True)
     stack = money.stacks[actor]
     if phase == "bringin":
-        lo = legal[0].arg
-        target = lo + int(max(0.0, p - 1.0 / live) * 2 * max(1, stack // 10))
-        return legal[min(len(legal) - 1, max(0, target - lo))]
+        amounts = legal[0]
+        assert isinstance(amounts, AmountRange)
+        target = amounts.min + int(max(0.0, p - 1.0 / live) * 2 * max(1, stack // 10))
+        return Action("bringin", amounts.clamp(target))
     # answer: pay or decline
     price = world.bring_in
     if price <= max(2, stack // 15) or p * (money.in_play + price) >= price * 0.8:
-        return legal[0]
-    return legal[1]
+        return PAY
+    return DECLINE
 
 
 #: The search considers going all-in only with a stack of at most this many pots, or with
@@ -580,7 +604,7 @@ SHOVE_STACK_POTS = 3
 SHOVE_CHANCE = 0.7
 
 
-def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
+def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int) -> list[Action]:
     """The moves the search considers: for ``seat``, a few sensible ones; for the other
     seats, the one :func:`search_policy` plays with their cards in the sampled world."""
     assert isinstance(world, GethaState)
@@ -590,34 +614,33 @@ def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int
     money = world.money
     if phase == "bet":
         owe = money.cur - money.put[actor]
-        out = [legal[0]] if owe == 0 else [legal[1], legal[0]]  # check, or call and fold
-        kinds = [a for a in legal if a.kind in ("bet", "raise")]
-        if kinds:
-            lo, hi = kinds[0].arg, kinds[-1].arg
+        out = [CHECK] if owe == 0 else [CALL, FOLD]
+        raises = _range(legal, "bet", "raise")
+        if raises is not None:
             pot = money.in_play + owe
             cur = money.cur
-            wanted = sorted({lo, cur + pot // 2, cur + pot, cur + 2 * pot})
-            out += [Action(kinds[0].kind, t) for t in wanted if lo <= t <= hi]
-        can_shove = legal[-1].kind == "allin" or (len(legal) > 1 and legal[-2].kind == "allin")
-        if can_shove and (
+            wanted = sorted({raises.min, cur + pot // 2, cur + pot, cur + 2 * pot})
+            out += [Action(raises.kind, t) for t in wanted if t in raises]
+        if ALLIN in legal and (
             money.stacks[actor] <= SHOVE_STACK_POTS * money.in_play
             or quick_chance(world.played[actor], _opponents(world)) >= SHOVE_CHANCE
         ):
             out.append(Action("allin"))
         return out
     if phase == "bringin":
-        lo = legal[0].arg
-        hi = legal[-1].arg
+        amounts = legal[0]
+        assert isinstance(amounts, AmountRange)
+        lo, hi = amounts.min, amounts.max
         sizes = {lo, lo + 1, lo + 2, lo + 4, lo + 8}
         if hi <= SHOVE_STACK_POTS * max(1, money.in_play):
             sizes.add(hi)
-        return [legal[t - lo] for t in sorted(sizes) if t <= hi]
+        return [Action("bringin", t) for t in sorted(sizes) if t <= hi]
     if phase == "draw" or phase == "declare":
         hand = world.hand[actor]
-        most = len(legal[-1].arg)
+        most = _most_discards(legal)
         suits = sorted({c // 12 + 1 for c in hand})
         if len(suits) < 3:
-            return [legal[0]]  # nothing to discard outside two suits: keep everything
+            return [_DISCARDS[0]]  # nothing to discard outside two suits: keep everything
         pairs = sorted(combinations(suits, 2), key=lambda pair: -suit_strength(_split(hand, pair)))[
             :3
         ]
@@ -629,7 +652,7 @@ def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int
     if phase == "select":
         ranked = _ranked_selections(world.hand[actor], _opponents(world))
         return [_select_action(pair) for _, pair in ranked[:4]]
-    return legal
+    return [a for a in legal if isinstance(a, Action)]  # answer, replace: every choice
 
 
 _BETTING = frozenset(("check", "call", "fold", "allin", "bet", "raise"))

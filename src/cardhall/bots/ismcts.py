@@ -66,12 +66,22 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cardhall.bots import Bot, _load, register_bot
-from cardhall.engine import Action, Game, Outcome, State
+from cardhall.engine import (
+    Action,
+    AmountRange,
+    Game,
+    Legal,
+    Outcome,
+    State,
+    legal_at,
+    legal_contains,
+    legal_count,
+)
 from cardhall.errors import IllegalActionError, OptionError
 
 __all__ = [
@@ -89,6 +99,7 @@ __all__ = [
     "SearchResult",
     "provisional",
     "register_search",
+    "tree_choices",
 ]
 
 #: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
@@ -220,8 +231,9 @@ class ISMCTSBot(Bot):
         if not legal:
             raise IllegalActionError(seat, "ismcts", "this seat has no legal action now")
         start = time.perf_counter()
-        if len(legal) == 1:
-            self.last = SearchResult(legal[0], 0, 0.0, [(legal[0], 0, 0.0)])
+        if legal_count(legal) == 1:
+            only = legal_at(legal, 0)
+            self.last = SearchResult(only, 0, 0.0, [(only, 0, 0.0)])
             return self.last
         root = _Node()
         self._mast = {}
@@ -237,17 +249,16 @@ class ISMCTSBot(Bot):
             if deadline != math.inf and time.perf_counter() >= deadline:
                 break
         seconds = time.perf_counter() - start
-        legal_set = set(legal)
         stats = sorted(
             (
                 (action, node.n, node.w / node.n if node.n else 0.0)
                 for (s, action), node in root.children.items()
-                if s == seat and action in legal_set
+                if s == seat and legal_contains(legal, action)
             ),
             key=lambda t: (-t[1], -t[2]),
         )
         # Most visits, then best mean; stable over the legal order for exact ties.
-        best = stats[0][0] if stats else legal[0]
+        best = stats[0][0] if stats else legal_at(legal, 0)
         self.last = SearchResult(best, done, seconds, stats)
         return self.last
 
@@ -286,14 +297,16 @@ class ISMCTSBot(Bot):
             else:
                 actor = min(world.actors())
             legal = world.legal_actions(actor)
-            if tree_actions is not None and len(legal) > 1:
-                legal = tree_actions(world, actor, legal, seat)
+            if tree_actions is not None and (len(legal) > 1 or legal_count(legal) > 1):
+                choices = tree_choices(tree_actions(world, actor, legal, seat))
+            else:
+                choices = tree_choices(legal)
             children = node.children
             unexpanded = []
             best: _Node | None = None
             best_key: tuple[int, Action] | None = None
             best_value = -math.inf
-            for action in legal:
+            for action in choices:
                 key = (actor, action)
                 child = children.get(key)
                 if child is None:
@@ -339,20 +352,22 @@ class ISMCTSBot(Bot):
                     break
             actor = min(world.actors())
             legal = world.legal_actions(actor)
-            if policy is not None and len(legal) > 1 and (epsilon == 0.0 or rnd() >= epsilon):
+            many = len(legal) > 1 or legal_count(legal) > 1
+            if policy is not None and many and (epsilon == 0.0 or rnd() >= epsilon):
                 action = policy(world, actor, legal, rnd)
-            elif mast is not None and len(legal) > 1 and rnd() >= epsilon:
+            elif mast is not None and many and rnd() >= epsilon:
                 # MAST: the action with the best average so far in this search.
                 best_q = -1.0
-                action = legal[0]
-                for a in legal:
+                choices = tree_choices(legal)
+                action = choices[0]
+                for a in choices:
                     stat = mast.get((actor, a))
                     q = stat[0] / stat[1] if stat is not None else 1.0
                     if q > best_q:
                         best_q = q
                         action = a
             else:
-                action = legal[int(rnd() * len(legal))]
+                action = legal_at(legal, int(rnd() * legal_count(legal)))
             apply(actor, action)
             history.append((actor, action))
             steps += 1
@@ -423,11 +438,12 @@ EVALUATORS: dict[str, Evaluator] = {}
 #: Playout horizon in actions, per game (others: played out to the end).
 DEFAULT_HORIZONS: dict[str, int] = {}
 #: ``policy(world, actor, legal, rnd) -> Action``: a game's playout policy.
-PlayoutPolicy = Callable[[State, int, "list[Action]", Callable[[], float]], Action]
+PlayoutPolicy = Callable[[State, int, "list[Legal]", Callable[[], float]], Action]
 PLAYOUT_POLICIES: dict[str, PlayoutPolicy] = {}
-#: ``tree_actions(world, actor, legal, seat) -> list[Action]``: the actions the tree
-#: considers for ``actor`` when ``seat`` searches.
-TreeActions = Callable[[State, int, "list[Action]", int], "list[Action]"]
+#: ``tree_actions(world, actor, legal, seat) -> list``: the actions the tree considers for
+#: ``actor`` when ``seat`` searches (a range among them is searched by
+#: :func:`tree_choices`).
+TreeActions = Callable[[State, int, "list[Legal]", int], "Sequence[Legal]"]
 TREE_ACTIONS: dict[str, TreeActions] = {}
 #: A game's default reward mode (others: ``"mixed"``).
 DEFAULT_REWARDS: dict[str, str] = {}
@@ -437,6 +453,49 @@ DEFAULT_C: dict[str, float] = {}
 WORLD_HOOKS: dict[str, Callable[[State], None]] = {}
 #: ``sample(state, seat, rng) -> world``: a game's sampler of worlds (default: determinize).
 SAMPLERS: dict[str, Callable[[State, int, Any], State]] = {}
+
+
+#: A range of at most this many amounts is searched amount by amount (as when every amount
+#: was a legal action of its own); a larger one by :func:`tree_amounts`.
+TREE_RANGE_LIMIT = 1000
+
+
+def tree_amounts(amounts: AmountRange) -> list[Action]:
+    """The amounts of a range the tree branches on: all of them up to
+    :data:`TREE_RANGE_LIMIT`; beyond, the smallest, the smallest plus 1, 2, 4, 8 ... steps,
+    and the largest (about 30 for a billion chips; games register better tree actions).
+
+    >>> [a.arg for a in tree_amounts(AmountRange("bet", 1, 10**6))][:5], len(
+    ...     tree_amounts(AmountRange("bet", 1, 10**6)))
+    ([1, 2, 3, 5, 9], 22)
+    """
+    n = len(amounts)
+    if n <= TREE_RANGE_LIMIT:
+        return [amounts.at(i) for i in range(n)]
+    picks = [0]
+    k = 1
+    while k < n - 1:
+        picks.append(k)
+        k *= 2
+    picks.append(n - 1)
+    return [amounts.at(i) for i in picks]
+
+
+def tree_choices(legal: Sequence[Legal]) -> list[Action]:
+    """The actions a search branches on for a legal list: plain actions as they are,
+    ranges through :func:`tree_amounts`, in the legal order."""
+    for entry in legal:
+        if type(entry) is AmountRange:
+            break
+    else:  # the usual case: nothing to spell out
+        return cast(list[Action], legal)
+    out: list[Action] = []
+    for entry in legal:
+        if isinstance(entry, AmountRange):
+            out.extend(tree_amounts(entry))
+        else:
+            out.append(entry)
+    return out
 
 
 def provisional(scores: list[float]) -> Outcome:

@@ -25,13 +25,13 @@ tests check that its choices do not change when hidden cards are redealt.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
+from typing import cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import provisional, register_search
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
-from cardhall.engine import Action, Outcome, State
+from cardhall.engine import Action, AmountRange, Legal, Outcome, State, legal_at, legal_count
 from cardhall.games.somachi import (
     CHECK,
     CLAIM,
@@ -49,7 +49,6 @@ from cardhall.games.somachi import (
     K_STAY,
     K_W1,
     K_W2,
-    K_W3,
     MEET,
     PASS,
     PAY,
@@ -60,8 +59,6 @@ from cardhall.games.somachi import (
 )
 
 __all__ = ["SomachiHeuristicBot", "SomachiRandomBot"]
-
-_AMOUNTS = ("bet", "raise", "challenge")
 
 
 def _count_numbers_of_suit(cards: list[RailogCard], suit: int) -> int:
@@ -88,20 +85,16 @@ class SomachiRandomBot(Bot):
         legal = state.legal_actions(seat)
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
-        groups: dict[str, list[Action]] = defaultdict(list)
-        choices: list[Action | str] = []
-        for a in legal:
-            if a.kind in _AMOUNTS:
-                if a.kind not in groups:
-                    choices.append(a.kind)
-                groups[a.kind].append(a)
-            else:
-                choices.append(a)
-        pick = self.rng.choice(choices)
-        if isinstance(pick, str):
-            amounts = groups[pick][:3]
-            return self.rng.choice(amounts)
+        # each range is one choice; then one of its three smallest amounts
+        pick = self.rng.choice(legal)
+        if isinstance(pick, AmountRange):
+            return pick.at(self.rng.randrange(min(3, len(pick))))
         return pick
+
+
+def _plain(legal: list[Legal]) -> list[Action]:
+    """A legal list of a decision that names no amount (every entry is an action)."""
+    return cast(list[Action], legal)
 
 
 def _rank(c: int) -> int:
@@ -126,19 +119,20 @@ class SomachiHeuristicBot(Bot):
         need = state.need
         assert need is not None
         kind = need[0]
+        if kind in (K_BRINGIN, K_RAISE, K_STAY, K_OWE, K_CHAL):
+            return self._money(state, seat, kind, legal)
+        plain = _plain(legal)
         if kind == K_OPEN:
-            return self._open(state, seat, legal)
+            return self._open(state, seat, plain)
         if kind == K_DRAW:
-            return self._draw(state, seat, legal)
+            return self._draw(state, seat, plain)
         if kind == K_MAIN:
             return self._main(state, seat, legal)
         if kind == K_W1:
             return CLAIM
         if kind == K_W2:
-            return legal[0]
-        if kind == K_W3:
-            return DEFEND if DEFEND in legal else PASS
-        return self._money(state, seat, kind, legal)
+            return plain[0]
+        return DEFEND if DEFEND in legal else PASS  # K_W3
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -191,7 +185,8 @@ class SomachiHeuristicBot(Bot):
                 return TAKE
         return DRAW if DRAW in legal else legal[0]
 
-    def _main(self, state: SomachiState, seat: int, legal: list[Action]) -> Action:
+    def _main(self, state: SomachiState, seat: int, everything: list[Legal]) -> Action:
+        legal = [a for a in everything if isinstance(a, Action)]
         if CLAIM in legal:
             return CLAIM
         for a in legal:
@@ -212,9 +207,9 @@ class SomachiHeuristicBot(Bot):
             # racing to go out while ahead: dump numbers on other piles
             return min(adds, key=lambda a: _rank(a.arg[0]))
         if state.gambling and lead >= 15:
-            chal = [a for a in legal if a.kind == "challenge"]
-            if chal:
-                return chal[0]
+            for entry in everything:
+                if isinstance(entry, AmountRange):  # the challenge
+                    return entry.first
         # the finishing action
         plays = {a.arg: a for a in legal if a.kind == "play"}
         for c, a in plays.items():
@@ -248,7 +243,7 @@ class SomachiHeuristicBot(Bot):
             return best
         if plays:  # nothing to discard (only the taken card is left): play a face
             return next(iter(plays.values()))
-        return legal[-1]
+        return legal_at(everything, legal_count(everything) - 1)
 
     def _sweep_gain(self, state: SomachiState, seat: int, x: int) -> int:
         gain = 0
@@ -279,7 +274,7 @@ class SomachiHeuristicBot(Bot):
             value += 10.0  # a discard its arl could claim
         return value
 
-    def _money(self, state: SomachiState, seat: int, kind: int, legal: list[Action]) -> Action:
+    def _money(self, state: SomachiState, seat: int, kind: int, legal: list[Legal]) -> Action:
         money = state.money
         assert money is not None and state.need is not None
         stack = money.stacks[seat]
@@ -291,13 +286,9 @@ class SomachiHeuristicBot(Bot):
             return FOLD
         if kind == K_CHAL:
             return MEET if lead >= 0 and state.need[2] <= max(2, stack // 2) else DECLINE
-        if kind in (K_BRINGIN, K_STAY):
-            if lead > 0 and stack > 4:
-                return legal[0]  # bet 1
-            return CHECK
-        if kind == K_RAISE:
-            return CHECK
-        return legal[-1]  # pragma: no cover
+        if kind in (K_BRINGIN, K_STAY) and lead > 0 and stack > 4:
+            return legal_at(legal, 0)  # bet 1
+        return CHECK  # K_BRINGIN, K_STAY, K_RAISE
 
 
 # --------------------------------------------------------------------------- ISMCTS knowledge
@@ -339,7 +330,7 @@ def _lead_of(world: SomachiState, seat: int) -> int:
 
 
 def search_playout(
-    world: State, actor: int, legal: list[Action], rnd: Callable[[], float]
+    world: State, actor: int, legal: list[Legal], rnd: Callable[[], float]
 ) -> Action:
     """ISMCTS playout policy: a cheap, slightly noisy cousin of the heuristic bot.
 
@@ -356,8 +347,13 @@ def search_playout(
     kind = need[0]
     if kind == K_MAIN:
         return _playout_main(world, actor, legal, rnd)
+    if kind == K_CHAL:
+        return MEET if _lead_of(world, actor) >= 0 else DECLINE
+    if kind in (K_BRINGIN, K_RAISE, K_STAY):
+        return CHECK
+    plain = _plain(legal)  # the other decisions name no amounts
     if kind == K_DRAW:
-        if len(legal) == 2:  # draw or take
+        if len(plain) == 2:  # draw or take
             top = world.discard[-1]
             r = top % 12 + 1
             x = top // 12
@@ -369,27 +365,23 @@ def search_playout(
                         return TAKE
             elif r == ALAK or (r == ARL and world.arl_owner[x] < 0):
                 return TAKE
-        return legal[0]  # draw (or the only choice)
+        return plain[0]  # draw (or the only choice)
     if kind == K_OPEN:
-        best = legal[-1]  # stand
-        for a in legal:
+        best = plain[-1]  # stand
+        for a in plain:
             r = a.arg % 12 + 1 if a.kind == "open" else 0
             if r == ALAK:
                 return a
-            if r == ARL and best is legal[-1]:
+            if r == ARL and best is plain[-1]:
                 best = a
         return best
-    if kind in (K_W1, K_W2, K_W3, K_OWE):
-        return legal[0]  # claim, collect, defend (when held), pay
-    if kind == K_CHAL:
-        return MEET if _lead_of(world, actor) >= 0 else DECLINE
-    return CHECK if CHECK in legal else legal[-1]
+    return plain[0]  # K_W1, K_W2, K_W3, K_OWE: claim, collect, defend (when held), pay
 
 
 def _playout_main(
     world: SomachiState,
     actor: int,
-    legal: list[Action],
+    legal: list[Legal],
     rnd: Callable[[], float],
     scored: list[tuple[float, Action]] | None = None,
 ) -> Action:
@@ -400,9 +392,12 @@ def _playout_main(
     short = len(hand) <= 3
     lead: int | None = None
     owner = world.arl_owner
-    best = legal[-1]
+    last = legal[-1]
+    best = last if isinstance(last, Action) else last.last
     best_v = -1000.0
     for a in legal:
+        if isinstance(a, AmountRange):  # a challenge: the policy never challenges
+            continue
         k = a.kind
         if k == "add":
             c, f = a.arg
@@ -449,12 +444,10 @@ def _playout_main(
                     r = d % 12 + 1
                     worth += r if r <= 8 else 8 if r == ALAK else 0
             v = 30.0 + worth if worth >= 8 else -5.0
-        elif k == "claim" or k == "collect":
+        else:  # claim or collect
             if scored is None:
                 return a
             v = 100.0
-        else:  # challenge
-            continue
         if scored is not None:
             scored.append((v, a))
             continue
@@ -473,7 +466,7 @@ def _no_noise() -> float:
     return 0.0
 
 
-def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
+def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int) -> list[Legal]:
     """The actions the ISMCTS tree considers.
 
     The other seats are modelled by the playout policy without its noise (one action,
@@ -488,7 +481,7 @@ def search_tree_actions(world: State, actor: int, legal: list[Action], seat: int
         return [search_playout(world, actor, legal, _no_noise)]
     assert isinstance(world, SomachiState)
     need = world.need
-    if need is None or need[0] != K_MAIN or len(legal) <= TREE_WIDTH:
+    if need is None or need[0] != K_MAIN or legal_count(legal) <= TREE_WIDTH:
         return legal
     scored: list[tuple[float, Action]] = []
     _playout_main(world, actor, legal, _no_noise, scored)

@@ -40,7 +40,7 @@ from typing import Any
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import register_search
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK
-from cardhall.engine import Action, Outcome, State
+from cardhall.engine import Action, Legal, Outcome, State, expand_legal
 from cardhall.games.yamiro import COUNT_VALUE, DECK_SEAT, PLAYS, capture_value, evaluate
 
 __all__ = [
@@ -107,7 +107,7 @@ class HeuristicBot(Bot):
     level = "heuristic"
 
     def choose(self, state: State, seat: int) -> Action:
-        legal = state.legal_actions(seat)
+        legal = expand_legal(state.legal_actions(seat))  # cards: no amounts
         if len(legal) == 1:
             return legal[0]
         return self.choose_from_view(state.view(seat), seat, legal)
@@ -120,7 +120,8 @@ class HeuristicBot(Bot):
     def scores(self, state: State, seat: int) -> dict[str, float]:
         """Each legal card's score (for hints and tests)."""
         plan = _Position.from_view(state.view(seat), seat)
-        return {str(a.arg): plan.score(int(a.arg)) for a in state.legal_actions(seat)}
+        legal = expand_legal(state.legal_actions(seat))
+        return {str(a.arg): plan.score(int(a.arg)) for a in legal}
 
 
 class _Position:
@@ -399,7 +400,7 @@ register_bot("yamiro", "heuristic")(HeuristicBot)
 # the sampled world, so the search stays honest by construction.
 
 
-def playout_policy(world: State, actor: int, legal: list[Action], rnd: Any) -> Action:
+def playout_policy(world: State, actor: int, legal: list[Legal], rnd: Any) -> Action:
     """ISMCTS playout policy: the heuristic's card (:func:`heuristic_card`)."""
     return PLAYS[heuristic_card(world, actor)]
 
@@ -506,7 +507,7 @@ def rollout(world: State, root: State) -> Outcome | None:
     return judge(w.n, w.hand_no, w.hands_total, w.dealer, w.capture_totals(), w.hands)
 
 
-def tree_actions(world: State, actor: int, legal: list[Action], seat: int) -> list[Action]:
+def tree_actions(world: State, actor: int, legal: list[Legal], seat: int) -> list[Legal]:
     """ISMCTS tree actions: every card at the root; elsewhere the heuristic's card.
 
     Below the root the hands differ from one sampled world to the next (the other seats'

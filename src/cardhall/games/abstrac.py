@@ -30,7 +30,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from cardhall.cards import FRENCH_DECK, FrenchCard
-from cardhall.engine import COMPILED, Action, Chance, Game, OptionSpec, Outcome, State, arg_int
+from cardhall.engine import (
+    COMPILED,
+    Action,
+    Chance,
+    Game,
+    Legal,
+    OptionSpec,
+    Outcome,
+    State,
+    arg_int,
+)
 from cardhall.registry import register
 
 __all__ = ["Abstrac", "AbstracState", "combos", "deal_scores"]
@@ -38,8 +48,8 @@ __all__ = ["Abstrac", "AbstracState", "combos", "deal_scores"]
 FIRST = Action("first")
 SECOND = Action("second")
 TAKES = (Action("take", 1), Action("take", 2), Action("take", 3))
-_TAKE_LISTS = ([TAKES[0]], [TAKES[0], TAKES[1]], list(TAKES))
-_CHOICE_LIST = [FIRST, SECOND]
+_TAKE_LISTS: tuple[list[Legal], ...] = ([TAKES[0]], [TAKES[0], TAKES[1]], list(TAKES))
+_CHOICE_LIST: list[Legal] = [FIRST, SECOND]
 
 SET_POINTS = (0, 0, 0, 2, 8)  # by number of cards of one rank
 RUN_POINTS = (0, 0, 0, 3, 4, 6, 12)  # by length of a maximal suit sequence
@@ -158,7 +168,7 @@ class AbstracState(State):
             return frozenset((1 - self.dealer,))
         return frozenset((self.to_move,))
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[Legal]:
         if self.over:
             return []
         if self.to_move < 0:

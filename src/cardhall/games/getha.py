@@ -35,8 +35,7 @@ a series of deals; chips live in :class:`cardhall.money.Money`.
 Seats: seat 0 deals the first deal. Scores are the final stacks; payoffs are stacks minus
 the average (the starting stack).
 
-**Action notation and ids** (``num_distinct_actions`` = 306 + 3 * (T + 1), where T is all
-the chips at the table, ``players * chips``):
+**Action notation and ids** (``num_distinct_actions`` = 306 plain actions):
 
 ============================  ===============================================  ===========
 notation                      meaning                                          id
@@ -49,10 +48,17 @@ notation                      meaning                                          i
                               alone keeps everything); mask = sum 2^(i-1)
 ``select a [b]``              play suits a and b (or the only suit a)          262 + k
 ``replace s``                 play reserve suit s after losing a suit          297 + s
-``bringin B``                 the dealer's bring-in                            306 + B
-``bet t`` / ``raise t``       bet (nobody has opened) or raise, *to* t this    306+(T+1)+t
-                              round                                            / +2(T+1)+t
+``bringin B``                 the dealer's bring-in                            (range)
+``bet t`` / ``raise t``       bet (nobody has opened) or raise, *to* t this    (range)
+                              round
 ============================  ===============================================  ===========
+
+Amounts are legal as ranges (:class:`~cardhall.engine.AmountRange`, one entry per kind):
+``bringin min_bring_in..stack``, and ``bet``/``raise`` from the current bet plus
+``min_raise`` to the seat's whole stack less one chip (the whole stack is ``allin``), at
+most ``max_bet`` above the current bet. They have no fixed id: for research adapters
+:meth:`GethaState.amount_sizes` names the minimum, half the pot and the pot (a bet or raise
+*to* the current bet plus that much) and the maximum.
 
 For ``select``, k is ``a - 1`` for one suit and ``8 + `` the index of the pair (a, b) in
 lexicographic order of the 28 pairs for two. Suits are written 1..8 (``S3`` also parses).
@@ -60,7 +66,7 @@ lexicographic order of the 28 pairs for two. Suits are written 1..8 (``S3`` also
 >>> from cardhall.registry import make_game
 >>> state = make_game("getha", 3).new_state(seed=4)
 >>> sorted(state.actors()), str(state.legal_actions(0)[0])
-([0], 'bringin 1')
+([0], 'bringin 1..49')
 >>> battle(parse("alak/S1 alak/S2 5/S1 6/S2"), parse("alak/S5 8/S5 7/S5 4/S5 2/S6 1/S6"))[0]
 -1
 """
@@ -76,9 +82,11 @@ from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import (
     COMPILED,
     Action,
+    AmountRange,
     Chance,
     Event,
     Game,
+    Legal,
     OptionSpec,
     Outcome,
     State,
@@ -287,7 +295,7 @@ PAY, DECLINE, CHECK, CALL, FOLD, ALLIN = (
 )
 _SIMPLE = {"pay": 0, "decline": 1, "check": 2, "call": 3, "fold": 4, "allin": 5}
 _SIMPLE_BY_ID = [PAY, DECLINE, CHECK, CALL, FOLD, ALLIN]
-_DISCARD_BASE, _SELECT_BASE, _REPLACE_BASE, _AMOUNT_BASE = 6, 262, 298, 306
+_DISCARD_BASE, _SELECT_BASE, _REPLACE_BASE, _NUM_IDS = 6, 262, 298, 306
 _DISCARDS = [Action("discard", tuple(i + 1 for i in range(8) if m >> i & 1)) for m in range(256)]
 _SELECTS = [Action("select", (s,)) for s in range(1, 9)] + [Action("select", p) for p in PAIRS]
 _REPLACES = [Action("replace", s) for s in range(1, 9)]
@@ -317,7 +325,7 @@ class Getha(Game):
             50,
             "starting stack of every seat",
             minimum=1,
-            maximum=100_000,
+            maximum=1_000_000_000,
             label="Starting chips",
         ),
         OptionSpec(
@@ -387,6 +395,7 @@ class Getha(Game):
         ),
     )
     card_type = RailogCard
+    amount_kinds = ("bringin", "bet", "raise")
     action_args = {
         "pay": None,
         "decline": None,
@@ -440,7 +449,7 @@ class Getha(Game):
 
     @property
     def num_distinct_actions(self) -> int:
-        return _AMOUNT_BASE + 3 * (self.total_chips + 1)
+        return _NUM_IDS
 
     def action_id(self, action: Action) -> int:
         kind, arg = action
@@ -452,11 +461,7 @@ class Getha(Game):
             return _SELECT_BASE + (arg[0] - 1 if len(arg) == 1 else 8 + _PAIR_INDEX[arg])
         if kind == "replace":
             return _REPLACE_BASE + int(arg) - 1
-        span = self.total_chips + 1
-        if not 0 <= int(arg) < span:
-            raise NotationError(f"amount {arg} is outside 0..{span - 1}")
-        offset = {"bringin": 0, "bet": 1, "raise": 2}[kind]
-        return _AMOUNT_BASE + offset * span + int(arg)
+        raise NotationError(f"{action} has no fixed id (amounts are ranges: see amount_sizes)")
 
     def action_from_id(self, action_id: int) -> Action:
         if not 0 <= action_id < self.num_distinct_actions:
@@ -467,10 +472,7 @@ class Getha(Game):
             return _DISCARDS[action_id - _DISCARD_BASE]
         if action_id < _REPLACE_BASE:
             return _SELECTS[action_id - _SELECT_BASE]
-        if action_id < _AMOUNT_BASE:
-            return _REPLACES[action_id - _REPLACE_BASE]
-        kind, amount = divmod(action_id - _AMOUNT_BASE, self.total_chips + 1)
-        return Action(("bringin", "bet", "raise")[kind], amount)
+        return _REPLACES[action_id - _REPLACE_BASE]
 
     def payoff_bounds(self) -> tuple[float, float] | None:
         chips = self.options["chips"]
@@ -920,7 +922,7 @@ class GethaState(State):
             return frozenset(p for p in self.money.live_seats() if self.choice[p] is None)
         return frozenset((self.turn,))
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[Legal]:
         phase = self.phase
         if phase == OVER:
             return []
@@ -936,7 +938,8 @@ class GethaState(State):
         money = self.money
         if phase == BRINGIN:
             lo = int(self.game.options["min_bring_in"])
-            return _amount_actions("bringin", money.stacks[seat] + 1)[lo:]
+            hi = money.stacks[seat]
+            return [AmountRange("bringin", lo, hi)] if lo <= hi else []
         if phase == ANSWER:
             return [PAY, DECLINE]
         if phase in (DRAW, DECLARE):
@@ -946,15 +949,28 @@ class GethaState(State):
         # betting
         put, stack, cur = money.put[seat], money.stacks[seat], money.cur
         owe = cur - put
-        out: list[Action] = [CHECK] if owe == 0 else [FOLD, CALL]
+        out: list[Legal] = [CHECK] if owe == 0 else [FOLD, CALL]
         lo, hi = self._raise_range(seat)
         if lo <= hi:
-            out.extend(_amount_actions("bet" if cur == 0 else "raise", hi + 1)[lo:])
+            out.append(AmountRange("bet" if cur == 0 else "raise", lo, hi))
         if stack > owe and self._allin_ok(seat):
             out.append(ALLIN)
         if owe == 0:
             out.append(FOLD)
         return out
+
+    def amount_sizes(self, seat: int, amounts: AmountRange) -> dict[str, int]:
+        """The minimum, half the pot, the pot and the maximum of a legal range (a bet or
+        raise goes *to* the current bet plus that part of the pot); the pot counts every
+        chip in the middle, the carry-over included."""
+        pot = self.money.in_play
+        base = 0 if amounts.kind == "bringin" else self.money.cur
+        return {
+            "min": amounts.min,
+            "half_pot": amounts.clamp(base + pot // 2),
+            "pot": amounts.clamp(base + pot),
+            "max": amounts.max,
+        }
 
     def _most_discards(self) -> int:
         """At most 6 cards, and in turn no more than the deck still holds (only possible
@@ -1409,21 +1425,15 @@ class GethaState(State):
 
 _DISCARD_SET = frozenset(a for a in _DISCARDS if len(a.arg) <= 6)
 #: Legal discards when at most k cards may go, fewest cards first (keeping all is first).
-_DISCARD_LISTS = [
-    sorted((a for a in _DISCARDS if len(a.arg) <= k), key=lambda a: (len(a.arg), a.arg))
-    for k in range(7)
-]
+
+
+def _discards_upto(k: int) -> list[Legal]:
+    chosen = [a for a in _DISCARDS if len(a.arg) <= k]
+    chosen.sort(key=lambda a: (len(a.arg), a.arg))
+    return list(chosen)
+
+
+_DISCARD_LISTS = [_discards_upto(k) for k in range(7)]
 
 
 _REDACTED = Event("hidden", None, {}, frozenset())
-
-#: Interned amount actions ("bringin", "bet", "raise") by amount, grown on demand.
-_AMOUNTS: dict[str, list[Action]] = {"bringin": [], "bet": [], "raise": []}
-
-
-def _amount_actions(kind: str, upto: int) -> list[Action]:
-    """``[Action(kind, 0), ..., Action(kind, upto - 1)]`` (a fresh list, from a cache)."""
-    cached = _AMOUNTS[kind]
-    if len(cached) < upto:
-        cached.extend(Action(kind, t) for t in range(len(cached), max(upto, 2 * len(cached))))
-    return cached[:upto]

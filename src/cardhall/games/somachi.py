@@ -26,7 +26,7 @@ Rules as cardhall plays them (sheet 003 read through RULINGS section 2; the full
   ``raise k``/``check`` for a later opener, ``pay``/``fold`` for amounts owed, ``meet``/
   ``decline`` for a challenge. Chips live in a :class:`cardhall.money.Money`.
 
-Action ids (for adapters; ``M = players * chips``, the most chips any seat can hold):
+Action ids (for adapters; 627 plain actions):
 
 =========================  =========================================================
 ``draw take stand pass``    0 1 2 3
@@ -38,10 +38,13 @@ Action ids (for adapters; ``M = players * chips``, the most chips any seat can h
 ``collect arl/SX``          299 + (X - 1)
 ``attack arlas/SX T``       307 + (X - 1) * 8 + T
 ``add n F``                 371 + (X - 1) * 32 + (n - 1) * 4 + (rank(F) - 9)
-``bet k``                   627 + k - 1 (k = 1..M)
-``raise k``                 627 + M + k - 1
-``challenge k``             627 + 2M + k - 1
+``bet k`` ``raise k``       (ranges: ``1..stack``)
+``challenge k``
 =========================  =========================================================
+
+Amounts are legal as ranges (:class:`~cardhall.engine.AmountRange`, one entry per kind, from
+1 to the seat's stack). They have no fixed id: for research adapters
+:meth:`SomachiState.amount_sizes` names the minimum, half the pot, the pot and the maximum.
 
 >>> from cardhall.registry import make_game
 >>> state = make_game("somachi", 2).new_state(seed=3)
@@ -62,9 +65,11 @@ from cardhall.engine import (
     COMPILED,
     SPECTATOR,
     Action,
+    AmountRange,
     Chance,
     Event,
     Game,
+    Legal,
     OptionSpec,
     Outcome,
     State,
@@ -182,7 +187,7 @@ ADD_A: dict[int, tuple[Action, ...]] = {
     for c in range(96)
     if c % 12 < 8
 }
-_BASE_OPEN, _BASE_PLAY, _BASE_DISCARD, _BASE_COLLECT, _BASE_ATTACK, _BASE_ADD, _BASE_AMOUNT = (
+_BASE_OPEN, _BASE_PLAY, _BASE_DISCARD, _BASE_COLLECT, _BASE_ATTACK, _BASE_ADD, _NUM_IDS = (
     11,
     107,
     203,
@@ -191,19 +196,6 @@ _BASE_OPEN, _BASE_PLAY, _BASE_DISCARD, _BASE_COLLECT, _BASE_ATTACK, _BASE_ADD, _
     371,
     627,
 )
-_AMOUNT_KINDS = ("bet", "raise", "challenge")
-
-
-_AMOUNT_CACHE: dict[tuple[str, int], list[Action]] = {}
-
-
-def _amount_actions(kind: str, top: int) -> list[Action]:
-    """``kind 1`` .. ``kind top`` (cached lists; callers copy or extend)."""
-    key = (kind, top)
-    got = _AMOUNT_CACHE.get(key)
-    if got is None:
-        got = _AMOUNT_CACHE[key] = [Action(kind, k) for k in range(1, top + 1)]
-    return got
 
 
 def _arg_attack(text: str) -> tuple[RailogCard, int]:
@@ -258,6 +250,7 @@ class Somachi(Game):
     title = "Somachi"
     player_counts = (2, 3, 4, 5, 6, 7, 8)
     card_type = RailogCard
+    amount_kinds = ("bet", "raise", "challenge")
     option_specs = (
         OptionSpec(
             "all_cards_count",
@@ -456,12 +449,8 @@ class Somachi(Game):
         return SomachiState(self, chance)
 
     @property
-    def max_amount(self) -> int:
-        return self.players * int(self.options["chips"])
-
-    @property
     def num_distinct_actions(self) -> int:
-        return _BASE_AMOUNT + 3 * self.max_amount
+        return _NUM_IDS
 
     def action_id(self, action: Action) -> int:
         kind, arg = action
@@ -480,12 +469,14 @@ class Somachi(Game):
         if kind == "add":
             n, f = int(arg[0]), int(arg[1])
             return _BASE_ADD + n // 12 * 32 + (n % 12) * 4 + (f % 12 + 1 - ALAK)
-        if kind in _AMOUNT_KINDS:
-            return _BASE_AMOUNT + _AMOUNT_KINDS.index(kind) * self.max_amount + int(arg) - 1
+        if kind in self.amount_kinds:
+            raise NotationError(f"{action} has no fixed id (amounts are ranges: see amount_sizes)")
         raise NotationError(f"not a somachi action: {action!r}")
 
     def action_from_id(self, action_id: int) -> Action:
         i = action_id
+        if not 0 <= i < _NUM_IDS:
+            raise NotationError(f"no somachi action has id {action_id}")
         if i < _BASE_OPEN:
             return _SIMPLE[i]
         if i < _BASE_PLAY:
@@ -499,12 +490,9 @@ class Somachi(Game):
         if i < _BASE_ADD:
             s, t = divmod(i - _BASE_ATTACK, 8)
             return ATTACK_A[s][t]
-        if i < _BASE_AMOUNT:
-            s, rest = divmod(i - _BASE_ADD, 32)
-            n, f = divmod(rest, 4)
-            return ADD_A[s * 12 + n][f]
-        kind_i, k = divmod(i - _BASE_AMOUNT, self.max_amount)
-        return Action(_AMOUNT_KINDS[kind_i], k + 1)
+        s, rest = divmod(i - _BASE_ADD, 32)
+        n, f = divmod(rest, 4)
+        return ADD_A[s * 12 + n][f]
 
 
 # ----------------------------------------------------------------------------- state
@@ -585,7 +573,7 @@ class SomachiState(State):
         self.bi_exempt: list[bool] = [False] * n
         self.open_order: list[int] = []
         self._cache_seat = -1
-        self._cache: list[Action] = []
+        self._cache: list[Legal] = []
         self._emit("game", None, players=n, options=dict(o))
         self._start_hand()
         self._run()
@@ -602,7 +590,7 @@ class SomachiState(State):
     def is_over(self) -> bool:
         return self.over
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[Legal]:
         need = self.need
         if need is None or need[1] != seat:
             return []
@@ -613,12 +601,12 @@ class SomachiState(State):
         self._cache = legal
         return legal.copy()
 
-    def _legal(self, need: tuple[int, ...]) -> list[Action]:
+    def _legal(self, need: tuple[int, ...]) -> list[Legal]:
         kind, seat = need[0], need[1]
         if kind == K_MAIN:
             return self._legal_main(seat)
         if kind == K_DRAW:
-            out = []
+            out: list[Legal] = []
             if self.deck or self._can_refill():
                 out.append(DRAW)
             if self.discard:
@@ -645,10 +633,19 @@ class SomachiState(State):
             return [PAY, FOLD]
         if kind == K_CHAL:
             return [MEET, DECLINE]
-        if kind == K_RAISE:
-            return [*_amount_actions("raise", stack), CHECK]
-        # K_BRINGIN, K_STAY
-        return [*_amount_actions("bet", stack), CHECK]
+        # K_RAISE, K_BRINGIN, K_STAY (asked only of a seat with chips)
+        return [AmountRange("raise" if kind == K_RAISE else "bet", 1, stack), CHECK]
+
+    def amount_sizes(self, seat: int, amounts: AmountRange) -> dict[str, int]:
+        """The minimum, half the pot, the pot (every chip put in this hand) and the maximum
+        of a legal range."""
+        pot = self.money.in_play if self.money is not None else 0
+        return {
+            "min": amounts.min,
+            "half_pot": amounts.clamp(pot // 2),
+            "pot": amounts.clamp(pot),
+            "max": amounts.max,
+        }
 
     def _others_have(self, seat: int, suit: int) -> bool:
         for s, t in enumerate(self.tab):
@@ -674,10 +671,10 @@ class SomachiState(State):
             found.sort(key=lambda f: (loc[f], tab[loc[f]].index(f)))  # type: ignore[arg-type]
         return found
 
-    def _legal_main(self, seat: int) -> list[Action]:
+    def _legal_main(self, seat: int) -> list[Legal]:
         hand = sorted(self.hands[seat])
         taken = self.taken
-        adds: list[Action] = []
+        adds: list[Legal] = []
         plays: list[Action] = []
         faces_of: dict[int, list[int]] = {}
         stranding = -1  # 1 if adding the other card would strand the taken one
@@ -736,7 +733,9 @@ class SomachiState(State):
                     out.append(COLLECT_A[s])
         if self.gambling and not self.challenged:
             assert self.money is not None
-            out.extend(_amount_actions("challenge", self.money.stacks[seat]))
+            stack = self.money.stacks[seat]
+            if stack > 0:
+                out.append(AmountRange("challenge", 1, stack))
         out.extend(plays)
         out.extend([DISCARD_A[c] for c in hand if c != taken])
         return out

@@ -54,6 +54,7 @@ from cardhall.engine import (
     Chance,
     Event,
     Game,
+    Legal,
     OptionSpec,
     Outcome,
     State,
@@ -475,7 +476,7 @@ class YamiroState(State):
     def actors(self) -> frozenset[int]:
         return _ACTORS[self.to_move]
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[Legal]:
         if seat != self.to_move:
             return []
         return [PLAYS[c] for c in self.hands[seat]]

@@ -44,7 +44,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from cardhall.bots import Bot, make_bot
 from cardhall.engine import Action, Game, State
 from cardhall.errors import IllegalActionError, OptionError
-from cardhall.interop import acting_seat
+from cardhall.interop import ActionSpace, acting_seat
 from cardhall.interop.spec import Research, research, research_game
 from cardhall.registry import game_class, game_names
 
@@ -92,7 +92,8 @@ class Table:
             if observation == "observation"
             else self.encoder.information_state_size
         )
-        self.actions = game.num_distinct_actions
+        self.space = ActionSpace(game)
+        self.actions = self.space.size
         self.state: State | None = None
         self.bots: dict[int, Bot] = {}
 
@@ -124,8 +125,7 @@ class Table:
         assert st is not None
         if self.research.finished(st):
             return {}
-        action_id = self.game.action_id
-        return {action_id(a): a for a in st.legal_actions(self.seat)}
+        return self.space.legal(st, self.seat)
 
     def step(self, action: Any) -> tuple[float, bool, bool]:
         """Play the learner's action, then the bots; (reward, terminated, truncated)."""

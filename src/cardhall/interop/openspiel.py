@@ -60,6 +60,7 @@ import pyspiel
 from cardhall.engine import Action, Chance, Game, OptionSpec, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import (
+    ActionSpace,
     acting_seat,
     event_text,
     observation_string,
@@ -268,10 +269,11 @@ class CardhallGame(pyspiel.Game):
         self.research = r
         self.normalize = normalize
         self.encoder: Encoder = r.encoder
+        self.space = ActionSpace(engine)
         self.deck = engine.full_deck()
         low, high = r.payoff_bounds(normalize)
         info = pyspiel.GameInfo(
-            num_distinct_actions=engine.num_distinct_actions,
+            num_distinct_actions=self.space.size,
             max_chance_outcomes=len(self.deck),
             num_players=players,
             min_utility=low,
@@ -312,6 +314,16 @@ class CardhallGame(pyspiel.Game):
 
 def _engine_of(key: str) -> Game:
     return _ENGINE_GAMES[key]
+
+
+_SPACES: dict[str, ActionSpace] = {}
+
+
+def _space_of(key: str) -> ActionSpace:
+    space = _SPACES.get(key)
+    if space is None:
+        space = _SPACES[key] = ActionSpace(_ENGINE_GAMES[key])
+    return space
 
 
 # --------------------------------------------------------------------------- state
@@ -369,7 +381,7 @@ class CardhallState(pyspiel.State):
         st = self.engine
         assert st is not None
         self._cache = _Cache()
-        action = st.game.action_from_id(action_id)
+        action = _space_of(self._key).action(st, seat, action_id)
         if type(st.chance) is not ExplicitChance:
             st.chance = ExplicitChance.adopt(st.chance)
         backup = None if self._replayable else st.clone()
@@ -418,8 +430,7 @@ class CardhallState(pyspiel.State):
         """Returns a list of legal actions, sorted in ascending order."""
         st = self.engine
         assert st is not None
-        action_id = st.game.action_id
-        return sorted(action_id(a) for a in st.legal_actions(player))
+        return list(_space_of(self._key).legal(st, player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns the possible chance outcomes and their probabilities."""
@@ -457,9 +468,13 @@ class CardhallState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             deck = game.full_deck()
             return f"deal {deck[action]}" if 0 <= action < len(deck) else f"deal {action}"
+        space = _space_of(self._key)
+        st = self.engine
         try:
-            return str(game.action_from_id(action))
-        except (IndexError, ValueError, KeyError, NotImplementedError):
+            if st is not None and self._pool is None and player == acting_seat(st):
+                return str(space.action(st, player, action))
+            return space.name(action)
+        except (IndexError, ValueError, KeyError, NotImplementedError, IllegalActionError):
             return f"action {action}"
 
     def is_terminal(self) -> bool:

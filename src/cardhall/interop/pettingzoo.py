@@ -14,8 +14,10 @@
 
 Conventions (those of PettingZoo's classic card environments):
 
-* agents ``player_0`` .. ``player_{n-1}`` are the seats; ``Discrete`` actions are the game's
-  stable action ids (:meth:`Game.action_id`);
+* agents ``player_0`` .. ``player_{n-1}`` are the seats; ``Discrete`` actions are the ids
+  of :class:`cardhall.interop.ActionSpace`: the game's stable action ids
+  (:meth:`Game.action_id`), then a few sizes of each kind of amount (minimum, half the pot,
+  the pot, maximum), so the space stays small however many chips there are;
 * observations are ``{"observation": Box(float32), "action_mask": Box(int8)}``: the
   observation is the game's tensor of the agent's own view (or, with
   ``observation="information_state"``, of everything it has seen; see
@@ -58,7 +60,7 @@ from pettingzoo.utils import wrappers
 
 from cardhall.engine import Action, Game, State
 from cardhall.errors import IllegalActionError
-from cardhall.interop import acting_seat
+from cardhall.interop import ActionSpace, acting_seat
 from cardhall.interop.spec import research, research_game
 from cardhall.interop.tensor import Encoder
 from cardhall.registry import game_class, game_names
@@ -121,7 +123,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             if observation == "observation"
             else self.encoder.information_state_size
         )
-        n = self.game.num_distinct_actions
+        self.space = ActionSpace(self.game)
+        n = self.space.size
         self.possible_agents = [f"player_{i}" for i in range(self.game.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
@@ -173,11 +176,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             obs = self.encoder.observation(st, seat)
         else:
             obs = self.encoder.information_state(st, seat)
-        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        mask = np.zeros(self.space.size, dtype=np.int8)
         if not self.research.finished(st) and agent == self.agent_selection:
-            action_id = self.game.action_id
-            for action in st.legal_actions(seat):
-                mask[action_id(action)] = 1
+            for action_id in self.space.legal(st, seat):
+                mask[action_id] = 1
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -187,13 +189,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             return
         st = self._require_state()
         seat = self._seat[agent]
-        n = self.game.num_distinct_actions
         if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise IllegalActionError(seat, action, "an action must be an integer id")
-        action_id = int(action)
-        if not 0 <= action_id < n:
-            raise IllegalActionError(seat, action, f"no such action id (0..{n - 1})")
-        st.apply(seat, self.game.action_from_id(action_id))  # raises before any change
+        # both raise before any change
+        st.apply(seat, self.space.action(st, seat, int(action)))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         payoffs = self.research.payoffs(st, self.normalize)
@@ -312,11 +311,10 @@ class parallel_raw_env(ParallelEnv[str, dict[str, np.ndarray], int]):
             if aec.observation_kind == "observation"
             else aec.encoder.information_state(st, seat)
         )
-        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
+        mask = np.zeros(aec.space.size, dtype=np.int8)
         if not self.research.finished(st) and seat in st.actors():
-            action_id = self.game.action_id
-            for action in st.legal_actions(seat):
-                mask[action_id(action)] = 1
+            for action_id in aec.space.legal(st, seat):
+                mask[action_id] = 1
         return {"observation": obs, "action_mask": mask}
 
     def reset(
@@ -369,7 +367,7 @@ class parallel_raw_env(ParallelEnv[str, dict[str, np.ndarray], int]):
         action = actions.get(agent)
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise IllegalActionError(seat, action, f"{agent} may act: give it an action id")
-        legal = {self.game.action_id(a): a for a in st.legal_actions(seat)}
+        legal = self.aec.space.legal(st, seat)
         if int(action) not in legal:
             raise IllegalActionError(seat, action, f"not legal now; legal: {sorted(legal)}")
         return legal[int(action)]

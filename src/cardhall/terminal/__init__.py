@@ -32,7 +32,7 @@ from rich.table import Table
 from cardhall import narration
 from cardhall.bots import Bot, make_bot
 from cardhall.cards import SuitNames
-from cardhall.engine import Action, Game, State
+from cardhall.engine import Action, AmountRange, Game, Legal, State
 from cardhall.errors import CardhallError
 from cardhall.record import Record
 from cardhall.registry import import_modules
@@ -44,23 +44,33 @@ __all__ = ["MENU_LIMIT", "TerminalGame", "menu", "renderer_for"]
 MENU_LIMIT = 12
 
 
-def menu(legal: list[Action]) -> tuple[list[Action], list[str]]:
-    """Split legal actions into a numbered menu and one summary line per kind that has too
-    many actions to list (e.g. Getha's 247 discards, or every bet size): such a kind shows
-    its first three and its last action numbered, and the rest are typed.
+def menu(legal: Sequence[Legal]) -> tuple[list[Action], list[str]]:
+    """Split legal actions into a numbered menu and summary lines: a range of amounts is
+    one line (its amount is typed), and a kind with too many actions to list (e.g.
+    Getha's 219 discards) shows its first three and its last action numbered, the rest
+    typed.
 
-    >>> from cardhall.engine import Action
-    >>> numbered, lines = menu([Action("fold")] + [Action("bet", t) for t in range(1, 40)])
+    >>> from cardhall.engine import Action, AmountRange
+    >>> numbered, lines = menu([Action("fold"), AmountRange("bet", 2, 1_000_000)])
+    >>> [str(a) for a in numbered], lines
+    (['fold'], ["bet: any amount from 2 to 1,000,000 — type 'bet N'"])
+    >>> numbered, lines = menu([Action("fold")] + [Action("take", t) for t in range(1, 40)])
     >>> [str(a) for a in numbered]
-    ['fold', 'bet 1', 'bet 2', 'bet 3', 'bet 39']
+    ['fold', 'take 1', 'take 2', 'take 3', 'take 39']
     >>> lines
-    ["bet: 35 more between 'bet 3' and 'bet 39' (type one)"]
+    ["take: 35 more between 'take 3' and 'take 39' (type one)"]
     """
     by_kind: dict[str, list[Action]] = {}
-    for action in legal:
-        by_kind.setdefault(action.kind, []).append(action)
-    numbered: list[Action] = []
     lines: list[str] = []
+    for entry in legal:
+        if isinstance(entry, AmountRange):
+            if len(entry) == 1:  # one amount: an ordinary choice
+                by_kind.setdefault(entry.kind, []).append(entry.first)
+            else:
+                lines.append(_range_line(entry))
+        else:
+            by_kind.setdefault(entry.kind, []).append(entry)
+    numbered: list[Action] = []
     for kind, actions in by_kind.items():
         if len(actions) > MENU_LIMIT:
             numbered.extend(actions[:3])
@@ -72,6 +82,14 @@ def menu(legal: list[Action]) -> tuple[list[Action], list[str]]:
         else:
             numbered.extend(actions)
     return numbered, lines
+
+
+def _range_line(amounts: AmountRange) -> str:
+    step = f" in steps of {amounts.step:,}" if amounts.step != 1 else ""
+    return (
+        f"{amounts.kind}: any amount from {amounts.min:,} to {amounts.max:,}{step}"
+        f" — type '{amounts.kind} N'"
+    )
 
 
 def renderer_for(game: Game | str) -> ModuleType | None:

@@ -23,7 +23,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from cardhall.bots import make_bot
-from cardhall.engine import Action, State
+from cardhall.engine import Action, State, choose_uniform, legal_at
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 from cardhall.web.lobby import Lobby
@@ -70,9 +70,9 @@ def default_action(state: State, seat: int) -> Action:
         raise WebError("no_action", f"seat {seat} has no legal action")
     for kind in SAFE_KINDS:
         for action in legal:
-            if action.kind == kind:
+            if action.kind == kind and isinstance(action, Action):
                 return action
-    return legal[0]
+    return legal_at(legal, 0)
 
 
 def bot_to_act(info: dict[str, Any], cached: Cached | None) -> bool:
@@ -136,8 +136,8 @@ class Autoplay:
                         action = bot_choice(seen, seat, level, bot_seed)
                 except Exception:  # a broken bot must not stall the table
                     log.exception("%s bot failed at table %s", level, table_id)
-            if action not in legal:  # never retry an illegal choice: play a legal one
-                action = rng.choice(legal)
+            if action is None or not state.is_legal(seat, action):
+                action = choose_uniform(rng, legal)  # never retry an illegal choice
             moves.append((seat, str(action), cached.version))
         return moves
 
