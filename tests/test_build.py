@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from cardhall import __version__
 from cardhall.build import COMPILED_MODULES, build_name, compiled_modules, seeded_digests
 from cardhall.cli import app
+from cardhall.engine import choose_uniform
 
 
 def test_every_listed_module_exists() -> None:
@@ -148,7 +149,7 @@ def test_states_pickle_and_copy_mid_game_in_either_build() -> None:
             if state.is_over:
                 break
             seat = min(state.actors())
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
         for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
             assert twin.digest() == state.digest(), name
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cardhall.bots import make_bot
 from cardhall.cards import RailogCard
 from cardhall.conformance import check_cards_conserved, random_playout
-from cardhall.engine import Action, AmountRange, expand_legal
+from cardhall.engine import Action, AmountRange, expand_legal, legal_at
 from cardhall.errors import IllegalActionError, NotationError, OptionError
 from cardhall.games.getha import GethaState, battle, hand_key, parse, resolve_pot
 from cardhall.record import Record, replay
@@ -620,7 +620,7 @@ def test_g11_one_suit_plays_alone_otherwise_exactly_two_whole_suits() -> None:
         state.apply(2, "select 1 2")  # seat 2 holds no S1
     state.apply(1, "select 1")
     state.apply(2, "select 2 3")
-    state.apply(0, str(state.legal_actions(0)[0]))
+    state.apply(0, str(legal_at(state.legal_actions(0), 0)))
     assert len(state.played[1]) == 8 and state.reserve[1] == []
     assert {RailogCard(c).suit for c in state.played[2]} == {2, 3}
     assert all(RailogCard(c).suit not in (2, 3) for c in state.reserve[2])
@@ -646,7 +646,7 @@ def test_g13_g16_betting_order_checks_and_reopening() -> None:
     state = new(3, {}, chips=30)
     to_select(state)
     for p in (1, 2, 0):
-        state.apply(p, str(state.legal_actions(p)[0]))
+        state.apply(p, str(legal_at(state.legal_actions(p), 0)))
     assert state.phase == "bet" and state.actors() == frozenset({1})
     assert "check" in [str(a) for a in state.legal_actions(1)]
     state.apply(1, "check")
@@ -668,7 +668,7 @@ def test_g15_min_raise_and_max_bet() -> None:
     state = new(3, {}, chips=30, min_raise=3, max_bet=5)
     to_select(state)
     for p in (1, 2, 0):
-        state.apply(p, str(state.legal_actions(p)[0]))
+        state.apply(p, str(legal_at(state.legal_actions(p), 0)))
     (bets,) = [a for a in state.legal_actions(1) if isinstance(a, AmountRange)]
     assert bets == AmountRange("bet", 3, 5)
     assert "allin" not in [str(a) for a in state.legal_actions(1)]
@@ -681,7 +681,7 @@ def test_g17_all_in_stays_in_however_high_the_bet() -> None:
     shift_chips(state, [12, 3, 12])
     to_select(state)
     for p in (1, 2, 0):
-        state.apply(p, str(state.legal_actions(p)[0]))
+        state.apply(p, str(legal_at(state.legal_actions(p), 0)))
     state.apply(1, "allin")  # 2 more chips: seat 1 is all-in for 4 in all
     state.apply(2, "raise 8")
     state.apply(0, "call")

@@ -16,7 +16,7 @@ import pytest
 
 from cardhall.cards import SuitNames
 from cardhall.conformance import configs
-from cardhall.engine import Game, State
+from cardhall.engine import Game, State, choose_uniform
 from cardhall.narration import (
     Context,
     annotate,
@@ -85,7 +85,7 @@ def play(game: Game, seed: int, each: Any = None) -> State:
         each(state, None)
     while not state.is_over:
         seat = min(state.actors())
-        action = rng.choice(state.legal_actions(seat))
+        action = choose_uniform(rng, state.legal_actions(seat))
         state.apply(seat, action)
         if each is not None:
             each(state, seat)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from cardhall.conformance import random_playout
+from cardhall.engine import choose_uniform
 from cardhall.narration import Context, describe, hand_summaries, narrate, prompt
 from cardhall.registry import make_game
 
@@ -164,7 +165,7 @@ def test_prompts_in_every_phase() -> None:
         text = prompt(view, Context("getha", NAMES, viewer=seat))
         assert text
         phases.setdefault(view["phase"], text)
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     assert phases["bringin"].startswith("You deal: set the bring-in (1 to 11).")
     assert "pay " in phases["answer"] and "or decline" in phases["answer"]
     assert phases["select"].startswith("Choose the two suits you play")

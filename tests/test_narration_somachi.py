@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from cardhall.engine import State
+from cardhall.engine import State, choose_uniform
 from cardhall.narration import Context, hand_summaries, narrate, prompt
 from cardhall.registry import make_game
 
@@ -23,7 +23,7 @@ def window(kind: str, seed: int, legal: set[str]) -> tuple[State, dict]:
             if kinds == legal:
                 return state, pending
         seat = min(state.actors())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     raise AssertionError(f"no {kind} with {legal} in seed {seed}")
 
 
@@ -78,7 +78,7 @@ def test_windows_and_passes_in_the_feed() -> None:
     rng = random.Random(0)
     while not state.is_over:
         seat = min(state.actors())
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     feed = state.events_for(1)
     texts = narrate(feed, Context("somachi", NAMES, viewer=1))
     for event, text in zip(feed, texts, strict=True):

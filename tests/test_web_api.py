@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from cardhall.bots import bot_levels
+from cardhall.engine import legal_at
 from cardhall.record import Record, replay
 from cardhall.registry import game_class, game_names
 from cardhall.web.app import create_app
@@ -480,7 +481,9 @@ def test_a_token_cached_for_speed_is_refused_once_its_seat_changes(db_url: str) 
     state = service.tablelog.load(tid)[1].state
     (seat,) = state.actors()
     with pytest.raises(WebError) as exc:
-        service.pipeline.act(tid, seat, str(state.legal_actions(seat)[0]), "b", token=t["token"])
+        service.pipeline.act(
+            tid, seat, str(legal_at(state.legal_actions(seat), 0)), "b", token=t["token"]
+        )
     assert exc.value.code == "bad_token" and service.db.action_count(tid) == 1
 
 
@@ -506,7 +509,7 @@ def test_a_rebuild_ignores_actions_committed_after_its_row_was_read(db_url: str)
                 table_id=tid,
                 version=2,
                 seat=seat,
-                action=str(served.state.legal_actions(seat)[0]),
+                action=str(legal_at(served.state.legal_actions(seat), 0)),
                 client_id=None,
                 source="bot",
                 at=0.0,
@@ -539,7 +542,7 @@ def test_writer_threads_of_one_process_commit_every_action_once(db_url: str) -> 
                 if state.is_over:
                     return
                 seat = min(state.actors())
-                service.pipeline.act(tid, seat, str(state.legal_actions(seat)[0]))
+                service.pipeline.act(tid, seat, str(legal_at(state.legal_actions(seat), 0)))
         except BaseException as exc:  # the assertion below names it
             failures.append(exc)
 

@@ -18,6 +18,7 @@ from sqlalchemy import select, update
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
+from cardhall.engine import legal_at
 from cardhall.web.app import create_app
 from cardhall.web.store import actions, make_engine, tables
 from test_web_helpers import Client, Server, check_one_order, race
@@ -940,7 +941,7 @@ def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) 
         for _ in range(12):
             state = service.tablelog.load(tid)[1].state  # type: ignore[union-attr]
             seat = min(state.actors())
-            action = str(state.legal_actions(seat)[0])
+            action = str(legal_at(state.legal_actions(seat), 0))
             done = await asyncio.to_thread(
                 service.pipeline.act, tid, seat, action, None, token=tokens[seat]
             )

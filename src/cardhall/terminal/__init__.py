@@ -46,14 +46,14 @@ MENU_LIMIT = 12
 
 def menu(legal: Sequence[Legal]) -> tuple[list[Action], list[str]]:
     """Split legal actions into a numbered menu and summary lines: a range of amounts is
-    one line (its amount is typed), and a kind with too many actions to list (e.g.
-    Getha's 219 discards) shows its first three and its last action numbered, the rest
-    typed.
+    one line (any amount is typed) and its smallest amount is numbered, and a kind with
+    too many actions to list (e.g. Getha's 219 discards) shows its first three and its
+    last action numbered, the rest typed.
 
     >>> from cardhall.engine import Action, AmountRange
     >>> numbered, lines = menu([Action("fold"), AmountRange("bet", 2, 1_000_000)])
     >>> [str(a) for a in numbered], lines
-    (['fold'], ["bet: any amount from 2 to 1,000,000 — type 'bet N'"])
+    (['fold', 'bet 2'], ["bet: any amount from 2 to 1,000,000 — type 'bet N'"])
     >>> numbered, lines = menu([Action("fold")] + [Action("take", t) for t in range(1, 40)])
     >>> [str(a) for a in numbered]
     ['fold', 'take 1', 'take 2', 'take 3', 'take 39']
@@ -64,9 +64,8 @@ def menu(legal: Sequence[Legal]) -> tuple[list[Action], list[str]]:
     lines: list[str] = []
     for entry in legal:
         if isinstance(entry, AmountRange):
-            if len(entry) == 1:  # one amount: an ordinary choice
-                by_kind.setdefault(entry.kind, []).append(entry.first)
-            else:
+            by_kind.setdefault(entry.kind, []).append(entry.first)
+            if len(entry) > 1:
                 lines.append(_range_line(entry))
         else:
             by_kind.setdefault(entry.kind, []).append(entry)
