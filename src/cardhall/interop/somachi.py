@@ -219,7 +219,7 @@ class SomachiEncoder(Encoder):
         o = game.options
         n = self.players
         self.gambling = bool(o["gambling"])
-        self.most = game.max_amount  # type: ignore[attr-defined]
+        self.most = n * int(o["chips"])  # the largest amount: every chip at the table
         decisions = research.bounds.max_decisions
         self.hand_slots = spec.hands(decisions)
         self.max_turns = int(o["max_turns_per_hand"])
@@ -350,7 +350,7 @@ class SomachiEncoder(Encoder):
             mult = entry["multiplier"]
             _exponent(mult)
             row = [1.0]
-            row += [score // mult / 544 for score in fixed(entry["scores"], n, "scores")]
+            row += [score / mult / 544 for score in fixed(entry["scores"], n, "scores")]
             row += [float(s in entry["winners"]) for s in range(n)]
             row += [_exponent(mult) / cap, *(float(entry["reason"] == r) for r in _REASONS)]
             if self.gambling:
