@@ -3,6 +3,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
+# PyTorch for the training example (extra `train`), installed before the rest so that no
+# package pulls PyPI's default CUDA build (several GB): 2.13.0 is the CPU build this
+# machine's pip finds on disk (docs/interop.md). `make TORCH=torch` takes any other.
+TORCH ?= torch==2.13.0
 # The compiled build (docs/builds.md): the package with the modules of
 # cardhall.build.COMPILED_MODULES compiled by mypyc, used through PYTHONPATH; $(VENV) keeps
 # the pure-Python editable install.
@@ -15,6 +19,7 @@ SOURCES := setup.py $(shell find src/cardhall -type f -not -path '*/__pycache__/
 $(STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip 'setuptools>=77'
+	$(PY) -m pip install -q $(TORCH)
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 

@@ -19,6 +19,8 @@ import sys
 import time
 from typing import Any
 
+from cardhall.cli.progress import progress_bar
+
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "abstrac": ("cardhall_abstrac", {}),
     "yamiro": ("cardhall_yamiro_2p", {}),
@@ -153,9 +155,12 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per rate")
     p.add_argument("--json", help="also write every result to this file")
     args = p.parse_args()
-    results = [
-        run(check, game, args.seconds) for check in CHECKS for game in GAMES if applies(check, game)
-    ]
+    todo = [(check, game) for check in CHECKS for game in GAMES if applies(check, game)]
+    results = []
+    with progress_bar("checks", len(todo)) as bar:
+        for check, game in todo:
+            results.append(run(check, game, args.seconds))
+            bar.advance()
     for r in results:
         print(json.dumps(r), flush=True)
     if args.json:

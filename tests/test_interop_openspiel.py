@@ -326,6 +326,39 @@ def test_search_bot_against_our_random_bot(case: Case) -> None:
     assert len(state.returns()) == players
 
 
+def test_cpp_mcts_search_is_the_working_path() -> None:
+    """OpenSpiel's C++ ``MCTSBot``: ``mcts_search`` runs on a cardhall game and its best
+    child is a legal action (the path docs/interop.md gives), while ``step`` ends the
+    process with a segmentation fault (OpenSpiel's limit on Python games: the binding
+    releases the GIL, then calls back into Python). The crash runs in a child process; if
+    a new OpenSpiel fixes it, this test fails and the docs must say so."""
+    import subprocess
+    import sys
+
+    game = pyspiel.load_game("cardhall_abstrac")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(3)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    bot = pyspiel.MCTSBot(
+        game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 100, 10**6, False, 0, False
+    )
+    root = bot.mcts_search(state)
+    assert root.explore_count >= 100
+    assert root.best_child().action in state.legal_actions()
+    crash = (
+        "import pyspiel, cardhall.interop.openspiel\n"
+        "g = pyspiel.load_game('cardhall_abstrac'); s = g.new_initial_state()\n"
+        "while s.is_chance_node(): s.apply_action(s.chance_outcomes()[0][0])\n"
+        "e = pyspiel.RandomRolloutEvaluator(1, 0)\n"
+        "b = pyspiel.MCTSBot(g, e, 2.0, 10, 10**6, False, 0, False)\n"
+        "print(b.step(s))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", crash], capture_output=True, timeout=120)
+    assert done.returncode == -11, (done.returncode, done.stderr[-500:])
+
+
 def test_information_state_is_exact_and_private() -> None:
     """The information-state string changes with what the seat learns and never with
     cards hidden from it (redealing them leaves it unchanged)."""

@@ -35,6 +35,10 @@ DEFAULTS: list[Config] = [
     ("getha", 5, {}),
     ("somachi", 2, {}),
     ("somachi", 4, {}),
+    ("getha", 8, {}),
+    # the options that lengthen games most: up to a thousand points, and gambling
+    ("somachi", 2, {"thousand_points": True}),
+    ("somachi", 4, {"gambling": True}),
     # a configuration the rules bound (no cap): the bound must hold by itself
     ("getha", 3, {"chips": 6, "max_deals": 3}),
 ]

@@ -2,9 +2,10 @@
 
 :class:`BotEnv` is a single-agent ``gymnasium.Env``: the learner holds one seat, and the
 other seats are played by bots of any registered level (``"random"``, ``"heuristic"``,
-``"ismcts:iterations=50"``, ...). :class:`BotVectorEnv` steps N such games in one process
-with Gymnasium's vector API (batched arrays, next-step autoreset), without one Python
-environment object per game.
+``"ismcts:iterations=50"``, ...) or by any :class:`~cardhall.bots.Bot` object, such as a
+:class:`PolicyBot` playing a learned policy (self-play). :class:`BotVectorEnv` steps N such
+games in one process with Gymnasium's vector API (batched arrays, next-step autoreset),
+without one Python environment object per game.
 
 >>> from cardhall.interop.gym import BotEnv
 >>> env = BotEnv("yamiro", players=2, opponents="heuristic")
@@ -32,7 +33,7 @@ cardhall.interop.gym``: ``gymnasium.make("cardhall/Yamiro-v0", opponents="heuris
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -45,12 +46,70 @@ from cardhall.bots import Bot, make_bot
 from cardhall.engine import Action, Game, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import ActionSpace, acting_seat
-from cardhall.interop.spec import Research, research, research_game
+from cardhall.interop.spec import Research, config_key, research, research_game
 from cardhall.registry import game_class, game_names
 
-__all__ = ["BotEnv", "BotVectorEnv", "Table", "env_id", "register_all"]
+__all__ = ["BotEnv", "BotVectorEnv", "Opponents", "PolicyBot", "Table", "env_id", "register_all"]
 
 VERSION = 0
+
+#: A policy for :class:`PolicyBot`: (observation tensor, action mask) -> an action id.
+Policy = Callable[[np.ndarray, np.ndarray], int]
+#: The other seats of a :class:`BotEnv`: one bot spec or :class:`Bot` for all, or one each.
+Opponents = str | Bot | Sequence[str | Bot]
+
+
+class PolicyBot(Bot):
+    """A learned policy as a bot: it sees what a :class:`BotEnv` learner in its seat would
+    see (the observation tensor of its view, or its information state, and the action
+    mask) and plays the action id ``policy`` returns. Give it to :class:`BotEnv` as an
+    opponent for self-play, or seat it anywhere a bot plays.
+
+    >>> from cardhall.registry import make_game
+    >>> game = make_game("yamiro", 2)
+    >>> lowest = PolicyBot(game, lambda obs, mask: int(mask.argmax()))
+    >>> state = game.new_state(seed=1)
+    >>> str(lowest.choose(state, 0)) == str(min(state.legal_actions(0), key=game.action_id))
+    True
+
+    A policy that names an action the mask does not allow raises
+    :class:`~cardhall.errors.IllegalActionError`.
+    """
+
+    level = "policy"
+
+    def __init__(
+        self,
+        game: Game,
+        policy: Policy,
+        observation: str = "observation",
+        max_decisions: int | None = None,
+    ) -> None:
+        super().__init__(game)
+        if observation not in ("observation", "information_state"):
+            raise OptionError(
+                f"observation must be 'observation' or 'information_state', not {observation!r}"
+            )
+        self.policy = policy
+        self.kind = observation
+        self.max_decisions = max_decisions
+        self.space = ActionSpace(game)
+
+    def choose(self, state: State, seat: int) -> Action:
+        encoder = research(state.game, self.max_decisions).encoder
+        if self.kind == "observation":
+            obs = encoder.observation(state, seat)
+        else:
+            obs = encoder.information_state(state, seat)
+        legal = self.space.legal(state, seat)
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        mask[list(legal)] = 1
+        action_id = self.policy(obs, mask)
+        if action_id not in legal:
+            raise IllegalActionError(
+                seat, action_id, f"the policy chose an action that is not legal: {sorted(legal)}"
+            )
+        return legal[int(action_id)]
 
 
 class Table:
@@ -61,7 +120,7 @@ class Table:
         self,
         game: Game,
         seat: int,
-        opponents: str | Sequence[str],
+        opponents: Opponents,
         max_decisions: int | None,
         normalize: bool,
         observation: str,
@@ -73,14 +132,22 @@ class Table:
                 f"observation must be 'observation' or 'information_state', not {observation!r}"
             )
         others = [s for s in range(game.players) if s != seat]
-        specs = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != len(others):
-            raise OptionError(f"{len(specs)} opponents given for {len(others)} other seats")
+        given: list[str | Bot] = (
+            [opponents] * len(others) if isinstance(opponents, str | Bot) else list(opponents)
+        )
+        if len(given) != len(others):
+            raise OptionError(f"{len(given)} opponents given for {len(others)} other seats")
         from cardhall.analysis.runner import BotSpec
 
-        self.specs = {s: BotSpec.parse(spec) for s, spec in zip(others, specs, strict=True)}
-        for spec in self.specs.values():
-            make_bot(game, spec.level, seed=0, **dict(spec.params))  # fail early
+        self.specs: dict[int, BotSpec | Bot] = {}
+        for s, spec in zip(others, given, strict=True):
+            if isinstance(spec, Bot):
+                if config_key(spec.game) != config_key(game):
+                    raise OptionError(f"{spec!r} was built for another game or configuration")
+                self.specs[s] = spec
+            else:
+                parsed = self.specs[s] = BotSpec.parse(spec)
+                make_bot(game, parsed.level, seed=0, **dict(parsed.params))  # fail early
         self.game = game
         self.seat = seat
         self.research: Research = research(game, max_decisions)
@@ -103,7 +170,11 @@ class Table:
         seed = int(rng.integers(0, 2**62))
         self.state = self.game.new_state(seed=seed)
         self.bots = {
-            s: make_bot(self.game, spec.level, seed=f"{seed}/{s}", **dict(spec.params))
+            s: (
+                spec
+                if isinstance(spec, Bot)
+                else make_bot(self.game, spec.level, seed=f"{seed}/{s}", **dict(spec.params))
+            )
             for s, spec in self.specs.items()
         }
         self._bots_play()
@@ -180,7 +251,7 @@ def _table(
     game: str | Game,
     players: int | None,
     seat: int,
-    opponents: str | Sequence[str],
+    opponents: Opponents,
     max_decisions: int | None,
     normalize: bool,
     observation: str,
@@ -197,8 +268,8 @@ def _table(
 
 class BotEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     """One seat of a cardhall game against bots, as a Gymnasium environment (see the
-    module docstring). ``opponents`` is a bot spec for every other seat, or one per
-    other seat in seat order."""
+    module docstring). ``opponents`` is a bot spec (or a :class:`Bot` object, used as it
+    is in every game) for every other seat, or one per other seat in seat order."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
@@ -207,7 +278,7 @@ class BotEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         game: str | Game = "abstrac",
         players: int | None = None,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponents = "random",
         max_decisions: int | None = None,
         normalize: bool = False,
         observation: str = "observation",
@@ -282,7 +353,7 @@ class BotVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
         num_envs: int = 8,
         players: int | None = None,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponents = "random",
         max_decisions: int | None = None,
         normalize: bool = False,
         observation: str = "observation",
