@@ -119,10 +119,12 @@ class AbstracStory(Story):
             made = listing(parts) if parts else "no combination"
             if any(counts):
                 lines.append(f"{w.act(s, 'has')} {made}: {combos[s]} combination points")
+        scored: list[str] = []
         for s in (0, 1):
             o = 1 - s
             if not any(counts):  # told without the deal's takes: no reasons
                 lines.append(f"{w.act(s, 'scores')} {scores[s]}")
+                scored.append(lines[-1])
                 continue
             if combos[s] and combos[o]:
                 why = f"{combos[s]} × the {counts[o]} cards {w.name(o)} took"
@@ -136,6 +138,8 @@ class AbstracStory(Story):
             else:
                 why = "nobody made a combination"
             lines.append(f"{w.act(s, 'scores')} {scores[s]} ({why})")
+            scored.append(lines[-1])
+        match = bool(self.ctx.options.get("match"))
         record = {"dealer": self.dealer, "scores": scores, "totals": totals}
         self.results.append(record)
         if self.ctx.options.get("match"):
@@ -145,11 +149,8 @@ class AbstracStory(Story):
         self._closed = HandSummary(
             self.deal,
             f"Deal {self.deal}",
-            tuple(
-                f"{w.name(s)} scored {scores[s]}"
-                + (f" (total {totals[s]})" if self.ctx.options.get("match") else "")
-                for s in (0, 1)
-            ),
+            tuple(scored)
+            + ((f"totals: {w.name(0)} {totals[0]}, {w.name(1)} {totals[1]}",) if match else ()),
         )
         return "\n".join(lines)
 

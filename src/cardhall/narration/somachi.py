@@ -234,7 +234,9 @@ class SomachiStory(Story):
         )
         won = f"{w.acts(winners, 'wins')} the hand" if winners else "nobody wins the hand"
         lines.append(won)
-        summary = [won + f" with {plural(max(scores), 'point')}" if winners else won]
+        summary = [
+            (won + f" with {plural(max(scores), 'point')}" if winners else won) + f" ({reason})"
+        ]
         if mult > 1:
             summary.append(f"points counted ×{mult} after declined challenges")
         for i, pot in enumerate(event.get("pots") or []):
