@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardhall.cards import SuitNames
 from cardhall.conformance import configs
@@ -23,9 +25,11 @@ from cardhall.narration import (
     context_start,
     describe,
     hand_summaries,
+    labels,
     narrate,
     prompt,
     score_table,
+    status,
     story,
 )
 from cardhall.narration.common import default_names
@@ -139,7 +143,8 @@ def test_every_event_has_a_sentence_in_the_games_words(
 def test_no_sentence_names_a_card_the_seat_may_not_see(
     name: str, players: int, options: dict[str, Any]
 ) -> None:
-    """A card a seat's new sentences name after an action is in that seat's view just
+    """A card a seat's new sentences name after an action (or the cards of a showdown
+    step, or its prompt, status line and button words) is in that seat's view just
     before or just after it (its own hand, the table, the showdown...), or in no place
     hidden from it: never in another seat's hand, played or reserve cards, or the deck."""
     game = make_game(name, players, **options)
@@ -154,16 +159,25 @@ def test_no_sentence_names_a_card_the_seat_may_not_see(
     def each(state: State, _seat: int | None) -> None:
         nonlocal named
         for v in viewers:
-            now = json.dumps(state.view(v))
+            view = state.view(v)
+            now = json.dumps(view)
             feed = state.events_for(v)
+            secret = hidden(state, v)
+            told: list[tuple[str, list[str]]] = []  # a text, and the cards it is about
             for event in feed[seen[v] :]:
-                text = tellers[v].tell(event) or ""
-                for rank, suit in CARD.findall(text):
-                    card = f"{rank}/S{suit}"
+                told.append((tellers[v].tell(event) or "", []))
+                for step in tellers[v].steps() or []:  # what the web steps through
+                    told.append((step["text"], list(step["cards"])))
+            # what the seat reads about its own decision: why, the status, the buttons
+            ctx = tellers[v].ctx
+            for text in [prompt(view, ctx) or "", status(view, ctx), *labels(view, ctx)]:
+                told.append((text, []))
+            for text, cards in told:
+                for card in [f"{rank}/S{suit}" for rank, suit in CARD.findall(text)] + cards:
                     named += 1
-                    assert (
-                        card in before.get(v, "") or card in now or card not in hidden(state, v)
-                    ), f"seat {v} is told about {card}, which it may not see: {text!r}"
+                    assert card in before.get(v, "") or card in now or card not in secret, (
+                        f"seat {v} is told about {card}, which it may not see: {text!r}"
+                    )
             seen[v] = len(feed)
             before[v] = now
 
@@ -384,3 +398,121 @@ def test_every_event_kind_a_game_emits_has_a_sentence(name: str) -> None:
             told |= {e["kind"] for e, t in zip(feed, narrate(feed, ctx), strict=True) if t}
     assert emitted, "no event kinds found in the game's source"
     assert emitted <= told, f"kinds without a sentence: {sorted(emitted - told)}"
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_every_view_has_a_status_and_words_for_each_button(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """For every seat and a spectator, after every action: the status says "Your turn"
+    (or the game's words) only to a seat being asked, names whom the table waits for to
+    the others, "Game over" at the end; each legal entry has its own words."""
+    game = make_game(name, players, **options)
+
+    def each(state: State, _seat: int | None) -> None:
+        actors = state.actors()
+        for viewer in [*range(players), None]:
+            view = state.view(viewer)
+            ctx = Context(name, NAMES[:players], viewer=viewer, options=game.options)
+            text = status(view, ctx)
+            if state.is_over:
+                assert text == "Game over"
+            elif viewer in actors:
+                assert not text.startswith("Waiting"), text
+                assert text.startswith(("Your ", "Not your turn: ", "You owe ")) or (
+                    " challenges you for " in text
+                ), text
+            else:
+                assert text.startswith("Waiting for "), text
+                for s in actors:
+                    assert NAMES[s] in text
+            if text:
+                check_words(text, players)
+            words = labels(view, ctx)
+            assert len(words) == len(view.get("legal") or []) == len(set(words)), words
+            for word in words:
+                check_words(word, players)
+
+    play(game, 5, each)
+
+
+#: The players of the property test: a seeded random choice, always the first legal entry,
+#: always the last (the largest amounts).
+POLICIES = ("random", "lowest", "highest")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    case=st.sampled_from([(n, p, o) for n, p, o in game_configs()]),
+    seed=st.integers(0, 10**6),
+    policy=st.sampled_from(POLICIES),
+    viewer_pick=st.integers(0, 7),
+)
+def test_no_python_value_field_name_or_seat_from_zero_in_any_text(
+    case: tuple[str, int, dict[str, Any]], seed: int, policy: str, viewer_pick: int
+) -> None:
+    """Property: over seeded games played by random, always-lowest and always-highest
+    policies, every sentence, prompt, status line, button label, summary and score table
+    is in words (checked as above), for the players and a spectator."""
+    name, players, options = case
+    game = make_game(name, players, **options)
+    viewer = viewer_pick if viewer_pick < players else None
+    ctx = Context(name, NAMES[:players], viewer=viewer, options=game.options)
+    plain = Context(name, default_names(players), viewer=viewer, options=game.options)
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    tellers = (story(ctx), story(plain))
+    told = 0
+    for _ in range(400):  # a cap: some games are long under a fixed policy
+        feed = state.events_for(viewer)
+        for event in feed[told:]:
+            for teller in tellers:
+                text = teller.tell(event)
+                if text:
+                    check_words(text, players)
+                for step in teller.steps() or []:
+                    check_words(step["text"], players)
+        told = len(feed)
+        if state.is_over:
+            break
+        for c in (ctx, plain):
+            view = state.view(viewer)
+            for text in [prompt(view, c), status(view, c), *labels(view, c)]:
+                if text:
+                    check_words(text, players)
+        seat = min(state.actors())
+        legal = state.legal_actions(seat)
+        entry = {"random": rng.choice(legal), "lowest": legal[0], "highest": legal[-1]}[policy]
+        state.apply(seat, entry)
+    for c in (ctx, plain):
+        feed = state.events_for(viewer)
+        for summary in hand_summaries(feed, c):
+            for line in summary.lines:
+                check_words(line, players)
+        table = score_table(feed, c)
+        if table is not None:
+            check_words(table.result, players)
+            for cell in [*table.columns, *(x for row in table.rows for x in row)]:
+                assert not RAW.search(cell), cell
+
+
+@pytest.mark.parametrize("name", ["abstrac", "getha", "somachi", "yamiro"])
+def test_a_record_tells_the_same_story_as_the_game(name: str) -> None:
+    """The narration is a function of the record: a game saved as a record, read back
+    and replayed is told in the same words, event by event, for every seat."""
+    from cardhall.record import Record, replay
+
+    options = {"getha": {"chips": 10, "max_deals": 3}, "somachi": {"hands_per_game": 1}}
+    game = make_game(name, **options.get(name, {}))
+    state = play(game, 6)
+    record = Record.from_dict(
+        json.loads(json.dumps(Record.from_state(state, seats=NAMES[: game.players]).to_dict()))
+    )
+    again = replay(record)
+    assert again.is_over
+    for viewer in [*range(game.players), None]:
+        ctx = Context(name, tuple(record.seats or ()), viewer=viewer, options=again.game.options)
+        assert ctx.names == NAMES[: game.players]
+        told = annotate(again.events_for(viewer), ctx)
+        assert told == annotate(state.events_for(viewer), ctx)
+        assert all("text" in e for e in told)

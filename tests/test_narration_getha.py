@@ -5,10 +5,21 @@ totals, side pots and carry-over), the deal summaries and the prompts."""
 from __future__ import annotations
 
 import random
+import re
 
 from cardhall.conformance import random_playout
 from cardhall.engine import choose_uniform
-from cardhall.narration import Context, describe, hand_summaries, narrate, prompt
+from cardhall.narration import (
+    Context,
+    annotate,
+    describe,
+    hand_summaries,
+    labels,
+    narrate,
+    prompt,
+    status,
+)
+from cardhall.narration.getha import SHOWDOWN_KINDS
 from cardhall.registry import make_game
 
 NAMES = ("Ann", "Bob", "Cy")
@@ -166,7 +177,99 @@ def test_prompts_in_every_phase() -> None:
         assert text
         phases.setdefault(view["phase"], text)
         state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
-    assert phases["bringin"].startswith("You deal: set the bring-in (1 to 11).")
+    assert phases["bringin"].startswith("You deal: set the bring-in between 1 and 11 chips.")
     assert "pay " in phases["answer"] and "or decline" in phases["answer"]
     assert phases["select"].startswith("Choose the two suits you play")
     assert phases["bet"].startswith("Betting: ")
+
+
+def test_the_showdown_steps_one_per_line_with_their_seats_and_cards() -> None:
+    """``annotate`` gives each showdown event its steps (what the web steps through): one
+    per line of its text, each with the seats and the cards it is about."""
+    kinds: set[str] = set()
+    for seed in SEEDS:
+        state = make_game("getha", 3, chips=12, max_deals=4).new_state(seed=seed)
+        random_playout(state, random.Random(seed))
+        for viewer in (0, None):
+            feed = annotate(state.events_for(viewer), Context("getha", NAMES, viewer=viewer))
+            shown = False
+            for event in feed:
+                if event["kind"] not in SHOWDOWN_KINDS:
+                    assert "text_steps" not in event
+                    continue
+                kinds.add(event["kind"])
+                steps = event["text_steps"]
+                assert [s["text"] for s in steps] == event["text"].split("\n")
+                for step in steps:
+                    assert all(0 <= s < 3 for s in step["seats"])
+                    for card in step["cards"]:
+                        assert card.replace("/", " of ") in step["text"]
+                if event["kind"] == "reveal":
+                    shown = True
+                    played = {int(s): c for s, c in event["played"].items()}
+                    assert [s["seats"] for s in steps[1:]] == [[s] for s in played]
+                    assert [s["cards"] for s in steps[1:]] == list(played.values())
+                if event["kind"] == "claim":
+                    assert steps[0]["seats"][0] == event["seat"]
+                    assert steps[0]["cards"][0] == f"arl/S{event['suit']}"
+                if event["kind"] == "pot" and not event["returned"]:
+                    battles = [s for s in event["steps"] if s["step"] == "battle"]
+                    told = [s for s in steps if s["text"].startswith("Battle, ")]
+                    assert [s["seats"] for s in told] == [b["seats"] for b in battles]
+                    assert steps[0]["seats"] == event["eligible"]
+                    winner = event["winner"]
+                    assert steps[-1]["seats"] == ([] if winner is None else [winner])
+                if event["kind"] == "deal_over":
+                    assert steps[0]["text"] == f"End of deal {event['deal']}."
+                    shown = False
+            assert not shown
+    assert kinds == SHOWDOWN_KINDS
+
+
+def test_prompts_and_buttons_speak_of_amounts_in_words() -> None:
+    state = make_game("getha", 3, chips=100_000).new_state(seed=2)
+    rng = random.Random(2)
+    texts: dict[str, tuple[str, list[str]]] = {}
+    while not state.is_over and len(texts) < 4:
+        seat = min(state.actors())
+        view = state.view(seat)
+        ctx = Context("getha", NAMES, viewer=seat)
+        said = prompt(view, ctx)
+        assert said is not None
+        if view["phase"] in ("bringin", "bet"):
+            texts.setdefault(view["phase"], (said, labels(view, ctx)))
+        words = labels(view, ctx)
+        assert len(words) == len(view["legal"]) == len(set(words))
+        legal = state.legal_actions(seat)
+        # the largest amounts, so that the numbers are big
+        bets = [a for a in legal if str(a).split(" ")[0] in ("bringin", "bet", "raise")]
+        state.apply(seat, bets[-1] if bets and rng.random() < 0.3 else rng.choice(legal))
+    said, _ = texts["bringin"]
+    assert said.startswith("You deal: set the bring-in between 1 and 99,999 chips.")
+    said, words = texts["bet"]
+    assert "," in said and "Your stack" not in said
+    assert re.search(r"\b(bet|raise to) between [\d,]+ and [\d,]+ chips\b", said), said
+    for word in words:
+        assert not re.search(r"\d{4}", word), word
+
+
+def test_the_status_names_whom_the_table_waits_for() -> None:
+    state = make_game("getha", 3, chips=12).new_state(seed=5)
+    rng = random.Random(5)
+    seen = set()
+    while not state.is_over:
+        actors = state.actors()
+        for viewer in (0, 1, 2, None):
+            view = state.view(viewer)
+            text = status(view, Context("getha", NAMES, viewer=viewer))
+            if viewer in actors:
+                assert text.startswith("Your "), text
+            else:
+                waited = [NAMES[s] for s in actors]
+                assert text.startswith("Waiting for ") and all(n in text for n in waited), text
+            seen.add(view["phase"])
+        seat = min(actors)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    view = state.view(0)
+    assert status(view, Context("getha", NAMES, viewer=0)) == "Game over"
+    assert {"select", "bet", "bringin"} <= seen

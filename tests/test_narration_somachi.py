@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from cardhall.engine import State, choose_uniform
-from cardhall.narration import Context, hand_summaries, narrate, prompt
+from cardhall.narration import Context, hand_summaries, labels, narrate, prompt, status
 from cardhall.registry import make_game
 
 NAMES = ("Ann", "Bob", "Cy")
@@ -95,3 +95,56 @@ def test_windows_and_passes_in_the_feed() -> None:
             f"{'you' if s == 1 else NAMES[s]} {t}" for s, t in enumerate(end["tallies"])
         )
         assert summary.lines[-1] == f"Tallies: {tallies}."
+
+
+def test_the_status_of_a_window_is_never_your_turn() -> None:
+    """The seat asked out of turn reads why; the others read whom the table waits for and
+    why; nobody reads "Your turn"."""
+    cases = [
+        ("claim window", 0, {"claim", "pass"}),
+        ("collect window", 0, {"collect", "pass"}),
+        ("defence window", 0, {"pass"}),
+    ]
+    for kind, seed, legal in cases:
+        state, pending = window(kind, seed, legal)
+        seat = pending["seat"]
+        mine = status(state.view(seat), Context("somachi", NAMES, viewer=seat))
+        assert mine.startswith("Not your turn: "), mine
+        for other in [*(set(range(3)) - {seat}), None]:
+            theirs = status(state.view(other), Context("somachi", NAMES, viewer=other))
+            assert theirs.startswith(f"Waiting for {NAMES[seat]} (out of turn: "), theirs
+        if kind == "claim window":
+            card = pending["card"].replace("/", " of ")
+            suit = pending["card"].split("/")[1]
+            assert mine == (
+                f"Not your turn: your arl of {suit} may claim the {card} on the discard pile"
+            )
+        if kind == "defence window":
+            attacker = NAMES[pending["attacker"]]
+            assert mine == (
+                f"Not your turn: {attacker} attacks you with the arlas of S{pending['suit']}"
+            )
+            words = labels(state.view(seat), Context("somachi", NAMES, viewer=seat))
+            assert words == [f"Pass (lose your S{pending['suit']} cards)"]
+
+
+def test_the_buttons_name_seats_and_cards_in_words() -> None:
+    """Every legal entry has its words: an attack names its target (never a seat counted
+    from 0), a pass what it lets go; two entries never read the same."""
+    state = make_game("somachi", 3, hands_per_game=2).new_state(seed=4)
+    rng = random.Random(4)
+    seen: set[str] = set()
+    while not state.is_over:
+        seat = min(state.actors())
+        view = state.view(seat)
+        words = labels(view, Context("somachi", NAMES, viewer=seat))
+        assert len(words) == len(view["legal"]) == len(set(words))
+        for entry, text in zip(view["legal"], words, strict=True):
+            kind = str(entry).split(" ")[0]
+            seen.add(kind)
+            if kind == "attack":
+                _, card, target = str(entry).split(" ")
+                assert text == f"Attack {NAMES[int(target)]} with the {card.replace('/', ' of ')}"
+            assert "/" not in text and text[0].isupper(), text
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert {"attack", "add", "play", "discard", "draw"} <= seen

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardhall.engine import State
-from cardhall.narration import Context, narrate, prompt
+from cardhall.narration import Context, labels, narrate, prompt, status
 from cardhall.registry import make_game
 
 
@@ -112,3 +112,42 @@ def test_the_prompt_says_how_the_hand_stands_and_what_is_at_stake() -> None:
         "At stake: the cards played so far, worth 8 from Ann and 0 from your side."
     )
     assert prompt(state.view(0), Context("yamiro", ("Ann", "Bob"), viewer=0)) is None
+
+
+def test_in_the_partner_form_every_card_played_names_its_team() -> None:
+    state = play_to_end(4)
+    names = ("Ann", "Bob", "Cy", "Dee")
+    for viewer in (0, 1, None):
+        feed = state.events_for(viewer)
+        lines = narrate(feed, Context("yamiro", names, viewer=viewer))
+        plays = [(e, t) for e, t in zip(feed, lines, strict=True) if e["kind"] == "play"]
+        assert len(plays) > 8
+        for event, text in plays:
+            seat = event["seat"]
+            assert text is not None
+            if seat == viewer:
+                assert text.startswith("You play the ")
+            elif viewer is not None and seat ^ 2 == viewer:
+                assert text.startswith(f"Your partner {names[seat]} plays the ")
+            else:
+                assert text.startswith(f"{names[seat]} (with {names[seat ^ 2]}) plays the ")
+    # the two-player form has no teams to name
+    two = narrate(play_to_end(2).events_for(0), Context("yamiro", names[:2], viewer=0))
+    assert not any(t and "(with " in t for t in two)
+
+
+def test_the_status_and_the_buttons() -> None:
+    state = make_game("yamiro", 4).new_state(seed=3)
+    names = ("Ann", "Bob", "Cy", "Dee")
+    mover = state.view(None)["to_move"]
+    partner = mover ^ 2
+    ctx = Context("yamiro", names, viewer=partner)
+    assert status(state.view(partner), ctx) == (
+        f"Waiting for {names[mover]} (your partner) to play a card"
+    )
+    view = state.view(mover)
+    mine = Context("yamiro", names, viewer=mover)
+    assert status(view, mine) == "Your turn"
+    assert labels(view, mine) == [
+        "Play the " + a.split(" ")[1].replace("/", " of ") for a in view["legal"]
+    ]

@@ -17,7 +17,7 @@ from cardhall.web.app import create_app
 from cardhall.web.projection import narration_context
 from test_web_helpers import Client, running
 
-NARRATED = ("text", "summary")
+NARRATED = ("text", "summary", "text_steps")
 
 
 def strip(event: dict[str, Any]) -> dict[str, Any]:
@@ -99,6 +99,14 @@ def test_update_frames_carry_each_events_sentence_and_the_prompt(tmp_path: Path)
     assert all(p is None for v, p in prompts if not v["legal"])
     for view, text in prompts:
         assert text == narration.prompt(view, ctx)
+    # ... and so are its status line and the words of each legal entry
+    with_view = [m for m in frames if m.get("view") is not None]
+    for m in with_view:
+        assert m["status"] == narration.status(m["view"], ctx)
+        assert m["labels"] == narration.labels(m["view"], ctx)
+        assert len(m["labels"]) == len(m["view"]["legal"])
+    assert any(m["status"] == "Your turn" for m in with_view)
+    assert with_view[-1]["status"] == "Game over"
 
 
 def test_the_rest_view_carries_the_prompt_and_the_sentences(tmp_path: Path) -> None:
@@ -111,6 +119,8 @@ def test_the_rest_view_carries_the_prompt_and_the_sentences(tmp_path: Path) -> N
         seen = c.get(f"/api/tables/{t['table_id']}/view", headers=headers).json()
     assert seen["view"]["legal"] == ["first", "second"]
     assert seen["prompt"].startswith("You choose: go first or second.")
+    assert seen["status"] == "Your turn"
+    assert seen["labels"] == ["Go first", "Go second"]
     layout = seen["events"][0]
     assert layout["kind"] == "layout"
     assert (

@@ -16,10 +16,15 @@ the viewer and the game's options):
   ``earlier`` holds the events the seat saw before it (a hand's plays explain the next);
 * :func:`narrate` ``(events, ctx)`` — the sentences of a whole feed, in order;
 * :func:`annotate` ``(events, ctx, start=0)`` — copies of the events from ``start`` on,
-  each with its ``"text"``, the event closing a hand with its ``"summary"`` and the last
-  event of the game with the score table (what the web server sends);
+  each with its ``"text"`` (and, told in steps, its ``"text_steps"``: Getha's showdown), the
+  event closing a hand with its ``"summary"`` and the last event of the game with the
+  score table (what the web server sends);
 * :func:`prompt` ``(view, ctx)`` — why the viewing seat is asked now and what is at stake
   (``None`` when it is not asked);
+* :func:`status` ``(view, ctx)`` — whose move it is and why, for any viewer ("Your turn",
+  "Waiting for Ann, who may claim the 5 of S3 on the discard pile, out of turn");
+* :func:`labels` ``(view, ctx)`` — the words of each entry of ``view["legal"]`` (a button
+  "Attack Bob with the arlas of S4", a range "Bet between 2 and 1,000,000 chips");
 * :func:`hand_summaries` ``(events, ctx)`` — one :class:`HandSummary` per hand or deal;
 * :func:`score_table` ``(events, ctx)`` — the end of the game: a :class:`ScoreTable` with
   a row per hand and the final result (``None`` before the end);
@@ -42,7 +47,14 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardhall.narration.common import Context, HandSummary, ScoreTable, Story, sentence
+from cardhall.narration.common import (
+    Context,
+    HandSummary,
+    ScoreTable,
+    Story,
+    headline,
+    sentence,
+)
 
 __all__ = [
     "Context",
@@ -53,9 +65,11 @@ __all__ = [
     "context_start",
     "describe",
     "hand_summaries",
+    "labels",
     "narrate",
     "prompt",
     "score_table",
+    "status",
     "story",
 ]
 
@@ -103,7 +117,9 @@ def annotate(
     events: Sequence[Mapping[str, Any]], ctx: Context, start: int = 0
 ) -> list[dict[str, Any]]:
     """Copies of ``events[start:]`` with their ``"text"`` (absent when an event says
-    nothing), the event that closes a hand with its ``"summary"`` (``title``, ``lines``)
+    nothing; an event told in steps also has its ``"text_steps"``, one per line of the text:
+    ``{"text", "seats", "cards"}``), the event that closes a hand with its ``"summary"``
+    (``title``, ``lines``)
     and the game's last event with the ``"table"`` of the summary (``columns``, ``rows``,
     ``result``). ``events[:start]`` are only heard, for the context."""
     teller = story(ctx)
@@ -118,6 +134,9 @@ def annotate(
         copy.pop("text", None)
         if text:
             copy["text"] = text
+            steps = teller.steps()
+            if steps is not None:
+                copy["text_steps"] = steps
         if summary is not None or final:
             data: dict[str, Any] = (
                 summary.to_json() if summary is not None else {"title": "", "lines": []}
@@ -139,6 +158,26 @@ def prompt(view: Mapping[str, Any], ctx: Context) -> str | None:
         return None
     text = story(ctx).prompt(view)
     return sentence(text) if text else None
+
+
+def status(view: Mapping[str, Any], ctx: Context) -> str:
+    """Whose move it is and why, as a status line for the viewer of ``view`` (a player or
+    a spectator): ``Your turn``, ``Waiting for Ann``, a game's out-of-turn window in its
+    words, ``Game over``; empty when nobody is asked."""
+    return headline(story(ctx).status(view))
+
+
+def labels(view: Mapping[str, Any], ctx: Context) -> list[str]:
+    """The words of each entry of ``view["legal"]``, in order, for the buttons (the action
+    sent is still the entry's notation).
+
+    >>> from cardhall.registry import make_game
+    >>> state = make_game("abstrac").new_state(seed=7)
+    >>> labels(state.view(0), Context("abstrac", ("Ann", "Bob"), viewer=0))
+    ['Go first', 'Go second']
+    """
+    teller = story(ctx)
+    return [headline(teller.label(entry, view)) for entry in view.get("legal") or []]
 
 
 def hand_summaries(events: Sequence[Mapping[str, Any]], ctx: Context) -> list[HandSummary]:

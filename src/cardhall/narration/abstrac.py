@@ -196,6 +196,25 @@ class AbstracStory(Story):
             sentence(self._result(totals)),
         )
 
+    # -- status and buttons ------------------------------------------------------------
+
+    def their_status(self, view: Mapping[str, Any], seats: Sequence[int]) -> str | None:
+        if view.get("first") is None:
+            return "to choose who goes first"
+        return "to take cards from the row"
+
+    def label(self, entry: Any, view: Mapping[str, Any]) -> str:
+        kind, _, arg = str(entry).partition(" ")
+        if kind == "first":
+            return "go first"
+        if kind == "second":
+            return "go second"
+        if kind == "take" and arg.isdigit():
+            n = int(arg)
+            cards = [self.w.card(c) for c in list(view.get("row") or [])[:n]]
+            return f"take {plural(n, 'card')}" + (f" ({' '.join(cards)})" if cards else "")
+        return str(entry)
+
     # -- the seat being asked ----------------------------------------------------------
 
     def prompt(self, view: Mapping[str, Any]) -> str | None:

@@ -36,8 +36,12 @@ __all__ = [
     "Story",
     "Words",
     "amount_bounds",
+    "amount_range",
     "french_card",
+    "headline",
     "legal_kinds",
+    "num",
+    "range_entry",
     "sentence",
 ]
 
@@ -201,12 +205,23 @@ def listing(items: Iterable[str], last: str = "and") -> str:
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 card``, ``3 cards``.
+    """``1 card``, ``3 cards``, ``1,000,000 chips``.
 
     >>> plural(1, "chip"), plural(0, "chip"), plural(2, "alak", "alak")
     ('1 chip', '0 chips', '2 alak')
+    >>> plural(1_000_000, "chip")
+    '1,000,000 chips'
     """
-    return f"{n} {word if n == 1 else (words or word + 's')}"
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def num(n: int) -> str:
+    """A number as a person reads it: ``1,000,000``.
+
+    >>> num(7), num(1_000_000), num(-1500)
+    ('7', '1,000,000', '-1,500')
+    """
+    return f"{int(n):,}"
 
 
 def french_card(text: str) -> str:
@@ -343,8 +358,90 @@ class Story:
         """Whether ``event`` is the last word of the game."""
         return event["kind"] in self.whole_game_kinds
 
+    def steps(self) -> list[dict[str, Any]] | None:
+        """The steps of the event just told, one per line of its text (``text``, the
+        ``seats`` and ``cards`` it is about), for a table that shows them one at a time
+        (Getha's showdown); ``None`` for an event told in one go."""
+        return None
+
+    # -- the seat's view ---------------------------------------------------------------
+
+    def status(self, view: Mapping[str, Any]) -> str:
+        """Whose move it is and why, for the viewer (a player or a spectator): ``your
+        turn``, ``waiting for Ann``, or a game's own words (an out-of-turn window)."""
+        if view.get("over"):
+            return "game over"
+        seat = view.get("seat")
+        actors = [int(a) for a in view.get("actors") or []]
+        if seat is not None and int(seat) in actors:
+            return self.my_status(view) or "your turn"
+        others = [a for a in actors if a != seat]
+        if not others:
+            return ""
+        why = self.their_status(view, others)
+        return f"waiting for {self.w.seats(others)}" + (f" {why}" if why else "")
+
+    def my_status(self, view: Mapping[str, Any]) -> str | None:
+        """The status of a viewer being asked, when it is not simply "your turn"."""
+        return None
+
+    def their_status(self, view: Mapping[str, Any], seats: Sequence[int]) -> str | None:
+        """What the seats the table waits for are deciding (after "waiting for Ann")."""
+        return None
+
+    def label(self, entry: Any, view: Mapping[str, Any]) -> str:
+        """The words of one legal entry of ``view["legal"]`` (a notation, or an amount
+        range) for a button: ``Attack Bob with the arlas of S4``."""
+        if isinstance(entry, Mapping):
+            return f"{entry['kind']} {amount_range(entry)}"
+        return str(entry)
+
 
 # --------------------------------------------------------------------------- legal moves
+
+
+def amount_range(entry: Mapping[str, Any], unit: str = "chip") -> str:
+    """An amount range of ``view["legal"]`` in words.
+
+    >>> amount_range({"kind": "bet", "min": 2, "max": 1_000_000, "step": 1})
+    'between 2 and 1,000,000 chips'
+    >>> amount_range({"kind": "bet", "min": 10, "max": 50, "step": 10})
+    'between 10 and 50 chips, in steps of 10'
+    >>> amount_range({"kind": "bet", "min": 1, "max": 1, "step": 1})
+    'of 1 chip'
+    """
+    lo, hi, step = int(entry["min"]), int(entry["max"]), int(entry.get("step", 1))
+    if lo == hi:
+        return f"of {plural(lo, unit)}"
+    text = f"between {num(lo)} and {plural(hi, unit)}"
+    return text + (f", in steps of {num(step)}" if step != 1 else "")
+
+
+def range_entry(view: Mapping[str, Any], kind: str) -> Mapping[str, Any] | None:
+    """The legal amounts of ``kind`` as a range, from either form of the legal list (a
+    range object, or one notation per amount as before ranges).
+
+    >>> range_entry({"legal": ["fold", "raise 4", "raise 5", "raise 6"]}, "raise")
+    {'kind': 'raise', 'min': 4, 'max': 6, 'step': 1}
+    >>> range_entry({"legal": ["fold"]}, "bet") is None
+    True
+    """
+    for entry in view.get("legal") or []:
+        if isinstance(entry, Mapping) and entry.get("kind") == kind:
+            return entry
+    bounds = amount_bounds(view, kind)
+    if bounds is None:
+        return None
+    return {"kind": kind, "min": bounds[0], "max": bounds[1], "step": 1}
+
+
+def headline(text: str) -> str:
+    """A status line: the first letter capitalised, no full stop.
+
+    >>> headline("waiting for Ann")
+    'Waiting for Ann'
+    """
+    return text[:1].upper() + text[1:] if text else text
 
 
 def legal_kinds(view: Mapping[str, Any]) -> list[str]:

@@ -26,12 +26,19 @@ from cardhall.narration.common import (
     HandSummary,
     ScoreTable,
     Story,
-    amount_bounds,
+    amount_range,
     legal_kinds,
     listing,
+    num,
     plural,
+    range_entry,
     sentence,
 )
+
+#: The events of a showdown (and of a deal won unseen), told in steps.
+SHOWDOWN_KINDS = frozenset({"reveal", "claim", "replace", "pot", "win", "deal_over"})
+#: A step as told: its line, the seats and the cards it is about.
+Line = tuple[str, Sequence[int], Sequence[str]]
 
 __all__ = ["GethaStory", "tell_steps"]
 
@@ -53,6 +60,18 @@ class GethaStory(Story):
         self._closed: HandSummary | None = None
         self.deals: list[dict[str, Any]] = []  # deal_over events, in order
         self.final: list[int] | None = None
+        self._steps: list[dict[str, Any]] | None = None
+
+    def steps(self) -> list[dict[str, Any]] | None:
+        return self._steps
+
+    def _say(self, lines: Sequence[Line]) -> str:
+        """The lines of a step-by-step event; remembers each line's seats and cards."""
+        self._steps = [
+            {"text": sentence(text), "seats": [int(x) for x in seats], "cards": list(cards)}
+            for text, seats, cards in lines
+        ]
+        return "\n".join(text for text, _, _ in lines)
 
     # -- events ------------------------------------------------------------------------
 
@@ -61,6 +80,9 @@ class GethaStory(Story):
         kind = event["kind"]
         seat: Any = event.get("seat")
         self._closed = None
+        self._steps = None
+        if kind in SHOWDOWN_KINDS:
+            return self._say(self._showdown(event))
         if kind == "deal":
             self.deal = int(event["deal"])
             self.dealer = int(event["dealer"])
@@ -79,7 +101,7 @@ class GethaStory(Story):
             amounts = set(paid.values())
             if len(amounts) == 1:
                 return f"everyone dealt in antes {w.chips(amounts.pop())}"
-            return "antes: " + listing(f"{w.name(s)} {a}" for s, a in paid.items())
+            return "antes: " + listing(f"{w.name(s)} {num(a)}" for s, a in paid.items())
         if kind == "cards":
             if "cards" in event:
                 return f"{w.act(int(seat), 'is')} dealt {w.cards(event['cards'])}"
@@ -154,51 +176,63 @@ class GethaStory(Story):
             to = int(event["to"])
             if kind == "allin":
                 return (
-                    f"{w.act(int(seat), 'goes')} all-in for {w.chips(int(event['paid']))} (to {to})"
+                    f"{w.act(int(seat), 'goes')} all-in for {w.chips(int(event['paid']))} "
+                    f"(to {num(to)})"
                 )
             verb = "bets" if kind == "bet" else "raises to"
-            return f"{w.act(int(seat), verb)} {to}" + (", all-in" if event["allin"] else "")
-        if kind == "reveal":
-            lines = ["showdown: the played cards are turned up"]
-            for s, cards in event["played"].items():
-                lines.append(f"{w.act(int(s), 'shows')} {w.cards(cards)}")
-            return "\n".join(lines)
-        if kind == "claim":
-            arl = w.card(str(RailogCard.of(10, int(event["suit"]))))
-            taken = "; ".join(
-                f"{w.cards(t['cards'])} from {self._source(t['from'])}" for t in event["taken"]
-            )
-            return f"{w.whose(int(seat))} {arl} claims {taken}"
-        if kind == "replace":
-            how = "the only suit left in reserve" if event["auto"] else "by choice"
-            return (
-                f"{w.act(int(seat), 'has')} lost a played suit to an arl and "
-                f"{'bring' if seat == self.ctx.viewer else 'brings'} in "
-                f"{w.suit(int(event['suit']))} from the reserve ({how}): {w.cards(event['cards'])}"
-            )
-        if kind == "pot":
-            lines = self.explain_pot(event)
-            self.pot_lines.append(self._pot_summary(event))
-            return "\n".join(lines)
-        if kind == "win":
-            won = w.chips(int(event["amount"]))
-            self.unseen = f"{w.name(int(seat))} won {won} unseen: everyone else folded"
-            return (
-                f"everyone else folded: {w.act(int(seat), 'wins')} "
-                f"{w.chips(int(event['amount']))} without a showdown"
-            )
-        if kind == "deal_over":
-            return self._deal_over(event)
+            return f"{w.act(int(seat), verb)} {num(to)}" + (", all-in" if event["allin"] else "")
         if kind == "carry_split":
             shares = {int(s): int(c) for s, c in event["shares"].items()}
             return "the game ends with chips carried over; they are shared: " + listing(
-                f"{w.name(s)} {c}" for s, c in shares.items()
+                f"{w.name(s)} {num(c)}" for s, c in shares.items()
             )
         if kind == "game_over":
             stacks = [int(s) for s in event["stacks"]]
             self.final = stacks
             return "game over. " + self._result(stacks)
         return None
+
+    def _showdown(self, event: Mapping[str, Any]) -> list[Line]:
+        """The steps of a showdown event (or of a deal won unseen, or the deal's end)."""
+        w = self.w
+        kind = event["kind"]
+        seat: Any = event.get("seat")
+        if kind == "reveal":
+            played = {int(s): list(cards) for s, cards in event["played"].items()}
+            lines: list[Line] = [("showdown: the played cards are turned up", list(played), [])]
+            for s, cards in played.items():
+                lines.append((f"{w.act(s, 'shows')} {w.cards(cards)}", [s], cards))
+            return lines
+        if kind == "claim":
+            arl = str(RailogCard.of(10, int(event["suit"])))
+            taken = "; ".join(
+                f"{w.cards(t['cards'])} from {self._source(t['from'])}" for t in event["taken"]
+            )
+            losers = [self._source_seat(t["from"]) for t in event["taken"]]
+            seats = [int(seat), *(x for x in losers if x is not None and x != int(seat))]
+            cards = [arl, *(c for t in event["taken"] for c in t["cards"])]
+            return [(f"{w.whose(int(seat))} {w.card(arl)} claims {taken}", seats, cards)]
+        if kind == "replace":
+            how = "the only suit left in reserve" if event["auto"] else "by choice"
+            text = (
+                f"{w.act(int(seat), 'has')} lost a played suit to an arl and "
+                f"{'bring' if seat == self.ctx.viewer else 'brings'} in "
+                f"{w.suit(int(event['suit']))} from the reserve ({how}): {w.cards(event['cards'])}"
+            )
+            return [(text, [int(seat)], list(event["cards"]))]
+        if kind == "pot":
+            self.pot_lines.append(self._pot_summary(event))
+            return self._pot_steps(event)
+        if kind == "win":
+            won = w.chips(int(event["amount"]))
+            self.unseen = f"{w.name(int(seat))} won {won} unseen: everyone else folded"
+            text = f"everyone else folded: {w.act(int(seat), 'wins')} {won} without a showdown"
+            return [(text, [int(seat)], [])]
+        return self._deal_over(event)
+
+    def _source_seat(self, text: str) -> int | None:
+        zone, _, where = str(text).partition(":")
+        return None if zone == "extra" or not where.isdigit() else int(where)
 
     def _source(self, text: str) -> str:
         zone, _, where = str(text).partition(":")
@@ -217,49 +251,57 @@ class GethaStory(Story):
 
     def explain_pot(self, pot: Mapping[str, Any]) -> list[str]:
         """The steps that decided one pot, a line each."""
+        return [text for text, _, _ in self._pot_steps(pot)]
+
+    def _pot_steps(self, pot: Mapping[str, Any]) -> list[Line]:
         w = self.w
         amount = int(pot["amount"])
         eligible = [int(s) for s in pot["eligible"]]
         name = self._pot_name(pot)
-        lines = [f"{name}: {w.chips(amount)}, between {w.seats(eligible)}"]
         if pot.get("returned"):
-            lines[0] = f"{name}: {w.chips(amount)}"
-            lines.append(
-                f"only {w.name(int(pot['winner']))} can win it: it goes back to "
-                f"{w.name(int(pot['winner']))}"
-            )
-            return lines
+            only = int(pot["winner"])
+            return [
+                (f"{name}: {w.chips(amount)}", [only], []),
+                (f"only {w.name(only)} can win it: it goes back to {w.name(only)}", [only], []),
+            ]
+        head = f"{name}: {w.chips(amount)}, between {w.seats(eligible)}"
+        lines: list[Line] = [(head, eligible, [])]
         for step in pot["steps"]:
             kind = step["step"]
             if kind == "no_cards":
                 gone = [int(s) for s in step["seats"]]
-                lines.append(f"{w.acts(gone, 'drops')} out: no played cards left (all claimed)")
+                text = f"{w.acts(gone, 'drops')} out: no played cards left (all claimed)"
+                lines.append((text, gone, []))
             elif kind == "arlas":
                 holders = [int(s) for s in step["holders"]]
                 dropped = [int(s) for s in step["dropped"]]
                 shown = f"{w.acts(holders, 'shows')} an arlas"
                 if not dropped:
-                    lines.append(f"{shown}, but nobody drops out (each other seat has a deiskatun)")
+                    text = f"{shown}, but nobody drops out (each other seat has a deiskatun)"
                 else:
-                    lines.append(f"{shown}: {w.acts(dropped, 'drops')} out, with no deiskatun")
+                    text = f"{shown}: {w.acts(dropped, 'drops')} out, with no deiskatun"
+                lines.append((text, [*holders, *dropped], []))
             elif kind == "order":
+                order = [int(s) for s in step["seats"]]
                 parts = [
-                    f"{w.name(int(s))} ({plural(int(k[0]), 'alak', 'alak')}, "
+                    f"{w.name(s)} ({plural(int(k[0]), 'alak', 'alak')}, "
                     f"{plural(int(k[1]), 'number')} totalling {k[2]})"
-                    for s, k in zip(step["seats"], step["keys"], strict=True)
+                    for s, k in zip(order, step["keys"], strict=True)
                 ]
-                lines.append("order of battle: " + ", then ".join(parts))
+                lines.append(("order of battle: " + ", then ".join(parts), order, []))
             elif kind == "champion":
-                lines.append(f"{w.act(int(step['seat']), 'goes')} on without a battle")
+                champion = int(step["seat"])
+                lines.append((f"{w.act(champion, 'goes')} on without a battle", [champion], []))
             elif kind == "battle":
-                lines.append(self._battle(step))
+                removed = [c for side in step["removed"] for c in side]
+                lines.append((self._battle(step), [int(s) for s in step["seats"]], removed))
         winner = pot.get("winner")
         if winner is None:
-            lines.append(
-                f"nobody wins {name}: the {w.chips(amount)} are carried over to the next deal"
-            )
+            text = f"nobody wins {name}: the {w.chips(amount)} are carried over to the next deal"
+            lines.append((text, [], []))
         else:
-            lines.append(f"{w.act(int(winner), 'wins')} {name}: {w.chips(amount)}")
+            text = f"{w.act(int(winner), 'wins')} {name}: {w.chips(amount)}"
+            lines.append((text, [int(winner)], []))
         return lines
 
     def _battle(self, step: Mapping[str, Any]) -> str:
@@ -314,19 +356,21 @@ class GethaStory(Story):
             why = "as the last seat standing"
         return f"{w.name(int(winner))} won {name} ({amount}), {why}"
 
-    def _deal_over(self, event: Mapping[str, Any]) -> str:
+    def _deal_over(self, event: Mapping[str, Any]) -> list[Line]:
         w = self.w
         stacks = [int(s) for s in event["stacks"]]
         received = [int(r) for r in event["received"]]
         carry = int(event["carry"])
+        everyone = list(range(len(stacks)))
         self.deals.append(dict(event))
-        lines = [f"end of deal {event['deal']}"]
-        got = [f"{w.name(s)} {r}" for s, r in enumerate(received) if r]
+        lines: list[Line] = [(f"end of deal {event['deal']}", [], [])]
+        got = [s for s, r in enumerate(received) if r]
         if got:
-            lines.append("chips received: " + ", ".join(got))
-        lines.append(self._stacks(stacks))
+            text = "chips received: " + ", ".join(f"{w.name(s)} {num(received[s])}" for s in got)
+            lines.append((text, got, []))
+        lines.append((self._stacks(stacks), everyone, []))
         if carry:
-            lines.append(f"{w.chips(carry)} carried over to the next deal")
+            lines.append((f"{w.chips(carry)} carried over to the next deal", [], []))
         summary = list(self.pot_lines) if event.get("showdown") else []
         if self.unseen:
             summary.append(self.unseen)
@@ -336,10 +380,10 @@ class GethaStory(Story):
         self._closed = HandSummary(
             int(event["deal"]), f"Deal {event['deal']}", tuple(sentence(x) for x in summary)
         )
-        return "\n".join(lines)
+        return lines
 
     def _stacks(self, stacks: Sequence[int]) -> str:
-        return "stacks: " + ", ".join(f"{self.w.name(s)} {n}" for s, n in enumerate(stacks))
+        return "stacks: " + ", ".join(f"{self.w.name(s)} {num(n)}" for s, n in enumerate(stacks))
 
     def _result(self, stacks: Sequence[int]) -> str:
         w = self.w
@@ -369,13 +413,13 @@ class GethaStory(Story):
                 (
                     f"Deal {d['deal']}",
                     *(
-                        f"{a} ({a - b:+d})" if a != b else f"{a}"
+                        f"{num(a)} ({a - b:+,d})" if a != b else num(a)
                         for a, b in zip(after, before, strict=True)
                     ),
                 )
             )
             before = after
-        rows.append(("Final", *(str(s) for s in self.final)))
+        rows.append(("Final", *(num(s) for s in self.final)))
         return ScoreTable(
             ("Deal", *(w.column(s) for s in range(n))),
             tuple(rows),
@@ -394,8 +438,8 @@ class GethaStory(Story):
         stack = int(me["stack"])
         phase = view["phase"]
         if phase == "bringin":
-            bounds = amount_bounds(view, "bringin")
-            rng = f" ({bounds[0]} to {bounds[1]})" if bounds else ""
+            amounts = range_entry(view, "bringin")
+            rng = f" {amount_range(amounts)}" if amounts else ""
             return (
                 f"you deal: set the bring-in{rng}. Every other seat pays it to stay in the "
                 "deal or declines and is out"
@@ -406,9 +450,9 @@ class GethaStory(Story):
             pay = min(b, stack)
             short = " (all you have)" if pay < b else ""
             return (
-                f"{w.name(dealer)} set the bring-in at {w.chips(b)}: pay {pay}{short} to stay "
-                f"in the deal (you have {stack}), or decline: you are out of this deal and your "
-                "cards stay face down, where an arl can claim them"
+                f"{w.name(dealer)} set the bring-in at {w.chips(b)}: pay {num(pay)}{short} to "
+                f"stay in the deal (you have {num(stack)}), or decline: you are out of this deal "
+                "and your cards stay face down, where an arl can claim them"
             )
         if phase == "draw":
             return (
@@ -431,21 +475,7 @@ class GethaStory(Story):
                 f"reserve. Everyone chooses at once, in secret. You hold {held}"
             )
         if phase == "bet":
-            cur = int(view["cur"])
-            put = int(me["put"])
-            owe = cur - put
-            pot = sum(int(p["amount"]) for p in view["pots"])
-            if owe <= 0:
-                text = f"betting: nobody has bet yet; check or bet (pot {pot}, your stack {stack})"
-            else:
-                call = min(owe, stack)
-                text = (
-                    f"betting: the bet is {cur} and you have put in {put}: call {call}"
-                    + (" (all-in)" if call >= stack else "")
-                    + f", raise or fold (pot {pot}, your stack {stack}). Folding gives up "
-                    f"what you have put in ({int(me['total'])} this deal)"
-                )
-            return text + ". You act again only if someone raises"
+            return self._bet_prompt(view, me)
         if phase == "replace":
             suits = sorted({RailogCard.parse(c).suit for c in view.get("reserve") or []})
             return (
@@ -453,6 +483,107 @@ class GethaStory(Story):
                 f"({listing((w.suit(s) for s in suits), 'or')})"
             )
         return None
+
+    def _bet_prompt(self, view: Mapping[str, Any], me: Mapping[str, Any]) -> str:
+        kinds = legal_kinds(view)
+        stack = int(me["stack"])
+        cur = int(view["cur"])
+        put = int(me["put"])
+        owe = cur - put
+        pot = sum(int(p["amount"]) for p in view["pots"])
+        bet = range_entry(view, "bet")
+        raise_ = range_entry(view, "raise")
+        allin = " or go all-in" if "allin" in kinds else ""
+        if owe <= 0:
+            options = ["check"]
+            if bet is not None:
+                options.append(f"bet {amount_range(bet)}")
+            text = (
+                f"betting: nobody has bet yet: {listing(options, 'or')}{allin} "
+                f"(pot {num(pot)}, your stack {num(stack)})"
+            )
+        else:
+            call = min(owe, stack)
+            options = [f"call {num(call)}" + (" (all-in)" if call >= stack else "")]
+            if raise_ is not None:
+                options.append(f"raise to {amount_range(raise_)}")
+            elif allin:
+                options.append("go all-in")
+            options.append("fold")
+            text = (
+                f"betting: the bet is {num(cur)} and you have put in {num(put)}: "
+                f"{listing(options, 'or')} (pot {num(pot)}, your stack {num(stack)}). Folding "
+                f"gives up what you have put in ({num(int(me['total']))} this deal)"
+            )
+        return text + ". You act again only if someone raises"
+
+    # -- status and buttons ------------------------------------------------------------
+
+    def my_status(self, view: Mapping[str, Any]) -> str | None:
+        phase = view.get("phase")
+        if phase == "select":
+            return "your choice: the suits you play (everyone chooses at once, in secret)"
+        if phase == "answer":
+            return "your turn: pay the bring-in or decline"
+        if phase == "replace":
+            return "your turn: bring in a suit from your reserve"
+        return None
+
+    def their_status(self, view: Mapping[str, Any], seats: Sequence[int]) -> str | None:
+        what = {
+            "select": "to choose their suits, in secret",
+            "bringin": "to set the bring-in",
+            "answer": "to pay the bring-in or decline",
+            "draw": "to discard and draw",
+            "declare": "to set cards aside",
+            "bet": "to bet",
+            "replace": "to bring in a reserve suit",
+        }
+        return what.get(str(view.get("phase")))
+
+    def label(self, entry: Any, view: Mapping[str, Any]) -> str:
+        w = self.w
+        if isinstance(entry, Mapping):
+            kind = entry["kind"]
+            verb = {"bringin": "set the bring-in", "raise": "raise to"}.get(kind, kind)
+            return f"{verb} {amount_range(entry)}"
+        kind, _, arg = str(entry).partition(" ")
+        seat = view.get("seat")
+        me = view["seats"][seat] if seat is not None else {}
+        stack = int(me.get("stack", 0))
+        if kind == "bringin":
+            return f"set the bring-in at {w.chips(int(arg))}"
+        if kind == "bet":
+            return f"bet {w.chips(int(arg))}"
+        if kind == "raise":
+            return f"raise to {num(int(arg))}"
+        if kind == "pay":
+            b = int(view.get("bring_in") or 0)
+            return f"pay the bring-in ({w.chips(min(b, stack))})"
+        if kind == "decline":
+            return "decline the bring-in (out of this deal)"
+        if kind == "check":
+            return "check"
+        if kind == "call":
+            owe = int(view.get("cur") or 0) - int(me.get("put", 0))
+            return f"call {num(min(owe, stack))}" if owe > 0 else "call"
+        if kind == "fold":
+            return "fold"
+        if kind == "allin":
+            return f"all-in ({w.chips(stack)})"
+        if kind == "discard":
+            positions = [int(x) for x in arg.split()]
+            hand = sorted(view.get("hand") or [], key=lambda c: int(RailogCard.parse(c)))
+            cards = [hand[i - 1] for i in positions if 0 < i <= len(hand)]
+            declare = view.get("phase") == "declare"
+            if not cards:
+                return "set nothing aside" if declare else "keep all your cards"
+            return ("set aside " if declare else "discard ") + w.cards(cards)
+        if kind == "select":
+            return "play " + listing(w.suit(int(x)) for x in arg.split())
+        if kind == "replace":
+            return f"bring in {w.suit(int(arg))}"
+        return str(entry)
 
 
 def tell_steps(steps: Sequence[Mapping[str, Any]], ctx: Context) -> list[str]:

@@ -16,17 +16,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardhall.cards import ALAK, ARL, DEISKATUN, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
 from cardhall.games.somachi import TARGET_POINTS, tableau_score
 from cardhall.narration.common import (
     Context,
     HandSummary,
     ScoreTable,
     Story,
-    amount_bounds,
+    amount_range,
     legal_kinds,
     listing,
+    num,
     plural,
+    range_entry,
     sentence,
 )
 
@@ -36,6 +38,17 @@ _REASONS = {
     "out": "someone has played their last card",
     "fold": "everyone else folded",
     "turn limit": "the safety limit on turns was reached",
+}
+
+
+#: What the table waits for, by the decision pending (after "waiting for Ann").
+_WAITING = {
+    "opening": "to open or stand",
+    "draw": "to draw",
+    "turn": "to finish the turn",
+    "bring-in": "to set a bring-in or check",
+    "raise": "to raise the bring-in or check",
+    "stay-in bet": "to make a stay-in bet or check",
 }
 
 
@@ -165,7 +178,7 @@ class SomachiStory(Story):
             return f"{w.act(s, 'makes')} no bring-in"
         if kind == "raise":
             return (
-                f"{w.act(s, 'raises')} the bring-in to {event['level']} "
+                f"{w.act(s, 'raises')} the bring-in to {num(int(event['level']))} "
                 f"(paying {w.chips(int(event['amount']))})"
             )
         if kind == "stay_in":
@@ -177,7 +190,7 @@ class SomachiStory(Story):
             amount, owed = int(event["amount"]), int(event["owed"])
             text = f"{w.act(s, 'pays')} {w.chips(amount)}"
             if amount < owed:
-                text += f" of the {owed} owed"
+                text += f" of the {num(owed)} owed"
             return text + (", all in" if event["all_in"] else "")
         if kind == "fold":
             return f"{w.act(s, 'folds')}: out of this hand, scoring nothing"
@@ -216,7 +229,7 @@ class SomachiStory(Story):
             length = plural(int(hands), "hand")
         text = f"Somachi for {n} players: {length}"
         if o.get("gambling"):
-            text += f", for chips ({o.get('chips', 100)} each)"
+            text += f", for chips ({num(int(o.get('chips', 100)))} each)"
         return text
 
     def _hand_end(self, event: Mapping[str, Any]) -> str:
@@ -248,7 +261,9 @@ class SomachiStory(Story):
             lines.append(line)
             summary.append(line)
         if "chips" in event:
-            chips = "chips: " + ", ".join(f"{w.name(s)} {c}" for s, c in enumerate(event["chips"]))
+            chips = "chips: " + ", ".join(
+                f"{w.name(s)} {num(int(c))}" for s, c in enumerate(event["chips"])
+            )
             lines.append(chips)
             summary.append(chips)
         tally = "tallies: " + ", ".join(f"{w.name(s)} {t}" for s, t in enumerate(tallies))
@@ -289,7 +304,7 @@ class SomachiStory(Story):
             for s in range(n):
                 cell = str(h["scores"][s])
                 if "chips" in h:
-                    cell += f" ({h['chips'][s]} chips)"
+                    cell += f" ({plural(int(h['chips'][s]), 'chip')})"
                 cells.append(cell)
             rows.append((f"Hand {h['number']}", *cells))
         rows.append(("Tally", *(str(t) for t in self.final)))
@@ -334,6 +349,13 @@ class SomachiStory(Story):
             if view.get("taken"):
                 taken = w.card(view["taken"])
                 text += f"; you may not discard the {taken}, taken from the discard pile"
+            challenge = range_entry(view, "challenge")
+            if challenge is not None:
+                text += (
+                    f". Once a hand you may also challenge the others for "
+                    f"{amount_range(challenge).removeprefix('of ')}: they meet it, or one "
+                    "declines and the hand's points double"
+                )
             return text
         if kind == "claim window":
             card = RailogCard.parse(str(pending["card"]))
@@ -390,21 +412,166 @@ class SomachiStory(Story):
                 "(no chips move; the points stay doubled)"
             )
         if kind == "stay-in bet":
-            bounds = amount_bounds(view, "bet")
-            rng = f" of {bounds[0]} to {bounds[1]}" if bounds else ""
+            amounts = range_entry(view, "bet")
+            rng = f" {amount_range(amounts)}" if amounts else ""
             return (
                 f"you played a face card: you may make a stay-in bet{rng} that every other seat "
-                "still in must pay or fold, or check"
+                "still in must pay or fold, or check (no bet)"
             )
         if kind == "bring-in":
-            bounds = amount_bounds(view, "bet")
-            rng = f" ({bounds[0]} to {bounds[1]})" if bounds else ""
+            amounts = range_entry(view, "bet")
+            rng = f" {amount_range(amounts)}" if amounts else ""
             return (
-                f"you are the first to open: you may set a bring-in{rng} every other seat must "
-                "pay or fold, or check (no bring-in this hand)"
+                f"you are the first to open: you may set a bring-in{rng} that every other seat "
+                "must pay or fold, or check (no bring-in this hand)"
             )
         if kind == "raise":
-            return "you opened after the bring-in: you may raise it, or check"
+            amounts = range_entry(view, "raise")
+            level = int(view.get("bring_in") or 0)
+            by = f" by {amount_range(amounts)}" if amounts else ""
+            at = f" (it stands at {w.chips(level)})" if level else ""
+            return (
+                f"you opened after the bring-in: you may raise it{by}{at}; the others pay the "
+                "raise or fold. Or check (no raise)"
+            )
+        return None
+
+    # -- status and buttons ------------------------------------------------------------
+
+    def my_status(self, view: Mapping[str, Any]) -> str | None:
+        pending = view.get("pending") or {}
+        w = self.w
+        kind = pending.get("kind")
+        if kind == "claim window":
+            card = RailogCard.parse(str(pending["card"]))
+            arl = w.card(_face(ARL, card.suit))
+            return (
+                f"not your turn: your {arl} may claim the {w.card(str(card))} on the discard pile"
+            )
+        if kind == "collect window":
+            suit = int(pending["suit"])
+            arl = w.card(_face(ARL, suit))
+            return (
+                f"not your turn: your {arl} may collect the {w.suit(suit)} cards "
+                "in the other tableaus"
+            )
+        if kind == "defence window":
+            suit = int(pending["suit"])
+            attacker = w.name(int(pending["attacker"]))
+            return f"not your turn: {attacker} attacks you with the arlas of {w.suit(suit)}"
+        if kind == "owe":
+            return f"you owe {w.chips(int(pending['amount']))}: pay or fold"
+        if kind == "challenge":
+            who = w.name(int(pending["challenger"]))
+            return f"{who} challenges you for {w.chips(int(pending['amount']))}: meet or decline"
+        return None
+
+    def their_status(self, view: Mapping[str, Any], seats: Sequence[int]) -> str | None:
+        pending = view.get("pending") or {}
+        w = self.w
+        kind = pending.get("kind")
+        if kind == "claim window":
+            card = w.card(str(pending["card"]))
+            return f"(out of turn: an arl may claim the {card} on the discard pile)"
+        if kind == "collect window":
+            suit = w.suit(int(pending["suit"]))
+            return f"(out of turn: an arl may collect the {suit} cards in the other tableaus)"
+        if kind == "defence window":
+            attacker = int(pending["attacker"])
+            arlas = w.card(_face(ARLAS, int(pending["suit"])))
+            return f"(out of turn: to defend against {w.whose(attacker)} {arlas} or let it happen)"
+        if kind == "owe":
+            return f"to pay {w.chips(int(pending['amount']))} or fold"
+        if kind == "challenge":
+            return f"to meet {w.whose(int(pending['challenger']))} challenge or decline"
+        return _WAITING.get(str(kind))
+
+    def label(self, entry: Any, view: Mapping[str, Any]) -> str:
+        w = self.w
+        pending = view.get("pending") or {}
+        window = pending.get("kind")
+        if isinstance(entry, Mapping):
+            kind = entry["kind"]
+            amounts = amount_range(entry)
+            if kind == "challenge":
+                return f"challenge for {amounts.removeprefix('of ')}"
+            if kind == "raise":
+                return f"raise the bring-in by {amounts.removeprefix('of ')}"
+            if window == "stay-in bet":
+                return f"make a stay-in bet {amounts}"
+            return f"set a bring-in {amounts}"
+        kind, _, arg = str(entry).partition(" ")
+        args = arg.split()
+        top = view.get("discard_top")
+        if kind == "open":
+            return f"open with the {w.card(arg)}"
+        if kind == "stand":
+            return "stand (no opening)"
+        if kind == "draw":
+            return "draw from the deck"
+        if kind == "take":
+            return f"take the {w.card(top)} from the discard pile" if top else "take the discard"
+        if kind == "add":
+            card, base = args
+            owner = self._pile_owner(view, base)
+            where = ""
+            if owner is not None:
+                where = (
+                    " in your tableau"
+                    if owner == view.get("seat")
+                    else (f" in {w.whose(owner)} tableau")
+                )
+            return f"add the {w.card(card)} to the pile of the {w.card(base)}{where}"
+        if kind == "attack":
+            return f"attack {w.name(int(args[1]))} with the {w.card(args[0])}"
+        if kind == "challenge":
+            return f"challenge for {w.chips(int(arg))}"
+        if kind == "claim":
+            return f"claim the {w.card(top)} from the discard pile" if top else "claim"
+        if kind == "collect":
+            suit = RailogCard.parse(arg).suit
+            return f"collect the {w.suit(suit)} cards with your {w.card(arg)}"
+        if kind == "discard":
+            return f"discard the {w.card(arg)}"
+        if kind == "play":
+            return f"play the {w.card(arg)}"
+        if kind == "defend":
+            dk = w.card(_face(DEISKATUN, int(pending.get("suit", 1))))
+            return f"defend with your {dk}"
+        if kind == "pass":
+            if window == "claim window":
+                return f"pass (let the {w.card(str(pending['card']))} go)"
+            if window == "collect window":
+                return f"pass (leave the {w.suit(int(pending['suit']))} cards where they are)"
+            if window == "defence window":
+                return f"pass (lose your {w.suit(int(pending['suit']))} cards)"
+            return "pass"
+        if kind == "bet":
+            if window == "stay-in bet":
+                return f"make a stay-in bet of {w.chips(int(arg))}"
+            return f"set a bring-in of {w.chips(int(arg))}"
+        if kind == "raise":
+            return f"raise the bring-in by {w.chips(int(arg))}"
+        if kind == "check":
+            return {
+                "bring-in": "check (no bring-in)",
+                "stay-in bet": "check (no stay-in bet)",
+                "raise": "check (no raise)",
+            }.get(str(window), "check")
+        if kind == "meet":
+            return f"meet the challenge ({w.chips(int(pending.get('amount', 0)))})"
+        if kind == "decline":
+            return "decline the challenge (the points double)"
+        if kind == "pay":
+            return f"pay {w.chips(int(pending.get('amount', 0)))}"
+        if kind == "fold":
+            return "fold (out of this hand)"
+        return str(entry)
+
+    def _pile_owner(self, view: Mapping[str, Any], card: str) -> int | None:
+        for s, piles in enumerate(view.get("tableaus") or []):
+            if any(card in pile for pile in piles):
+                return s
         return None
 
     def _suit_on_tables(self, view: Mapping[str, Any], suit: int, exclude: int) -> str:

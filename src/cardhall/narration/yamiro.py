@@ -129,6 +129,17 @@ class YamiroStory(Story):
             return "your side's"
         return f"{self.w.seats(seats)}'s"
 
+    def team_act(self, seat: int, verb: str) -> str:
+        """A seat and a verb, its team named in the partner form: ``you play``, ``your
+        partner Cy plays``, ``Bob (with Dee) plays``."""
+        w = self.w
+        if self.form != "partner" or seat == self.ctx.viewer or seat == DECK_SEAT:
+            return w.act(seat, verb)
+        partner = seat ^ 2
+        if partner == self.ctx.viewer:
+            return f"your partner {w.name(seat)} {verb}"
+        return f"{w.name(seat)} (with {w.name(partner)}) {verb}"
+
     def player(self, seat: int) -> str:
         return "the deck" if seat == DECK_SEAT else self.w.name(seat)
 
@@ -163,7 +174,7 @@ class YamiroStory(Story):
         if kind == "play":
             s = int(seat)
             card = str(event["card"])
-            text = f"{w.act(s, 'plays')} the {w.card(card)}"
+            text = f"{self.team_act(s, 'plays')} the {w.card(card)}"
             drew = event.get("drew")
             if isinstance(drew, str):
                 text += f" and {'draw' if s == self.ctx.viewer else 'draws'} the {w.card(drew)}"
@@ -359,6 +370,18 @@ class YamiroStory(Story):
             f"no arlas stands; values: {self.side_name(first)} {v[first]}, "
             f"{self.side_name(1 - first)} {v[1 - first]}"
         )
+
+    def their_status(self, view: Mapping[str, Any], seats: Sequence[int]) -> str | None:
+        seat = view.get("seat")
+        if self.form == "partner" and seat is not None and all(s ^ 2 == seat for s in seats):
+            return "(your partner) to play a card"
+        return "to play a card"
+
+    def label(self, entry: Any, view: Mapping[str, Any]) -> str:
+        kind, _, arg = str(entry).partition(" ")
+        if kind == "play" and arg:
+            return f"play the {self.w.card(arg)}"
+        return str(entry)
 
     def prompt(self, view: Mapping[str, Any]) -> str | None:
         seat = view.get("seat")

@@ -117,6 +117,10 @@ class SeatView(BaseModel):
     view: dict[str, Any] | None
     #: Why this seat is asked now and what is at stake (``None`` when it is not asked).
     prompt: str | None = None
+    #: Whose move it is and why, in words ("Your turn", "Waiting for Ann").
+    status: str = ""
+    #: The words of each entry of ``view["legal"]``, in order (for the buttons).
+    labels: list[str] = Field(default_factory=list)
     events: list[dict[str, Any]]
 
 

@@ -2,8 +2,9 @@
 
 Nothing leaves the server unprojected: every frame about a game is built here, from
 ``state.view(seat)`` (the engine's allow-list) and the events visible to ``seat`` only.
-This is the one place to add what a seat's frames carry (each event's ``"text"``, the
-view's ``"prompt"``).
+This is the one place to add what a seat's frames carry (each event's ``"text"`` and, for
+Getha's showdown, its ``"text_steps"``; with the view, its ``"prompt"``, ``"status"`` and
+``"labels"``: see :mod:`cardhall.narration`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ def _with_view(msg: dict[str, Any], state: State, seat: int | None, ctx: narrati
     view = state.view(seat)
     msg["view"] = view
     msg["prompt"] = narration.prompt(view, ctx)
+    msg["status"] = narration.status(view, ctx)
+    msg["labels"] = narration.labels(view, ctx)
 
 
 def sync_message(info: dict[str, Any], cached: Cached | None, seat: int | None) -> dict[str, Any]:
@@ -66,7 +69,7 @@ def sync_message(info: dict[str, Any], cached: Cached | None, seat: int | None) 
     every event it may see (each with its ``"text"``)."""
     msg: dict[str, Any] = {"type": "sync", "table": info, "seat": seat}
     if cached is None:
-        msg.update(version=0, view=None, prompt=None, events=[])
+        msg.update(version=0, view=None, prompt=None, status="", labels=[], events=[])
     else:
         state = cached.state
         ctx = narration_context(info, state, seat)

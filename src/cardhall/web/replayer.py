@@ -110,6 +110,7 @@ def replay_frames(data: Any, seat: str = "watch") -> dict[str, Any]:
             "view": view,
             "events": events,
             "prompt": narration.prompt(view, ctx) if viewer is not None else None,
+            "status": narration.status(view, ctx),
         }
         if hands:
             frame["hands"] = hands[i]

@@ -179,6 +179,8 @@ async def seat_view(table_id: str, service: Service, authorization: Auth = None)
         seat=seat,
         view=msg["view"],
         prompt=msg["prompt"],
+        status=msg["status"],
+        labels=msg["labels"],
         events=msg["events"],
     )
 
