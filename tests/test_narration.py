@@ -76,6 +76,7 @@ def check_words(text: str, players: int) -> None:
     assert not RAW.search(text), f"raw identifier or value in {text!r}"
     assert not YOU_AGREES.search(text), f"'you' with a third-person verb in {text!r}"
     assert "  " not in text and ".." not in text, repr(text)
+    assert not re.search(r"\b\d{4,}\b", text), f"a number without separators in {text!r}"
     for line in text.split("\n"):
         assert line[0].isupper() or line[0].isdigit(), f"line starts in lower case: {line!r}"
     for n in re.findall(r"\bseat (\d+)", text, flags=re.IGNORECASE):

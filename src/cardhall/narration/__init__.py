@@ -65,6 +65,7 @@ __all__ = [
     "context_start",
     "describe",
     "hand_summaries",
+    "label",
     "labels",
     "narrate",
     "prompt",
@@ -178,6 +179,17 @@ def labels(view: Mapping[str, Any], ctx: Context) -> list[str]:
     """
     teller = story(ctx)
     return [headline(teller.label(entry, view)) for entry in view.get("legal") or []]
+
+
+def label(entry: Any, view: Mapping[str, Any], ctx: Context) -> str:
+    """The words of one legal entry (its notation, or an amount range as in a view) for
+    the seat whose view this is.
+
+    >>> view = {"legal": ["attack arlas/S4 1", "pass"], "seat": 0, "pending": None}
+    >>> label("attack arlas/S4 1", view, Context("somachi", ("Ann", "Bob"), viewer=0))
+    'Attack Bob with the arlas of S4'
+    """
+    return headline(story(ctx).label(entry, view))
 
 
 def hand_summaries(events: Sequence[Mapping[str, Any]], ctx: Context) -> list[HandSummary]:
