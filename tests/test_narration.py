@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from cardhall.cards import SuitNames
 from cardhall.conformance import configs
-from cardhall.engine import Game, State, choose_uniform
+from cardhall.engine import AmountRange, Game, State, choose_uniform
 from cardhall.narration import (
     Context,
     annotate,
@@ -437,6 +437,11 @@ def test_every_view_has_a_status_and_words_for_each_button(
     play(game, 5, each)
 
 
+#: Games with amounts in the millions (numbers as people read them: 1,000,000).
+BIG = [
+    ("getha", 3, {"chips": 1_000_000, "max_deals": 2}),
+    ("somachi", 3, {"gambling": True, "chips": 1_000_000, "hands_per_game": 1}),
+]
 #: The players of the property test: a seeded random choice, always the first legal entry,
 #: always the last (the largest amounts).
 POLICIES = ("random", "lowest", "highest")
@@ -444,7 +449,7 @@ POLICIES = ("random", "lowest", "highest")
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    case=st.sampled_from([(n, p, o) for n, p, o in game_configs()]),
+    case=st.sampled_from([*game_configs(), *BIG]),
     seed=st.integers(0, 10**6),
     policy=st.sampled_from(POLICIES),
     viewer_pick=st.integers(0, 7),
@@ -455,6 +460,20 @@ def test_no_python_value_field_name_or_seat_from_zero_in_any_text(
     """Property: over seeded games played by random, always-lowest and always-highest
     policies, every sentence, prompt, status line, button label, summary and score table
     is in words (checked as above), for the players and a spectator."""
+    check_all_text(case, seed, policy, viewer_pick)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("case", BIG, ids=[c[0] for c in BIG])
+def test_amounts_in_the_millions_read_as_people_write_them(
+    case: tuple[str, int, dict[str, Any]], policy: str
+) -> None:
+    check_all_text(case, 11, policy, 0)
+
+
+def check_all_text(
+    case: tuple[str, int, dict[str, Any]], seed: int, policy: str, viewer_pick: int
+) -> None:
     name, players, options = case
     game = make_game(name, players, **options)
     viewer = viewer_pick if viewer_pick < players else None
@@ -483,8 +502,14 @@ def test_no_python_value_field_name_or_seat_from_zero_in_any_text(
                     check_words(text, players)
         seat = min(state.actors())
         legal = state.legal_actions(seat)
-        entry = {"random": rng.choice(legal), "lowest": legal[0], "highest": legal[-1]}[policy]
-        state.apply(seat, entry)
+        if policy == "random":
+            action = choose_uniform(rng, legal)
+        else:  # the first or last entry; of an amount range, its smallest or largest amount
+            entry = legal[0] if policy == "lowest" else legal[-1]
+            if isinstance(entry, AmountRange):
+                entry = entry.first if policy == "lowest" else entry.last
+            action = entry
+        state.apply(seat, action)
     for c in (ctx, plain):
         feed = state.events_for(viewer)
         for summary in hand_summaries(feed, c):

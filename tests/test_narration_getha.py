@@ -8,7 +8,7 @@ import random
 import re
 
 from cardhall.conformance import random_playout
-from cardhall.engine import choose_uniform
+from cardhall.engine import AmountRange, choose_uniform
 from cardhall.narration import (
     Context,
     annotate,
@@ -241,9 +241,10 @@ def test_prompts_and_buttons_speak_of_amounts_in_words() -> None:
         words = labels(view, ctx)
         assert len(words) == len(view["legal"]) == len(set(words))
         legal = state.legal_actions(seat)
-        # the largest amounts, so that the numbers are big
-        bets = [a for a in legal if str(a).split(" ")[0] in ("bringin", "bet", "raise")]
-        state.apply(seat, bets[-1] if bets and rng.random() < 0.3 else rng.choice(legal))
+        # often the largest amount, so that the numbers are big
+        ranges = [a for a in legal if isinstance(a, AmountRange)]
+        big = ranges[-1].last if ranges and rng.random() < 0.3 else None
+        state.apply(seat, big or choose_uniform(rng, legal))
     said, _ = texts["bringin"]
     assert said.startswith("You deal: set the bring-in between 1 and 99,999 chips.")
     said, words = texts["bet"]
@@ -269,7 +270,7 @@ def test_the_status_names_whom_the_table_waits_for() -> None:
                 assert text.startswith("Waiting for ") and all(n in text for n in waited), text
             seen.add(view["phase"])
         seat = min(actors)
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     view = state.view(0)
     assert status(view, Context("getha", NAMES, viewer=0)) == "Game over"
     assert {"select", "bet", "bringin"} <= seen

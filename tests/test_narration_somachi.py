@@ -146,5 +146,5 @@ def test_the_buttons_name_seats_and_cards_in_words() -> None:
                 _, card, target = str(entry).split(" ")
                 assert text == f"Attack {NAMES[int(target)]} with the {card.replace('/', ' of ')}"
             assert "/" not in text and text[0].isupper(), text
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     assert {"attack", "add", "play", "discard", "draw"} <= seen

@@ -30,6 +30,7 @@ from cardhall.narration.common import (
     french_card,
     legal_kinds,
     listing,
+    num,
     plural,
     sentence,
 )
@@ -123,7 +124,7 @@ class AbstracStory(Story):
         for s in (0, 1):
             o = 1 - s
             if not any(counts):  # told without the deal's takes: no reasons
-                lines.append(f"{w.act(s, 'scores')} {scores[s]}")
+                lines.append(f"{w.act(s, 'scores')} {num(scores[s])}")
                 scored.append(lines[-1])
                 continue
             if combos[s] and combos[o]:
@@ -137,20 +138,20 @@ class AbstracStory(Story):
                 )
             else:
                 why = "nobody made a combination"
-            lines.append(f"{w.act(s, 'scores')} {scores[s]} ({why})")
+            lines.append(f"{w.act(s, 'scores')} {num(scores[s])} ({why})")
             scored.append(lines[-1])
         match = bool(self.ctx.options.get("match"))
         record = {"dealer": self.dealer, "scores": scores, "totals": totals}
         self.results.append(record)
         if self.ctx.options.get("match"):
-            lines.append(f"totals: {w.name(0)} {totals[0]}, {w.name(1)} {totals[1]}")
+            lines.append(f"totals: {w.name(0)} {num(totals[0])}, {w.name(1)} {num(totals[1])}")
         if self._over(totals):
             lines.append(self._result(totals))
+        both = f"totals: {w.name(0)} {num(totals[0])}, {w.name(1)} {num(totals[1])}"
         self._closed = HandSummary(
             self.deal,
             f"Deal {self.deal}",
-            tuple(scored)
-            + ((f"totals: {w.name(0)} {totals[0]}, {w.name(1)} {totals[1]}",) if match else ()),
+            tuple(scored) + ((both,) if match else ()),
         )
         return "\n".join(lines)
 
@@ -163,9 +164,9 @@ class AbstracStory(Story):
     def _result(self, totals: Sequence[int]) -> str:
         w = self.w
         if totals[0] == totals[1]:
-            return f"the game is a draw at {totals[0]} each"
+            return f"the game is a draw at {num(totals[0])} each"
         win = 0 if totals[0] > totals[1] else 1
-        return f"{w.act(win, 'wins')} the game, {totals[win]} to {totals[1 - win]}" + (
+        return f"{w.act(win, 'wins')} the game, {num(totals[win])} to {num(totals[1 - win])}" + (
             f" (match to {self.ctx.options.get('target')})" if self.ctx.options.get("match") else ""
         )
 
@@ -184,12 +185,12 @@ class AbstracStory(Story):
             return None
         w = self.w
         rows = [
-            (f"Deal {i}", w.name(r["dealer"]), *(str(x) for x in r["scores"]))
+            (f"Deal {i}", w.name(r["dealer"]), *(num(x) for x in r["scores"]))
             for i, r in enumerate(self.results, 1)
         ]
         totals = self.results[-1]["totals"]
         if len(rows) > 1:
-            rows.append(("Total", "", *(str(t) for t in totals)))
+            rows.append(("Total", "", *(num(t) for t in totals)))
         return ScoreTable(
             ("Deal", "Dealer", w.column(0), w.column(1)),
             tuple(rows),

@@ -204,7 +204,7 @@ class SomachiStory(Story):
         if kind == "decline":
             return (
                 f"{w.act(s, 'declines')} the challenge: no chips move, and this hand's points "
-                f"now count ×{event['multiplier']}"
+                f"now count ×{num(int(event['multiplier']))}"
             )
         if kind == "challenge_met":
             return (
@@ -242,8 +242,8 @@ class SomachiStory(Story):
         lines = [f"hand {self.hand} ends: {reason}"]
         lines.append(
             "scores: "
-            + ", ".join(f"{w.name(s)} {p}" for s, p in enumerate(scores))
-            + (f" (points ×{mult})" if mult > 1 else "")
+            + ", ".join(f"{w.name(s)} {num(p)}" for s, p in enumerate(scores))
+            + (f" (points ×{num(mult)})" if mult > 1 else "")
         )
         won = f"{w.acts(winners, 'wins')} the hand" if winners else "nobody wins the hand"
         lines.append(won)
@@ -251,7 +251,7 @@ class SomachiStory(Story):
             (won + f" with {plural(max(scores), 'point')}" if winners else won) + f" ({reason})"
         ]
         if mult > 1:
-            summary.append(f"points counted ×{mult} after declined challenges")
+            summary.append(f"points counted ×{num(mult)} after declined challenges")
         for i, pot in enumerate(event.get("pots") or []):
             name = "the pot" if i == 0 else f"side pot {i}"
             got = [int(x) for x in pot["winners"]]
@@ -266,7 +266,7 @@ class SomachiStory(Story):
             )
             lines.append(chips)
             summary.append(chips)
-        tally = "tallies: " + ", ".join(f"{w.name(s)} {t}" for s, t in enumerate(tallies))
+        tally = "tallies: " + ", ".join(f"{w.name(s)} {num(t)}" for s, t in enumerate(tallies))
         lines.append(tally)
         summary.append(tally)
         record = dict(event)
@@ -284,7 +284,7 @@ class SomachiStory(Story):
             return f"{w.acts(top, 'wins')} with {w.chips(best)}"
         best = max(tallies)
         top = [s for s, t in enumerate(tallies) if t == best]
-        return f"{w.acts(top, 'wins')} with a tally of {best}"
+        return f"{w.acts(top, 'wins')} with a tally of {num(best)}"
 
     def closes(self, event: Mapping[str, Any]) -> HandSummary | None:
         return self._closed
@@ -302,12 +302,12 @@ class SomachiStory(Story):
         for h in self.hands:
             cells = []
             for s in range(n):
-                cell = str(h["scores"][s])
+                cell = num(int(h["scores"][s]))
                 if "chips" in h:
                     cell += f" ({plural(int(h['chips'][s]), 'chip')})"
                 cells.append(cell)
             rows.append((f"Hand {h['number']}", *cells))
-        rows.append(("Tally", *(str(t) for t in self.final)))
+        rows.append(("Tally", *(num(t) for t in self.final)))
         return ScoreTable(
             ("Hand", *(w.column(s) for s in range(n))),
             tuple(rows),
@@ -406,7 +406,7 @@ class SomachiStory(Story):
             mult = int(view.get("multiplier", 1))
             return (
                 f"{who} challenges for {w.chips(int(pending['amount']))}: meet it, or decline: "
-                f"no chips move and this hand's points count ×{mult * 2}"
+                f"no chips move and this hand's points count ×{num(mult * 2)}"
                 if self.ctx.options.get("challenge_stack", True) or mult == 1
                 else f"{who} challenges for {w.chips(int(pending['amount']))}: meet it, or decline "
                 "(no chips move; the points stay doubled)"

@@ -30,6 +30,7 @@ from cardhall.narration.common import (
     HandSummary,
     ScoreTable,
     Story,
+    num,
     plural,
     sentence,
 )
@@ -301,10 +302,10 @@ class YamiroStory(Story):
     def _final(self, captures: Sequence[int]) -> str:
         a, b = captures
         if a == b:
-            return f"captures {a} against {b}: a draw"
+            return f"captures {num(a)} against {num(b)}: a draw"
         side = 0 if a > b else 1
         return (
-            f"captures: {self.side_name(0)} {a}, {self.side_name(1)} {b}. "
+            f"captures: {self.side_name(0)} {num(a)}, {self.side_name(1)} {num(b)}. "
             f"{self.side_acts(side, 'wins')} by {abs(a - b)}"
         )
 
@@ -328,7 +329,7 @@ class YamiroStory(Story):
                 cells[win] = str(r["points"])
                 won = self.side_name(win)
             rows.append((f"Hand {r['hand']}", won[:1].upper() + won[1:], *cells))
-        rows.append(("Captures", "", *(str(c) for c in self.final)))
+        rows.append(("Captures", "", *(num(c) for c in self.final)))
 
         def head(side: int) -> str:
             name = self.side_name(side)
