@@ -84,7 +84,7 @@ def test_a_range_of_amounts_is_one_line_and_a_typed_amount_is_played(tmp_path: P
     tg.play()
     text = out.getvalue()
     assert "bringin: any amount from 1 to 999,999 — type 'bringin N'" in text
-    assert " 1  bringin 1\n" in text and "bringin 2" not in text  # only the smallest
+    assert " 1  Set the bring-in at 1 chip\n" in text and "at 2 chips" not in text  # the smallest
     assert "illegal action 'bringin 0'" in text
     assert tg.state.history[0] == (0, tg.game.parse_action("bringin 7"))
     assert load_record(tmp_path / "rec.json").actions[0] == (0, "bringin 7")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from rich.console import Console
@@ -114,3 +115,9 @@ def test_a_human_is_prompted_out_of_turn_and_told_why(tmp_path: Path) -> None:
     )
     assert asked_out_of_turn
     assert "Not your turn" in text and "your arl of " in text
+    # each choice is offered in words (as the browser's buttons), never in notation
+    choices = re.findall(r"^ +\d+  (.+)$", text, flags=re.MULTILINE)
+    assert len(choices) > 20
+    for choice in choices:
+        assert "/" not in choice and choice[0].isupper(), choice
+    assert any(c.startswith(("Pass (", "Claim the ", "Collect the ")) for c in choices)

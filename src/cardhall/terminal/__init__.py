@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.pretty import Pretty
 from rich.table import Table
@@ -243,14 +244,17 @@ class TerminalGame:
         state = self.state
         self._show_news(seat)
         self.console.print(self._render(seat))
-        reason = narration.prompt(state.view(seat), self.contexts[seat])
+        view = state.view(seat)
+        reason = narration.prompt(view, self.contexts[seat])
         if reason:
             self.console.print(f"[yellow]{reason}[/yellow]")
         legal = state.legal_actions(seat)
         numbered, summaries = menu(legal)
+        # each choice in the narration's words, as the browser's buttons read
+        words = [narration.label(str(a), view, self.contexts[seat]) for a in numbered]
         while True:
-            for i, action in enumerate(numbered, 1):
-                self.console.print(f"  [cyan]{i:>2}[/cyan]  {action}")
+            for i, said in enumerate(words, 1):
+                self.console.print(f"  [cyan]{i:>2}[/cyan]  {escape(said)}")
             for line in summaries:
                 self.console.print(f"  [cyan] …[/cyan]  {line}")
             extra = ", h for a hint" if self._can_hint() else ""
