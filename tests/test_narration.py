@@ -542,3 +542,48 @@ def test_a_record_tells_the_same_story_as_the_game(name: str) -> None:
         told = annotate(again.events_for(viewer), ctx)
         assert told == annotate(state.events_for(viewer), ctx)
         assert all("text" in e for e in told)
+
+
+@pytest.mark.parametrize("name", ["abstrac", "getha", "somachi", "yamiro"])
+def test_a_game_saved_by_the_terminal_reads_the_same_in_the_web_viewer(
+    name: str, tmp_path: Any
+) -> None:
+    """One narration, two surfaces: a game played in the terminal and saved, opened in
+    the web's replay viewer from the same seat, gives the same sentences in the same
+    order, and the viewer's status lines are the narration's."""
+    import io
+
+    from rich.console import Console
+
+    from cardhall.record import load_record
+    from cardhall.terminal import TerminalGame
+    from cardhall.web.replayer import replay_frames
+
+    out = io.StringIO()
+    options = {"getha": {"chips": 8, "max_deals": 2}, "somachi": {"hands_per_game": 1}}
+    game = make_game(name, **options.get(name, {}))
+    TerminalGame(
+        game,
+        bot_level="random",
+        seed=8,
+        console=Console(file=out, width=2000),
+        ask=lambda _prompt: "1",
+        seat_names=NAMES[: game.players],
+        save=tmp_path / "game.json",
+    ).play()
+    printed = out.getvalue()
+    record = load_record(tmp_path / "game.json")
+    frames = replay_frames(record.to_dict(), "0")["frames"]
+    position = 0
+    lines = 0
+    for frame in frames:
+        for event in frame["events"]:
+            for line in event.get("text", "").split("\n") if event.get("text") else []:
+                found = printed.find(f"· {line}\n", position)
+                assert found >= 0, f"the terminal did not print {line!r}"
+                position = found
+                lines += 1
+    assert lines > 5
+    ctx = Context(name, NAMES[: game.players], viewer=0, options=game.options)
+    assert [f["status"] for f in frames] == [status(f["view"], ctx) for f in frames]
+    assert frames[-1]["status"] == "Game over"
