@@ -587,3 +587,24 @@ def test_a_game_saved_by_the_terminal_reads_the_same_in_the_web_viewer(
     ctx = Context(name, NAMES[: game.players], viewer=0, options=game.options)
     assert [f["status"] for f in frames] == [status(f["view"], ctx) for f in frames]
     assert frames[-1]["status"] == "Game over"
+
+
+def test_the_replay_viewer_face_up_tells_every_card() -> None:
+    """After the game, the viewer's "every hand face up" side tells each event as the
+    seats it concerns saw it (the cards dealt, the suits chosen); a spectator's side
+    does not."""
+    from cardhall.record import Record
+    from cardhall.web.replayer import replay_frames
+
+    game = make_game("getha", 3, chips=10, max_deals=2)
+    state = play(game, 2)
+    data = Record.from_state(state, seats=NAMES[:3]).to_dict()
+    said = {}
+    for side in ("all", "watch"):
+        frames = replay_frames(data, side)["frames"]
+        said[side] = [e["text"] for f in frames for e in f["events"] if e.get("text")]
+    dealt = [t for t in said["all"] if " is dealt " in t]
+    assert dealt and all(CARD.search(t) for t in dealt)
+    assert any(" chooses to play " in t for t in said["all"])
+    assert not any(CARD.search(t) for t in said["watch"] if " is dealt " in t)
+    assert not any(" chooses to play " in t for t in said["watch"])

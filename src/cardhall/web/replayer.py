@@ -21,6 +21,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from cardhall import narration
+from cardhall.engine import SPECTATOR
 from cardhall.errors import CardhallError, RecordError
 from cardhall.record import Record, replay
 from cardhall.registry import game_class
@@ -95,7 +96,15 @@ def replay_frames(data: Any, seat: str = "watch") -> dict[str, Any]:
         marks.append(len(state.events))
         views.append(state.view(viewer))
         private_now()
-    told = narration.annotate(final.events_for(viewer), ctx)
+    if seat == "all":  # every card face up: each event as the seats it concerns saw it
+        feed = [
+            e.to_json(i)
+            for i, e in enumerate(final.events)
+            if e.to is None or SPECTATOR not in e.to
+        ]
+    else:
+        feed = final.events_for(viewer)
+    told = narration.annotate(feed, ctx)
     frames: list[dict[str, Any]] = []
     at = 0
     for i, view in enumerate(views):
