@@ -27,7 +27,11 @@ from test_web_helpers import Client, Server, check_one_order, race
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(
-        f"sqlite:///{tmp_path / 'r.db'}", bot_delay=0.0, rate=50.0, requests_per_second=10_000.0
+        f"sqlite:///{tmp_path / 'r.db'}",
+        bot_delay=0.0,
+        rate=50.0,
+        requests_per_second=10_000.0,
+        actions_per_second=1000.0,
     )
     with TestClient(app) as c:
         yield c
@@ -196,7 +200,7 @@ def test_malformed_and_oversized_messages_change_nothing(client: TestClient) -> 
         # the connection still works
         w0.send_json({"type": "action", "action": "first", "id": "ok"})
         while (m := w0.receive_json())["type"] != "ack":
-            pass
+            assert m["type"] != "error", m
         assert m["version"] == 1
 
 
@@ -987,3 +991,18 @@ def test_abuse_benchmark_smoke() -> None:
     refused = sum(n for k, n in figures["abuse"].items() if "429" in k or "rate" in k)
     assert refused > 0, figures["abuse"]
     assert figures["rss_end_mb"] is not None
+
+
+def test_illegal_actions_cost_a_seat_more_of_its_action_rate(tmp_path: Path) -> None:
+    """A legal action costs one of the seat's action tokens, an illegal one five: four
+    legal actions fit in a burst of four, one illegal action uses the burst up."""
+    with limited(tmp_path, actions_per_second=2.0) as c:
+        table, tokens = two_humans(c)
+
+        def act(token: str, action: str) -> str:
+            r = c.post(f"/api/tables/{table}/actions", headers=auth(token), json={"action": action})
+            return "ok" if r.status_code == 200 else str(r.json()["code"])
+
+        assert act(tokens[1], "take 1") == "illegal"  # out of turn: seat 1 pays 5 of 4
+        assert act(tokens[1], "take 1") == "rate"
+        assert [act(tokens[0], a) for a in ("first", "take 1")] == ["ok", "ok"]

@@ -12,21 +12,83 @@
   ``max_connections`` open connections a new one is closed at once, so held connections
   cannot exhaust the file descriptors).
 
-The per-address, per-seat and per-socket limits live where their data is: tables in
-:mod:`cardhall.web.lobby`, actions in :mod:`cardhall.web.pipeline`, sockets in
-:mod:`cardhall.web.hub` and :mod:`cardhall.web.sockets`.
+And the two tools every other limit is built from: :class:`Buckets` (token buckets per
+key: requests per address here, tables per address in :mod:`cardhall.web.lobby`,
+actions per seat in :mod:`cardhall.web.pipeline`, messages per socket in
+:mod:`cardhall.web.sockets`) and :class:`Recent` (a dict that keeps only its most
+recent keys: what the server keeps per table or per client stays bounded).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, TypeVar
 
-from cardhall.web.tablelog import Recent
+__all__ = ["Buckets", "Recent", "RequestLimits", "guarded_http"]
 
-__all__ = ["RequestLimits", "guarded_http"]
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Recent(dict[K, V]):
+    """A dict that keeps only the ``size`` most recently set keys, so what a process
+    keeps per table stays bounded however many tables it meets.
+
+    >>> kept = Recent(2)
+    >>> kept["a"], kept["b"], kept["c"] = 1, 2, 3
+    >>> sorted(kept)
+    ['b', 'c']
+    """
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+        self._guard = threading.Lock()
+
+    def __setitem__(self, key: K, value: V) -> None:
+        with self._guard:
+            super().pop(key, None)  # setting a key makes it the most recent
+            super().__setitem__(key, value)
+            while len(self) > self.size:
+                super().__delitem__(next(iter(self)))
+
+
+class Buckets:
+    """Token buckets, one per key: ``rate`` tokens a second, at most ``burst`` saved up;
+    only the ``keep`` most recently used keys are kept (a key seen again starts full).
+
+    >>> limit = Buckets(rate=1.0, burst=2.0)
+    >>> [limit.take("a") for _ in range(3)]
+    [True, True, False]
+    >>> limit.take("b")
+    True
+    """
+
+    def __init__(self, rate: float, burst: float, keep: int = 50_000) -> None:
+        self.rate, self.burst = rate, burst
+        self._tokens: Recent[Hashable, tuple[float, float]] = Recent(keep)
+
+    def take(self, key: Hashable = None, cost: float = 1.0) -> bool:
+        """Take ``cost`` tokens from ``key``'s bucket if it holds them."""
+        now = time.monotonic()
+        tokens, last = self._tokens.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        allowed = tokens >= cost
+        self._tokens[key] = (tokens - cost if allowed else tokens, now)
+        return allowed
+
+    def charge(self, key: Hashable, cost: float) -> None:
+        """Take ``cost`` more tokens from ``key``'s bucket, into debt if need be (a
+        penalty: the bucket refills at its rate before it allows anything again)."""
+        now = time.monotonic()
+        tokens, last = self._tokens.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        self._tokens[key] = (max(-self.burst, tokens - cost), now)
+
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -44,20 +106,13 @@ class RequestLimits:
         self.app = app
         self.max_body = max_body
         self.body_timeout = body_timeout
-        self.rate = requests_per_second
-        self._buckets: Recent[str, tuple[float, float]] = Recent(50_000)
+        self._per_address = Buckets(requests_per_second, 4 * requests_per_second)
 
     def _allow(self, scope: Scope) -> bool:
         client = scope.get("client")
         if not client or not scope.get("path", "").startswith(("/api/", "/ws")):
             return True
-        now = time.monotonic()
-        burst = 4 * self.rate
-        tokens, last = self._buckets.get(client[0], (burst, now))
-        tokens = min(burst, tokens + (now - last) * self.rate)
-        allowed = tokens >= 1
-        self._buckets[client[0]] = (tokens - 1 if allowed else tokens, now)
-        return allowed
+        return self._per_address.take(client[0])
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":

@@ -24,9 +24,10 @@ from cardhall.registry import game_class, game_names, make_game
 from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
+from cardhall.web.limits import Buckets, Recent
 from cardhall.web.settings import Settings
 from cardhall.web.store import hash_secret, new_secret, secret_matches
-from cardhall.web.tablelog import Cached, Recent, TableLog, deadline_for, now
+from cardhall.web.tablelog import Cached, TableLog, deadline_for, now
 
 __all__ = ["BOT_LEVELS", "DEFAULT_BOTS", "Lobby", "bot_name", "clean_name", "default_bot"]
 
@@ -126,7 +127,8 @@ class Lobby:
         self._hashes: Recent[str, tuple[int, list[tuple[int, str | None, int]]]] = Recent(
             settings.cached_tables
         )
-        self._created: Recent[str, tuple[float, float]] = Recent(50_000)  # per address
+        per_minute = float(settings.tables_per_minute)
+        self._created = Buckets(per_minute / 60.0, per_minute)  # per address
 
     # ------------------------------------------------------------------ tokens
 
@@ -239,19 +241,13 @@ class Lobby:
         limits = self.settings
         # a token bucket in memory answers a flood without touching the database; the
         # database's count holds the limit over every process
-        stamp = now()
-        rate = limits.tables_per_minute / 60.0
-        tokens, last = self._created.get(creator, (float(limits.tables_per_minute), stamp))
-        tokens = min(float(limits.tables_per_minute), tokens + (stamp - last) * rate)
-        if tokens < 1:
-            self._created[creator] = (tokens, stamp)
+        if not self._created.take(creator):
             raise WebError(
                 "too_many_tables",
                 f"at most {limits.tables_per_minute} new tables a minute from one address",
                 429,
             )
-        self._created[creator] = (tokens - 1, stamp)
-        if self.db.tables_created_since(creator, stamp - 60.0) >= limits.tables_per_minute:
+        if self.db.tables_created_since(creator, now() - 60.0) >= limits.tables_per_minute:
             raise WebError(
                 "too_many_tables",
                 f"at most {limits.tables_per_minute} new tables a minute from one address",

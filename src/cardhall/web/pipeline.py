@@ -28,8 +28,6 @@ Synchronous (run it in a worker thread from async code).
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +37,7 @@ from cardhall.errors import CardhallError, IllegalActionError
 from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
+from cardhall.web.limits import Buckets
 from cardhall.web.lobby import Lobby
 from cardhall.web.settings import Settings
 from cardhall.web.tablelog import Cached, TableLog, deadline_for, now
@@ -47,6 +46,9 @@ __all__ = ["SERVER_SESSION", "ActResult", "Pipeline", "refusal"]
 
 #: The seat session bots and timers act in (a person's sessions start at 1).
 SERVER_SESSION = 0
+#: What an illegal action costs a seat of its action rate (a legal one costs 1): a
+#: client that sends illegal actions is slowed down more than one that plays.
+ILLEGAL_COST = 5
 
 
 def refusal(exc: CardhallError) -> str:
@@ -84,25 +86,6 @@ class _Checked:
     state: State
 
 
-class _SeatRates:
-    """Token buckets per (table, seat, session): ``rate`` actions a second, bursts of
-    twice as many. Kept for the most recently active seats only."""
-
-    def __init__(self, rate: float, keep: int = 50_000) -> None:
-        self.rate, self.burst, self.keep = rate, max(1.0, 2 * rate), keep
-        self._buckets: OrderedDict[tuple[str, int, int], tuple[float, float]] = OrderedDict()
-
-    def allow(self, key: tuple[str, int, int]) -> bool:
-        stamp = time.monotonic()
-        tokens, last = self._buckets.pop(key, (self.burst, stamp))
-        tokens = min(self.burst, tokens + (stamp - last) * self.rate)
-        allowed = tokens >= 1
-        self._buckets[key] = (tokens - 1 if allowed else tokens, stamp)
-        if len(self._buckets) > self.keep:
-            self._buckets.popitem(last=False)
-        return allowed
-
-
 class Pipeline:
     """Apply actions (see the module docstring)."""
 
@@ -119,7 +102,8 @@ class Pipeline:
         self.lobby = lobby
         self.publish = publish
         self.settings = settings
-        self._rates = _SeatRates(settings.actions_per_second)
+        rate = settings.actions_per_second
+        self._rates = Buckets(rate, max(1.0, 2 * rate))  # per (table, seat, token)
 
     def act(
         self,
@@ -139,16 +123,23 @@ class Pipeline:
         """
         notation = validate.notation(notation)
         client_id = validate.action_id(client_id)
-        if token is not None and not self._rates.allow((table_id, seat, hash(token))):
+        key = (table_id, seat, hash(token))
+        if token is not None and not self._rates.take(key):
             raise WebError(
                 "rate",
                 f"at most {self.settings.actions_per_second:g} actions a second per seat",
                 429,
             )
         tablelog = self.tablelog
-        with self.db.read() as conn:
-            row = tablelog.row(conn, table_id)
-            found = self._check(conn, row, seat, notation, client_id, expected_version, token)
+        try:
+            with self.db.read() as conn:
+                row = tablelog.row(conn, table_id)
+                found = self._check(conn, row, seat, notation, client_id, expected_version, token)
+        except WebError as exc:
+            if exc.code == "illegal" and token is not None:
+                # a person sending illegal actions pays for each as for several
+                self._rates.charge(key, ILLEGAL_COST - 1)
+            raise
         if isinstance(found, ActResult):
             return found
         with self.db.lock(table_id):

@@ -55,7 +55,7 @@ class Settings:
     #: Actions per second one seat may send, over all its sockets and REST.
     actions_per_second: float = 10.0
     #: Bytes waiting to be sent to one socket before it is dropped as too slow.
-    queue_bytes: int = 1 << 20
+    queue_bytes: int = 256 << 10
     #: Seconds a client has to send a request's headers (``cardhall serve`` only).
     header_timeout: float = 10.0
     #: Seconds a client has to send a request's body.

@@ -43,6 +43,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardhall.web import validate
 from cardhall.web.errors import WebError
+from cardhall.web.limits import Buckets
 from cardhall.web.projection import MAX_GAP, sync_message, update_messages
 from cardhall.web.tablelog import Cached
 
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
     from cardhall.web.service import TableService
     from cardhall.web.settings import Settings
 
-__all__ = ["Connection", "RateLimit", "serve_socket"]
+__all__ = ["Connection", "serve_socket"]
 
 #: Close codes (the 4000s are the application's own; 1012 is "service restart").
 CLOSE_NO_HELLO = 4400
@@ -69,27 +70,10 @@ SESSION_CLOSE: dict[str, tuple[int, str]] = {
 #: Seconds a new socket has to send its hello.
 HELLO_SECONDS = 10.0
 #: Bytes a connection may have waiting to be sent.
-QUEUE_BYTES = 1 << 20
+QUEUE_BYTES = 256 << 10
 #: Seconds between two ``sync`` answers to one socket (a sync brings it up to date:
 #: asking again at once is answered by the updates that follow).
 SYNC_INTERVAL = 1.0
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages per second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class Connection:
@@ -274,10 +258,10 @@ async def serve_socket(ws: WebSocket, service: TableService, hub: Hub, settings:
 async def _session(
     conn: Connection, ws: WebSocket, service: TableService, hub: Hub, settings: Settings
 ) -> None:
-    limit = RateLimit(settings.rate, settings.rate * 2)
+    limit = Buckets(settings.rate, settings.rate * 2, keep=1)
     # refusals a socket may earn before it is closed as a flood (the rate again, with
     # bursts of five seconds' worth): a client that slows down when told is never closed
-    tolerance = RateLimit(settings.rate, settings.rate * 5)
+    tolerance = Buckets(settings.rate, settings.rate * 5, keep=1)
     quiet_until = synced_at = 0.0
     max_message = settings.max_message
 
@@ -327,8 +311,8 @@ async def _session(
         if text is None:
             error("bad_message", "send JSON text frames")
             continue
-        if not limit.allow():
-            if not tolerance.allow():
+        if not limit.take():
+            if not tolerance.take():
                 conn.close(CLOSE_TOO_MANY, "too many messages", flush=False)
                 return
             now = time.monotonic()

@@ -199,6 +199,7 @@ def make_engine(url: str, reader: bool = False) -> Engine:
             raise ValueError("use a SQLite file: an in-memory database is not shared")
         engine = create_engine(
             url,
+            hide_parameters=True,  # no card order or token in an error message or log line
             pool_size=8,
             max_overflow=24,
             connect_args={"timeout": 30, "check_same_thread": False},
@@ -220,7 +221,9 @@ def make_engine(url: str, reader: bool = False) -> Engine:
             conn.exec_driver_sql("BEGIN" if reader else "BEGIN IMMEDIATE")
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return create_engine(
+        url, pool_size=10, max_overflow=20, pool_pre_ping=True, hide_parameters=True
+    )
 
 
 def alembic_config(url: str) -> Any:

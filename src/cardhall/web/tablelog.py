@@ -16,10 +16,9 @@ import inspect
 import json
 import logging
 import pickle
-import threading
 import time
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import cardhall
 from cardhall.engine import State
@@ -28,8 +27,9 @@ from cardhall.registry import game_class, make_game
 from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
+from cardhall.web.limits import Recent
 
-__all__ = ["Cached", "Recent", "TableLog", "deadline_for", "engine_tag", "now"]
+__all__ = ["Cached", "TableLog", "deadline_for", "engine_tag", "now"]
 
 log = logging.getLogger("cardhall.web")
 
@@ -37,33 +37,6 @@ log = logging.getLogger("cardhall.web")
 def now() -> float:
     """The server's clock (seconds since the epoch), for deadlines and timestamps."""
     return time.time()
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Recent(dict[K, V]):
-    """A dict that keeps only the ``size`` most recently set keys, so what a process
-    keeps per table stays bounded however many tables it meets.
-
-    >>> kept = Recent(2)
-    >>> kept["a"], kept["b"], kept["c"] = 1, 2, 3
-    >>> sorted(kept)
-    ['b', 'c']
-    """
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-        self._guard = threading.Lock()
-
-    def __setitem__(self, key: K, value: V) -> None:
-        with self._guard:
-            super().pop(key, None)  # setting a key makes it the most recent
-            super().__setitem__(key, value)
-            while len(self) > self.size:
-                super().__delitem__(next(iter(self)))
 
 
 @dataclass
