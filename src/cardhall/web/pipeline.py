@@ -105,6 +105,18 @@ class Pipeline:
         rate = settings.actions_per_second
         self._rates = Buckets(rate, max(1.0, 2 * rate))  # per (table, seat, token)
 
+    def admit(self, table_id: str, seat: int, token: str) -> None:
+        """Step 1's rate limit, cheap enough for the event loop: a person's seat may act
+        ``actions_per_second`` times a second over all its sockets and REST (bursts of
+        twice as many); beyond it a 429 ``rate``. Every person's action is admitted
+        before :meth:`act` (bots and timers are not limited)."""
+        if not self._rates.take((table_id, seat, hash(token))):
+            raise WebError(
+                "rate",
+                f"at most {self.settings.actions_per_second:g} actions a second per seat",
+                429,
+            )
+
     def act(
         self,
         table_id: str,
@@ -123,13 +135,6 @@ class Pipeline:
         """
         notation = validate.notation(notation)
         client_id = validate.action_id(client_id)
-        key = (table_id, seat, hash(token))
-        if token is not None and not self._rates.take(key):
-            raise WebError(
-                "rate",
-                f"at most {self.settings.actions_per_second:g} actions a second per seat",
-                429,
-            )
         tablelog = self.tablelog
         try:
             with self.db.read() as conn:
@@ -138,7 +143,7 @@ class Pipeline:
         except WebError as exc:
             if exc.code == "illegal" and token is not None:
                 # a person sending illegal actions pays for each as for several
-                self._rates.charge(key, ILLEGAL_COST - 1)
+                self._rates.charge((table_id, seat, hash(token)), ILLEGAL_COST - 1)
             raise
         if isinstance(found, ActResult):
             return found

@@ -192,6 +192,7 @@ async def act(
     """Act for the caller's seat (the same pipeline as the WebSocket)."""
     token = bearer(authorization)
     seat = await call(service.lobby.authenticate, table_id, token)
+    service.pipeline.admit(table_id, seat, str(token))
     result = await call(service.pipeline.act, table_id, seat, body.action, body.id, token=token)
     return models.ActionOut(version=result.version, duplicate=result.duplicate)
 

@@ -338,6 +338,17 @@ async def _session(
         elif kind == "action":
             assert conn.seat is not None
             try:
+                service.pipeline.admit(table_id, conn.seat, conn.token)
+            except WebError:  # the seat acts too fast: like a message over the rate
+                if not tolerance.take():
+                    conn.close(CLOSE_TOO_MANY, "too many actions", flush=False)
+                    return
+                now = time.monotonic()
+                if now >= quiet_until:
+                    error("rate", "too many actions for this seat: slow down", ident)
+                    quiet_until = now + 1.0
+                continue
+            try:
                 result = await asyncio.to_thread(
                     service.pipeline.act,
                     table_id,
