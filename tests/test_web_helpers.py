@@ -183,10 +183,13 @@ class Server:
         bot_delay: float = 0.0,
         log: Path | None = None,
         options: tuple[str, ...] = (),
+        file_limit: int | None = None,
     ):
-        """``options``: more ``cardhall serve`` options (limits)."""
+        """``options``: more ``cardhall serve`` options (limits); ``file_limit``: the
+        server process's open-file limit (soft and hard)."""
         self.database_url = database_url
         self.options = options
+        self.file_limit = file_limit
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
@@ -197,6 +200,14 @@ class Server:
     def start(self, timeout: float = 60.0) -> Server:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        limit = self.file_limit
+
+        def limited() -> None:  # in the child, before the server starts
+            import resource
+
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -224,6 +235,7 @@ class Server:
             stdout=out,
             stderr=out,
             env=env,
+            preexec_fn=limited if limit is not None else None,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

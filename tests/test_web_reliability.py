@@ -895,6 +895,40 @@ def test_half_sent_requests_slow_bodies_and_too_many_connections(tmp_path: Path)
         server.stop()
 
 
+def test_the_connection_cap_fits_the_open_file_limit(tmp_path: Path) -> None:
+    """Under an open-file limit of 256 (below ``--max-connections``' 2000), the server
+    lowers its cap to what fits beside its own files and says so: 400 held connections
+    are closed past the cap rather than exhausting the descriptors (``accept`` failing,
+    the database unable to open its files), and the server answers once they are gone."""
+    import socket
+
+    log = tmp_path / "serve.log"
+    server = Server(
+        f"sqlite:///{tmp_path / 'fds.db'}",
+        log=log,
+        options=("--max-connections", "2000", "--header-timeout", "30"),
+        file_limit=256,
+    ).start()
+    try:
+        table = server.api("POST", "/api/tables", json={"game": "abstrac"})
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(400)]
+        time.sleep(1.0)  # the server has seen them all by now
+        closed = 0
+        for s in held:
+            with contextlib.suppress(BlockingIOError, ConnectionResetError):
+                closed += s.recv(1, socket.MSG_DONTWAIT) == b""
+        for s in held:
+            s.close()
+        assert closed >= 400 - 128, closed
+        time.sleep(0.5)
+        assert server.api("GET", f"/api/tables/{table['table_id']}")["status"] == "lobby"
+    finally:
+        server.stop()
+    said = log.read_text()
+    assert "at most 128 connections at once, not 2000" in said
+    assert "Too many open files" not in said and "out of system resource" not in said
+
+
 # --------------------------------------------------------------------------- back-pressure
 
 
@@ -980,6 +1014,50 @@ def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) 
     service.dispose()
 
 
+def test_the_hub_keeps_nothing_per_table_once_its_sockets_are_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the hub keeps per table is dropped with the table's last socket or
+    bounded (the versions last noticed): table spam cannot grow the server's memory."""
+    import asyncio
+    import threading
+
+    import cardhall.web.hub as hub_module
+    from cardhall.web.hub import Hub
+    from cardhall.web.service import TableService
+    from cardhall.web.sockets import Connection
+    from cardhall.web.store import migrate
+
+    monkeypatch.setattr(hub_module, "HINTS_KEPT", 10)
+    url = f"sqlite:///{tmp_path / 'hub.db'}"
+    migrate(url)
+    service = TableService(url)
+    made = [service.lobby.create_table("abstrac") for _ in range(30)]
+
+    async def scenario() -> Hub:
+        hub = Hub(service)
+        hub.loop, hub._loop_thread = asyncio.get_running_loop(), threading.get_ident()
+        hub.autoplay.kick = lambda table_id: None  # type: ignore[method-assign]
+        for n, t in enumerate(made):
+            reader = _Reader()
+            conn = Connection(reader)
+            conn.table_id, conn.seat, conn.session = t["table_id"], 0, 1
+            conn.start()
+            assert hub.add(conn)
+            hub.notice(t["table_id"], 0, n + 1)
+            while not reader.frames:
+                await asyncio.sleep(0.001)
+            await asyncio.sleep(0.01)
+            hub.drop(conn)
+            conn.close(1000)
+        return hub
+
+    hub = asyncio.run(scenario())
+    assert not hub.conns and not hub._flushing and not hub._again
+    assert len(hub._hints) == 10
+    service.dispose()
+
+
 def test_api_requests_per_address_are_limited_before_any_route(tmp_path: Path) -> None:
     """Past ``requests_per_second`` (bursts of four times as many) an address's API
     requests are a 429 and its WebSocket connections are refused; the page is not."""
@@ -1001,7 +1079,7 @@ def test_abuse_benchmark_smoke() -> None:
     abusers refused, the server's memory sampled."""
     from cardhall.benchmarks.web_abuse import _run
 
-    figures = _run(honest=4, abusers=4, seconds=2.0, think=0.2)
+    figures = _run(honest=4, abusers=4, seconds=2.0, think=0.2, warmup=1.0)
     assert figures["errors"] == 0 and figures["actions"] > 0
     refused = sum(n for k, n in figures["abuse"].items() if "429" in k or "rate" in k)
     assert refused > 0, figures["abuse"]

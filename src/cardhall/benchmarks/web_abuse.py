@@ -15,11 +15,15 @@ Two runs of one ``cardhall serve`` process on a fresh SQLite file, measured in o
    * **table spammers** (30%): create public tables as fast as they can, and hold
      half-sent requests open.
 
+Each run sets the honest tables up, starts the abusers, lets everyone play for a
+warm-up (every socket connects and syncs, the abusers set up) and then measures for
+``seconds``.
+
 Every honest table and every abuser comes from its own address (``X-Forwarded-For``, as
 a reverse proxy would send it), so the per-address limits apply to the abusers and not
 to the honest players. The honest players' latency is measured from an action being
 sent to its update having reached every connected seat of the table; the server's
-resident memory (RSS) is sampled every second.
+resident memory (RSS) is sampled every second, and its CPU time measured.
 
 Reported: p50/p95/p99 of both runs and their ratio (the target: p99 with abuse within 2x
 of p99 without), honest errors (0 expected), what the abusers achieved (tables made,
@@ -30,18 +34,26 @@ refusals, sockets dropped), and the server's RSS at the start and end of the abu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import random
 import socket
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from cardhall.benchmarks.web_load import _percentile, client_address, rss_mb, serving
+from cardhall.benchmarks.web_load import (
+    _cpu_seconds,
+    _percentile,
+    client_address,
+    rss_mb,
+    serving,
+)
 
 NAME = "Web abuse: honest tables' latency beside 100 abusive clients, and memory"
 
@@ -60,6 +72,7 @@ async def _honest_seat(
     lat: list[float],
     errors: list[str],
     think: float,
+    measure_from: float,
 ) -> None:
     from websockets.asyncio.client import connect
 
@@ -83,7 +96,9 @@ async def _honest_seat(
                     got = table["received"].get(version, 0) + 1
                     table["received"][version] = got
                     if got == table["seats"] and version in table["sent"]:
-                        lat.append(time.perf_counter() - table["sent"].pop(version))
+                        sent = table["sent"].pop(version)
+                        if sent >= measure_from:
+                            lat.append(time.perf_counter() - sent)
             if view is None or view["over"]:
                 continue
             fresh = "view" in msg or kind == "ack"
@@ -96,8 +111,17 @@ async def _honest_seat(
                 await ws.send(json.dumps({"type": "action", "action": action, "id": f"h{n}"}))
 
 
-async def _honest(base: str, tables: int, seconds: float, think: float) -> dict[str, Any]:
-    """Set up ``tables`` honest tables, play them for ``seconds``; their figures."""
+async def _honest(
+    base: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    ready: Callable[[], Awaitable[None]],
+) -> dict[str, Any]:
+    """Set up ``tables`` honest tables, await ``ready()``, play them for ``warmup`` then
+    ``seconds``: the figures of the actions sent after the warm-up (while every socket
+    connects and syncs, and the abusers set up, nothing is counted)."""
     import httpx
 
     ws_url = base.replace("http://", "ws://") + "/ws"
@@ -127,11 +151,15 @@ async def _honest(base: str, tables: int, seconds: float, think: float) -> dict[
                 f"/api/tables/{t['table_id']}/start",
                 headers={**head, "Authorization": f"Bearer {t['token']}"},
             )
+    await ready()
+    measure_from = time.perf_counter() + warmup
     tasks = [
-        asyncio.create_task(_honest_seat(ws_url, table, seat, token, lat, errors, think))
+        asyncio.create_task(
+            _honest_seat(ws_url, table, seat, token, lat, errors, think, measure_from)
+        )
         for table, seat, token in seats
     ]
-    _done, pending = await asyncio.wait(tasks, timeout=seconds)
+    _done, pending = await asyncio.wait(tasks, timeout=warmup + seconds)
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
@@ -179,9 +207,10 @@ async def _flooder(base: str, i: int, stop: float, counts: Counter[str]) -> None
                         await ws.send(hello)
 
                         async def drain() -> None:
-                            async for raw in ws:
-                                m = json.loads(raw)
-                                counts[f"flood reply {m.get('code', m['type'])}"] += 1
+                            with contextlib.suppress(ConnectionClosed):
+                                async for raw in ws:
+                                    m = json.loads(raw)
+                                    counts[f"flood reply {m.get('code', m['type'])}"] += 1
 
                         reader = asyncio.create_task(drain())
                         n = 0
@@ -317,33 +346,63 @@ async def _sample_rss(pid: int, every: float, into: list[float]) -> None:
 
 
 def _run(
-    honest: int, abusers: int, seconds: float, think: float, launcher: tuple[str, ...] = ()
+    honest: int,
+    abusers: int,
+    seconds: float,
+    think: float,
+    warmup: float = 10.0,
+    launcher: tuple[str, ...] = (),
 ) -> dict[str, Any]:
+    """One run on a fresh server: ``honest`` tables set up, then (with ``abusers``) the
+    abusers started in a process of their own, ``warmup`` seconds of play, and
+    ``seconds`` measured: latency, the server's CPU and its memory."""
     with serving(("--bot-delay", "0"), launcher) as (base, pid):
 
-        async def go() -> tuple[dict[str, Any], dict[str, int], list[float]]:
+        async def go() -> tuple[dict[str, Any], dict[str, int], list[float], float | None]:
             rss: list[float] = []
-            sampler = asyncio.create_task(_sample_rss(pid, 1.0, rss))
+            cpu: list[float | None] = []
             out: Any = None
-            proc = None
-            if abusers:
-                ctx = multiprocessing.get_context("spawn")
-                out = ctx.Queue()
-                proc = ctx.Process(target=_abuse_process, args=(base, abusers, seconds, out))
-                proc.start()
-            figures = await _honest(base, honest, seconds, think)
+            proc: Any = None
+            sampler: asyncio.Task[None] | None = None
+            background: list[asyncio.Task[None]] = []
+
+            async def ready() -> None:  # the honest tables are set up
+                nonlocal out, proc, sampler
+                if abusers:
+                    ctx = multiprocessing.get_context("spawn")
+                    out = ctx.Queue()
+                    proc = ctx.Process(
+                        target=_abuse_process, args=(base, abusers, warmup + seconds, out)
+                    )
+                    proc.start()
+
+                async def window() -> None:
+                    nonlocal sampler
+                    await asyncio.sleep(warmup)
+                    cpu.append(_cpu_seconds(pid))
+                    sampler = asyncio.create_task(_sample_rss(pid, 1.0, rss))
+
+                background.append(asyncio.create_task(window()))
+
+            figures = await _honest(base, honest, seconds, think, warmup, ready)
+            cpu.append(_cpu_seconds(pid))
+            if sampler is not None:
+                sampler.cancel()
             counts: dict[str, int] = {}
             if proc is not None:
-                counts = await asyncio.to_thread(out.get, True, seconds + 60)
+                counts = await asyncio.to_thread(out.get, True, 120)
                 await asyncio.to_thread(proc.join, 30)
-            sampler.cancel()
-            return figures, counts, rss
+            share = None
+            if len(cpu) == 2 and cpu[0] is not None and cpu[1] is not None:
+                share = (cpu[1] - cpu[0]) / seconds
+            return figures, counts, rss, share
 
-        figures, counts, rss = asyncio.run(go())
+        figures, counts, rss, share = asyncio.run(go())
+    figures["server_cpu_share"] = round(share, 2) if share is not None else None
     figures["rss_start_mb"] = round(rss[0], 1) if rss else None
     figures["rss_end_mb"] = round(rss[-1], 1) if rss else None
     figures["rss_max_mb"] = round(max(rss), 1) if rss else None
-    # growth over the second half of the run (the first half warms the caches up)
+    # growth over the second half of the measured window
     half = rss[len(rss) // 2 :]
     figures["rss_growth_second_half_mb"] = round(half[-1] - half[0], 1) if len(half) > 1 else None
     figures["abuse"] = counts
@@ -351,26 +410,43 @@ def _run(
 
 
 def measure(
-    honest: int = 200, abusers: int = 100, seconds: float = 60.0, think: float = 1.0
+    honest: int = 200,
+    abusers: int = 100,
+    seconds: float = 60.0,
+    think: float = 1.0,
+    warmup: float = 10.0,
 ) -> dict[str, Any]:
     """Both runs, one after the other, on fresh servers: without abuse, then with."""
-    calm = _run(honest, 0, seconds, think)
-    abused = _run(honest, abusers, seconds, think)
+    calm = _run(honest, 0, seconds, think, warmup)
+    abused = _run(honest, abusers, seconds, think, warmup)
     ratio = abused["p99_ms"] / calm["p99_ms"] if calm["p99_ms"] else float("nan")
     return {"without_abuse": calm, "with_abuse": abused, "p99_ratio": round(ratio, 2)}
 
 
 def run(console: Console, quick: bool) -> dict[str, Any]:
-    honest, abusers, seconds = (20, 10, 15.0) if quick else (200, 100, 60.0)
-    figures = measure(honest, abusers, seconds)
-    table = Table(title=f"{honest} honest tables (players think ~1 s), {seconds:g} s each run")
-    for key in ("run", "actions", "p50 ms", "p95 ms", "p99 ms", "errors", "RSS start", "RSS end"):
+    honest, abusers, seconds, warmup = (20, 10, 15.0, 3.0) if quick else (200, 100, 60.0, 10.0)
+    figures = measure(honest, abusers, seconds, warmup=warmup)
+    table = Table(
+        title=f"{honest} honest tables (players think ~1 s), {seconds:g} s measured each run"
+    )
+    for key in (
+        "run",
+        "actions",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "errors",
+        "server CPU",
+        "RSS start",
+        "RSS end",
+    ):
         table.add_column(key, justify="right")
     for label, key in (("without abuse", "without_abuse"), (f"{abusers} abusers", "with_abuse")):
         f = figures[key]
         table.add_row(
             label,
             *(str(f[k]) for k in ("actions", "p50_ms", "p95_ms", "p99_ms", "errors")),
+            f"{f['server_cpu_share']} core",
             f"{f['rss_start_mb']} MB",
             f"{f['rss_end_mb']} MB",
         )

@@ -97,7 +97,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from cardhall.web.app import create_app
-        from cardhall.web.limits import guarded_http
+        from cardhall.web.limits import connection_budget, guarded_http
 
         web = create_app(
             database_url,
@@ -121,12 +121,18 @@ def register(app: typer.Typer) -> None:
             idle_seconds=idle_seconds,
         )
         typer.echo(f"cardhall: http://{host}:{port}  (database: {database_url.split('@')[-1]})")
+        cap, files = connection_budget(max_connections)
+        if cap < max_connections:
+            typer.echo(
+                f"cardhall: serving at most {cap} connections at once, not {max_connections}: "
+                f"this process may open {files} files (raise `ulimit -n`)"
+            )
         uvicorn.run(
             web,
             host=host,
             port=port,
             log_level=log_level,
-            http=guarded_http(header_timeout, max_connections),
+            http=guarded_http(header_timeout, cap),
             proxy_headers=True,
             forwarded_allow_ips=forwarded_allow_ips,
             ws_max_size=65536,

@@ -20,6 +20,7 @@ from typing import Any
 
 from cardhall.web.autoplay import AutoplayRunner
 from cardhall.web.errors import WebError
+from cardhall.web.limits import Recent
 from cardhall.web.service import TableService
 from cardhall.web.sockets import CLOSE_TOO_MANY, Connection
 
@@ -31,6 +32,8 @@ log = logging.getLogger("cardhall.web")
 CHECKPOINT_INTERVAL = 2.0
 #: Seconds a restarted server adds to every running turn.
 RESTART_GRACE = 10.0
+#: Tables whose last noticed version this process remembers (the most recent ones).
+HINTS_KEPT = 100_000
 
 
 class Hub:
@@ -63,11 +66,12 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread = -1  # the event loop's thread, once started
         self.tasks: list[asyncio.Task[Any]] = []
-        self._flushing: dict[str, bool] = {}
+        self._flushing: set[str] = set()  # tables whose sockets are being brought up to date
         self._again: set[str] = set()
         self._stop = threading.Event()
         self._background: set[asyncio.Future[Any]] = set()
-        self._hints: dict[str, tuple[int, int]] = {}
+        # the last (version, lobby revision) noticed per table, for the most recent tables
+        self._hints: Recent[str, tuple[int, int]] = Recent(HINTS_KEPT)
         self.errors = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -121,10 +125,10 @@ class Hub:
         else:
             self._hints.pop(table_id, None)
         if table_id in self.conns:
-            if self._flushing.get(table_id):
+            if table_id in self._flushing:
                 self._again.add(table_id)
             else:
-                self._flushing[table_id] = True
+                self._flushing.add(table_id)
                 task = asyncio.ensure_future(self._flush(table_id))
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
@@ -165,7 +169,7 @@ class Hub:
             self.errors += 1
             log.exception("flush of table %s failed", table_id)
         finally:
-            self._flushing[table_id] = False
+            self._flushing.discard(table_id)
 
     def add(self, conn: Connection) -> bool:
         """Register a connection, unless its seat session already holds
@@ -190,7 +194,6 @@ class Hub:
             conns.pop(conn, None)
             if not conns:
                 del self.conns[conn.table_id]
-                self._flushing.pop(conn.table_id, None)
             elif conn.seat is None:
                 self._tell_watchers(conn.table_id)
 
@@ -217,8 +220,6 @@ class Hub:
                     # only what this process has not published itself
                     if self._hints.get(table_id, (-1, -1)) < (version, rev):
                         self.notice(table_id, version, rev)
-                if len(self._hints) > 100_000:
-                    self._hints.clear()
             except Exception:  # pragma: no cover - the next round retries
                 log.exception("poll failed")
 

@@ -10,7 +10,11 @@
   timeout (a connection that has not sent a request's headers within ``header_timeout``
   seconds is closed: half-sent requests cannot pile up) and a connection cap (beyond
   ``max_connections`` open connections a new one is closed at once, so held connections
-  cannot exhaust the file descriptors).
+  cannot exhaust the file descriptors);
+* :func:`connection_budget` (``cardhall serve``): the process's open-file limit raised
+  to hold that many connections besides the server's own files, or the cap lowered to
+  what the limit allows (a cap above the limit would not hold: ``accept`` would fail
+  first, and the database with it).
 
 And the two tools every other limit is built from: :class:`Buckets` (token buckets per
 key: requests per address here, tables per address in :mod:`cardhall.web.lobby`,
@@ -22,13 +26,21 @@ recent keys: what the server keeps per table or per client stays bounded).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
 from collections.abc import Hashable
 from typing import Any, TypeVar
 
-__all__ = ["Buckets", "Recent", "RequestLimits", "guarded_http"]
+__all__ = [
+    "RESERVED_FILES",
+    "Buckets",
+    "Recent",
+    "RequestLimits",
+    "connection_budget",
+    "guarded_http",
+]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -179,6 +191,38 @@ async def _refuse(send: Any, status: int, code: str, message: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+#: Open files a server process keeps for itself beside its connections (the database
+#: and its journal, the bot workers' pipes, the listening socket, logs).
+RESERVED_FILES = 256
+
+
+def connection_budget(max_connections: int) -> tuple[int, int | None]:
+    """Raise this process's open-file limit (its soft limit, up to the hard one) so that
+    ``max_connections`` connections fit beside :data:`RESERVED_FILES` of the server's own;
+    return the connection cap that fits (``max_connections``, or fewer when the hard
+    limit is lower) and the open-file limit (``None``: unlimited or unknown).
+
+    >>> connection_budget(100)[0]
+    100
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX: nothing to raise
+        return max_connections, None
+    unlimited = resource.RLIM_INFINITY
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = max_connections + RESERVED_FILES
+    if soft != unlimited and soft < want:
+        raised = want if hard == unlimited else min(want, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == unlimited:
+        return max_connections, None
+    reserved = min(RESERVED_FILES, soft // 2)
+    return max(1, min(max_connections, soft - reserved)), soft
 
 
 def guarded_http(header_timeout: float, max_connections: int) -> type[asyncio.Protocol]:
