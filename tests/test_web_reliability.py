@@ -732,6 +732,28 @@ def test_a_seat_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
             assert hello(e, table, tokens[0])["type"] == "sync"
 
 
+def test_an_address_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+    """Past ``sockets_per_address`` open WebSockets (whatever seats they are for) an
+    address's next one is refused (4429) before it is accepted; once one closes, a new
+    one is accepted. Without it one address could take every connection of the process,
+    seat by seat."""
+    with limited(tmp_path, sockets_per_address=3) as c:
+        table, tokens = two_humans(c)
+        with (
+            c.websocket_connect("/ws") as a,
+            c.websocket_connect("/ws") as b,
+            c.websocket_connect("/ws") as d,
+        ):
+            for ws, token in ((a, tokens[0]), (b, tokens[1]), (d, tokens[1])):
+                assert hello(ws, table, token)["type"] == "sync"
+            with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect("/ws") as e:
+                e.receive_json()
+            assert closed.value.code == 4429
+            quiet(a)
+        with c.websocket_connect("/ws") as f:
+            assert hello(f, table, tokens[0])["type"] == "sync"
+
+
 def test_actions_per_seat_are_limited_across_all_its_sockets(tmp_path: Path) -> None:
     """Five sockets of one seat, each well inside its own message rate: the seat's
     action rate still holds over all of them (twice the rate in a burst, then the rate);

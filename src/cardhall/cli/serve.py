@@ -57,8 +57,11 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(help="tables one client address may have open at once")
         ] = _DEFAULT.open_tables,
         sockets_per_seat: Annotated[
-            int, typer.Option(help="WebSockets one seat may hold (the oldest is closed)")
+            int, typer.Option(help="WebSockets one seat may hold open (the next is refused)")
         ] = _DEFAULT.sockets_per_seat,
+        sockets_per_address: Annotated[
+            int, typer.Option(help="WebSockets one client address may hold open at once")
+        ] = _DEFAULT.sockets_per_address,
         actions_per_second: Annotated[
             float, typer.Option(help="actions one seat may send a second (all its sockets)")
         ] = _DEFAULT.actions_per_second,
@@ -108,6 +111,7 @@ def register(app: typer.Typer) -> None:
             tables_per_minute=tables_per_minute,
             open_tables=open_tables,
             sockets_per_seat=sockets_per_seat,
+            sockets_per_address=sockets_per_address,
             actions_per_second=actions_per_second,
             rate=messages_per_second,
             queue_bytes=queue_bytes,

@@ -79,6 +79,7 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         max_body=config.max_body,
         body_timeout=config.body_timeout,
         requests_per_second=config.requests_per_second,
+        sockets_per_address=config.sockets_per_address,
     )
     _error_shapes(app)
     app.include_router(router)

@@ -3,7 +3,9 @@
 * :class:`RequestLimits` (ASGI middleware, always on): each client address may make
   ``requests_per_second`` API requests (``/api/...``, WebSocket connections included;
   bursts of four times as many; the page and its static files are not counted),
-  answered 429 beyond it before any route runs; a request body larger than
+  answered 429 beyond it before any route runs, and hold ``sockets_per_address``
+  WebSockets open at once (one address cannot take every connection the process
+  allows, seat by seat); a request body larger than
   ``max_body`` is refused (413) and one that takes longer than ``body_timeout`` to
   arrive is refused (408) before any route sees it;
 * :func:`guarded_http` (``cardhall serve``): uvicorn's HTTP protocol with a header
@@ -108,17 +110,25 @@ Message = dict[str, Any]
 
 class RequestLimits:
     """Refuse a client address's requests beyond ``requests_per_second`` (429; a
-    WebSocket is closed before it is accepted); read each HTTP request's body (at most
+    WebSocket is closed before it is accepted) and its WebSockets beyond
+    ``sockets_per_address`` open at once (closed with 4429); read each HTTP request's body (at most
     ``max_body`` bytes, within ``body_timeout`` seconds) before the app runs, refusing
     it with 413 or 408 otherwise."""
 
     def __init__(
-        self, app: Any, max_body: int, body_timeout: float, requests_per_second: float
+        self,
+        app: Any,
+        max_body: int,
+        body_timeout: float,
+        requests_per_second: float,
+        sockets_per_address: int = 100,
     ) -> None:
         self.app = app
         self.max_body = max_body
         self.body_timeout = body_timeout
+        self.sockets_per_address = sockets_per_address
         self._per_address = Buckets(requests_per_second, 4 * requests_per_second)
+        self._sockets: dict[str, int] = {}  # open WebSockets per address (none kept at 0)
 
     def _allow(self, scope: Scope) -> bool:
         client = scope.get("client")
@@ -131,7 +141,21 @@ class RequestLimits:
             if not self._allow(scope):
                 await send({"type": "websocket.close", "code": 4429, "reason": "too many requests"})
                 return
-            await self.app(scope, receive, send)
+            address = (scope.get("client") or ("",))[0]
+            held = self._sockets.get(address, 0)
+            if held >= self.sockets_per_address:
+                reason = "too many connections from this address"
+                await send({"type": "websocket.close", "code": 4429, "reason": reason})
+                return
+            self._sockets[address] = held + 1
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                left = self._sockets[address] - 1
+                if left:
+                    self._sockets[address] = left
+                else:
+                    del self._sockets[address]
             return
         if scope["type"] != "http":
             await self.app(scope, receive, send)

@@ -50,8 +50,10 @@ class Settings:
     tables_per_minute: int = 20
     #: Tables one client address may have open (in the lobby or in play) at once.
     open_tables: int = 10
-    #: WebSockets one seat may hold open in this process (the oldest is closed).
+    #: WebSockets one seat may hold open in this process (the next is refused).
     sockets_per_seat: int = 4
+    #: WebSockets one client address may hold open in this process.
+    sockets_per_address: int = 100
     #: Actions per second one seat may send, over all its sockets and REST.
     actions_per_second: float = 10.0
     #: Bytes waiting to be sent to one socket before it is dropped as too slow.
