@@ -174,6 +174,35 @@ SERVE = (
 )
 
 
+def check_lobby_per_creator(url: str) -> None:
+    """Public tables from 10 spamming addresses (more than the lobby lists) leave the
+    earlier tables of 5 honest addresses listed: at most ``LOBBY_PER_CREATOR`` of each
+    address are listed, newest first; a table with no recorded creator counts alone."""
+    from cardhall.web.lobby import LOBBY_LISTED, LOBBY_PER_CREATOR
+    from cardhall.web.service import TableService
+    from cardhall.web.store import migrate
+
+    migrate(url)
+    service = TableService(url)
+    lobby = service.lobby
+    honest = [
+        lobby.create_table("abstrac", public=True, creator=f"honest{i}")["table_id"]
+        for i in range(5)
+    ]
+    private = lobby.create_table("abstrac", creator="spam0")["table_id"]
+    spam = [
+        lobby.create_table("getha", public=True, creator=f"spam{n % 10}")["table_id"]
+        for n in range(LOBBY_LISTED + 10)
+    ]
+    no_creator = [lobby.create_table("abstrac", public=True)["table_id"] for _ in range(2)]
+    listed = [t["id"] for t in lobby.list_public()]
+    assert set(honest) <= set(listed) and set(no_creator) <= set(listed)
+    assert private not in listed
+    assert len([t for t in listed if t in spam]) == 10 * LOBBY_PER_CREATOR
+    assert listed[:2] == no_creator[::-1]  # newest first
+    service.dispose()
+
+
 class Server:
     """``cardhall serve`` in a subprocess on a free loopback port."""
 

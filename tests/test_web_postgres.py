@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from cardhall.record import Record, replay
 from cardhall.web.app import create_app
 from cardhall.web.store import downgrade, make_engine, migrate
-from test_web_helpers import Client, Server, check_one_order, race
+from test_web_helpers import Client, Server, check_lobby_per_creator, check_one_order, race
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +192,7 @@ def test_pg_hostile_text_is_a_clear_4xx_as_on_sqlite(pg_url: str) -> None:
             r = c.get(path, headers=head)
             assert r.status_code == 404 and r.json()["code"] == "no_table"
         assert c.get(f"/api/tables/{tid}").json()["seats"][1]["kind"] == "open"
+
+
+def test_pg_one_address_cannot_push_other_tables_off_the_lobby(pg_url: str) -> None:
+    check_lobby_per_creator(pg_url)

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from cardhall.engine import legal_at
 from cardhall.web.app import create_app
 from cardhall.web.store import actions, make_engine, tables
-from test_web_helpers import Client, Server, check_one_order, race
+from test_web_helpers import Client, Server, check_lobby_per_creator, check_one_order, race
 
 
 @pytest.fixture
@@ -708,6 +708,12 @@ def test_tables_per_address_per_minute_and_open_at_once(tmp_path: Path) -> None:
         c.post("/api/tables", json={"game": "abstrac"})  # the file still holds 3 open ones
         r = c.post("/api/tables", json={"game": "abstrac"})
         assert r.status_code == 429 and r.json()["code"] == "too_many_open"
+
+
+def test_one_address_cannot_push_other_tables_off_the_lobby(tmp_path: Path) -> None:
+    """However many public tables one address makes, the lobby lists at most three of
+    them: the tables other people made earlier stay listed."""
+    check_lobby_per_creator(f"sqlite:///{tmp_path / 'lobby.db'}")
 
 
 def test_a_seat_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:

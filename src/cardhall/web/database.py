@@ -115,13 +115,29 @@ _AFTER_ACTION = (
         expires_at=bindparam("expires_at"),
     )
 )
-_PUBLIC = (
-    select(tables.c.id)
+# public tables not over, numbered newest first within each creating address (a table
+# without a recorded creator counts as its own)
+_PUBLIC_RANKED = (
+    select(
+        tables.c.id,
+        tables.c.created_at,
+        func.row_number()
+        .over(
+            partition_by=func.coalesce(tables.c.creator, tables.c.id),
+            order_by=(tables.c.created_at.desc(), tables.c.id),
+        )
+        .label("nth"),
+    )
     .where(
         tables.c.public.is_(True),
         or_(tables.c.status == "lobby", tables.c.status == "playing"),
     )
-    .order_by(tables.c.created_at.desc())
+    .subquery()
+)
+_PUBLIC = (
+    select(_PUBLIC_RANKED.c.id)
+    .where(_PUBLIC_RANKED.c.nth <= bindparam("per_creator"))
+    .order_by(_PUBLIC_RANKED.c.created_at.desc(), _PUBLIC_RANKED.c.id)
     .limit(bindparam("limit"))
 )
 _DONE = select(actions.c.version).where(
@@ -386,8 +402,10 @@ class Database:
             expires_at=expires,
         )
 
-    def public_ids(self, conn: Connection, limit: int) -> list[str]:
-        return self._scalars(conn, _PUBLIC, limit=limit)
+    def public_ids(self, conn: Connection, limit: int, per_creator: int) -> list[str]:
+        """The newest public tables not over, at most ``per_creator`` of each creating
+        address."""
+        return self._scalars(conn, _PUBLIC, limit=limit, per_creator=per_creator)
 
     def notify(self, conn: Connection, table_id: str, version: int, rev: int) -> None:
         """PostgreSQL: tell every process (``LISTEN cardhall``) at commit; SQLite: nothing

@@ -29,7 +29,21 @@ from cardhall.web.settings import Settings
 from cardhall.web.store import hash_secret, new_secret, secret_matches
 from cardhall.web.tablelog import Cached, TableLog, deadline_for, now
 
-__all__ = ["BOT_LEVELS", "DEFAULT_BOTS", "Lobby", "bot_name", "clean_name", "default_bot"]
+__all__ = [
+    "BOT_LEVELS",
+    "DEFAULT_BOTS",
+    "LOBBY_LISTED",
+    "LOBBY_PER_CREATOR",
+    "Lobby",
+    "bot_name",
+    "clean_name",
+    "default_bot",
+]
+
+#: Public tables the lobby lists (``GET /api/tables``), newest first ...
+LOBBY_LISTED = 50
+#: ... of which at most so many were made from one client address.
+LOBBY_PER_CREATOR = 3
 
 #: Each bot level as a person reads it, what it plays like, and the first names its bots
 #: take at a table: a bot is called "Heuristic Hana", its level in its name, and no two
@@ -200,12 +214,16 @@ class Lobby:
         """What anyone may know about a table: no tokens, no seed, no cards."""
         return self.tablelog.info(table_id)
 
-    def list_public(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Public tables not yet over, newest first."""
+    def list_public(
+        self, limit: int = LOBBY_LISTED, per_creator: int = LOBBY_PER_CREATOR
+    ) -> list[dict[str, Any]]:
+        """Public tables not yet over, newest first: ``limit`` of them, at most
+        ``per_creator`` made from one client address (so that one address, however many
+        tables it makes, cannot push everyone else's off the list)."""
         with self.db.read() as conn:
             return [
                 self.tablelog.describe(conn, self.tablelog.row(conn, i))
-                for i in self.db.public_ids(conn, limit)
+                for i in self.db.public_ids(conn, limit, per_creator)
             ]
 
     # ------------------------------------------------------------------ seat changes
