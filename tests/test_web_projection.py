@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from cardhall import narration
@@ -126,3 +127,68 @@ def test_the_rest_view_carries_the_prompt_and_the_sentences(tmp_path: Path) -> N
     assert (
         layout["text"].startswith("Deal 1: ") and "deals the row, top end first" in layout["text"]
     )
+
+
+def _played(game: str, players: int | None, actions: int, seed: int = 3) -> list[Any]:
+    """The states of a seeded game, one per action (each a clone of the one before, as
+    the server's pipeline makes them)."""
+    import random
+
+    from cardhall.registry import make_game
+
+    state = make_game(game, players).new_state(seed=seed)
+    rng = random.Random(seed)
+    states = [state]
+    while not state.is_over and len(states) <= actions:
+        seat = min(state.actors())
+        state = state.clone()
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        states.append(state)
+    return states
+
+
+def _info(table: str, names: list[str]) -> dict[str, Any]:
+    seats = [{"seat": i, "name": n, "kind": "human"} for i, n in enumerate(names)]
+    return {"id": table, "seats": seats, "lobby_rev": 1, "status": "playing"}
+
+
+def test_a_sync_tells_only_the_events_since_the_seats_last_sync(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every sync of every seat equals the whole log told from the start, yet after the
+    first one only the events since the seat's last sync are told (a long match's sync
+    would otherwise hold the event loop for a tenth of a second); a rename or a rebuilt
+    state (other event objects) is told again from the start."""
+    import cardhall.web.projection as projection
+    from cardhall.web.projection import projected_events, sync_message
+    from cardhall.web.tablelog import Cached
+
+    told: list[tuple[int, int]] = []
+    real = projection.projected_events
+
+    def counting(state: Any, seat: Any, start: int, stop: int, *rest: Any) -> Any:
+        told.append((start, stop))
+        return real(state, seat, start, stop, *rest)
+
+    monkeypatch.setattr(projection, "projected_events", counting)
+    states = _played("somachi", 3, 300)
+    info = _info("f00df00df00df00d", ["Ann", "Bob", "Cy"])
+    for v, state in enumerate(states):
+        if v % 5:
+            continue
+        for seat in range(3):
+            told.clear()
+            msg = sync_message(info, Cached(v, state, [], 1), seat)
+            ctx = narration_context(info, state, seat)
+            assert msg["events"] == projected_events(state, seat, 0, len(state.events), ctx)
+            if v >= 5:  # told since the last sync of this seat, five versions ago
+                assert told == [(len(states[v - 5].events), len(state.events))]
+    last = states[-1]
+    told.clear()
+    renamed = _info("f00df00df00df00d", ["Ann", "a random bot", "Cy"])
+    sync_message(renamed, Cached(len(states), last, [], 1), 0)
+    assert told == [(0, len(last.events))]
+    told.clear()
+    rebuilt = _played("somachi", 3, 300)[-1]  # the same game, rebuilt: new event objects
+    sync_message(renamed, Cached(len(states), rebuilt, [], 1), 0)
+    assert told == [(0, len(rebuilt.events))]

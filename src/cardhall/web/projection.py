@@ -10,16 +10,27 @@ Getha's showdown, its ``"text_steps"``; with the view, its ``"prompt"``, ``"stat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardhall import narration
-from cardhall.engine import State
+from cardhall.engine import Event, State
+from cardhall.web.limits import Recent
 from cardhall.web.tablelog import Cached
 
-__all__ = ["MAX_GAP", "narration_context", "projected_events", "sync_message", "update_messages"]
+__all__ = [
+    "FEEDS_KEPT",
+    "MAX_GAP",
+    "narration_context",
+    "projected_events",
+    "seat_feed",
+    "sync_message",
+    "update_messages",
+]
 
 #: Gaps up to this many versions are replayed as updates; longer ones get a full sync.
 MAX_GAP = 50
+#: Seat feeds (every event a seat may see, told) kept, for the most recent (table, seat).
+FEEDS_KEPT = 512
 
 
 def narration_context(
@@ -56,6 +67,50 @@ def projected_events(
     return narration.annotate(feed, ctx, start=heard)
 
 
+class _Feed(NamedTuple):
+    """A seat's told events ``0..upto-1`` of a table's log, ``last`` being event
+    ``upto - 1`` itself (a later state whose event ``upto - 1`` is that very object
+    continues the same log: a table's log only grows, and a rebuilt state holds new
+    objects)."""
+
+    names: tuple[str, ...]
+    upto: int
+    last: Event
+    events: tuple[dict[str, Any], ...]
+
+
+_FEEDS: Recent[tuple[str, int | None], _Feed] = Recent(FEEDS_KEPT)
+
+
+def seat_feed(
+    table_id: str, state: State, seat: int | None, ctx: narration.Context
+) -> list[dict[str, Any]]:
+    """Every event of ``state`` that ``seat`` may see, told (what a sync sends), equal to
+    ``projected_events(state, seat, 0, len(state.events), ctx)``: the feed last sent
+    for the table's seat is kept and only the events since are told, so a sync costs the
+    game's new events, not its whole history (a long match's would take the event loop
+    a tenth of a second each time)."""
+    events = state.events
+    n = len(events)
+    key = (table_id, seat)
+    kept = _FEEDS.get(key)
+    if (
+        kept is not None
+        and kept.names == ctx.names
+        and 0 < kept.upto <= n
+        and events[kept.upto - 1] is kept.last
+    ):
+        if kept.upto == n:
+            return list(kept.events)
+        feed = [*kept.events, *projected_events(state, seat, kept.upto, n, ctx)]
+        _FEEDS[key] = _Feed(ctx.names, n, events[n - 1], tuple(feed))
+        return feed
+    feed = projected_events(state, seat, 0, n, ctx)
+    if n:
+        _FEEDS[key] = _Feed(ctx.names, n, events[n - 1], tuple(feed))
+    return feed
+
+
 def _with_view(msg: dict[str, Any], state: State, seat: int | None, ctx: narration.Context) -> None:
     view = state.view(seat)
     msg["view"] = view
@@ -73,10 +128,7 @@ def sync_message(info: dict[str, Any], cached: Cached | None, seat: int | None) 
     else:
         state = cached.state
         ctx = narration_context(info, state, seat)
-        msg.update(
-            version=cached.version,
-            events=projected_events(state, seat, 0, len(state.events), ctx),
-        )
+        msg.update(version=cached.version, events=seat_feed(info["id"], state, seat, ctx))
         _with_view(msg, state, seat, ctx)
     return msg
 
