@@ -716,6 +716,27 @@ def test_one_address_cannot_push_other_tables_off_the_lobby(tmp_path: Path) -> N
     check_lobby_per_creator(f"sqlite:///{tmp_path / 'lobby.db'}")
 
 
+def test_replayed_actions_per_address_are_limited(tmp_path: Path) -> None:
+    """The replay viewer costs CPU per action of the record it is sent: an address may
+    have ``replay_actions_per_second`` replayed (bursts of ten seconds' worth); past it
+    a replay is a 429 before any work, and the rest of the API still answers."""
+    from cardhall.conformance import random_playout
+    from cardhall.record import Record
+    from cardhall.registry import make_game
+
+    state = make_game("somachi", 3).new_state(seed=4)
+    random_playout(state, random.Random(4))
+    record = Record.from_state(state).to_json()
+    cost = 1 + len(state.history)
+    assert cost > 50
+    with limited(tmp_path, replay_actions_per_second=cost / 10 * 1.5) as c:
+        first = c.post("/api/replay?seat=0", content=record)
+        assert first.status_code == 200 and len(first.json()["frames"]) == cost
+        again = c.post("/api/replay?seat=0", content=record)
+        assert again.status_code == 429 and again.json()["code"] == "rate"
+        assert c.get("/api/games").status_code == 200
+
+
 def test_a_seat_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
     """Past ``sockets_per_seat`` a new socket of the seat is refused (4429) before it is
     sent anything; the seat's open sockets keep working, and once one closes a new one

@@ -68,6 +68,10 @@ def register(app: typer.Typer) -> None:
         messages_per_second: Annotated[
             float, typer.Option(help="WebSocket messages one socket may send a second")
         ] = _DEFAULT.rate,
+        replay_actions_per_second: Annotated[
+            float,
+            typer.Option(help="record actions one address may have replayed a second"),
+        ] = _DEFAULT.replay_actions_per_second,
         queue_bytes: Annotated[
             int, typer.Option(help="bytes queued for a slow reader before it is dropped")
         ] = _DEFAULT.queue_bytes,
@@ -114,6 +118,7 @@ def register(app: typer.Typer) -> None:
             sockets_per_address=sockets_per_address,
             actions_per_second=actions_per_second,
             rate=messages_per_second,
+            replay_actions_per_second=replay_actions_per_second,
             queue_bytes=queue_bytes,
             header_timeout=header_timeout,
             body_timeout=body_timeout,

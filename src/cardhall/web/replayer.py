@@ -26,6 +26,7 @@ from cardhall.errors import CardhallError, RecordError
 from cardhall.record import Record, replay
 from cardhall.registry import game_class
 from cardhall.web.errors import WebError
+from cardhall.web.limits import Buckets
 
 __all__ = ["MAX_ACTIONS", "replay_frames", "router"]
 
@@ -137,6 +138,19 @@ def replay_frames(data: Any, seat: str = "watch") -> dict[str, Any]:
     }
 
 
+def _replay_limits(request: Request) -> tuple[Buckets, asyncio.Semaphore]:
+    """This app's replay limits: the actions each client address may have replayed a
+    second (``Settings.replay_actions_per_second``, bursts of ten seconds' worth: a
+    replay costs a few hundred microseconds of CPU per action), and one replay computed
+    at a time (a long record holds the interpreter for a good part of a second)."""
+    state = request.app.state
+    limits: tuple[Buckets, asyncio.Semaphore] | None = getattr(state, "replay_limits", None)
+    if limits is None:
+        rate = float(state.settings.replay_actions_per_second)
+        limits = state.replay_limits = (Buckets(rate, 10 * rate), asyncio.Semaphore(1))
+    return limits
+
+
 @router.post("/api/replay", tags=["play"])
 async def replay_record(request: Request, seat: str = Query("watch", max_length=8)) -> Response:
     """Replay a record (the request body, as JSON) frame by frame for the viewer, from a
@@ -146,7 +160,16 @@ async def replay_record(request: Request, seat: str = Query("watch", max_length=
         data = json.loads(await request.body())
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise WebError("bad_record", "the record is not valid JSON", 422) from None
-    out = await asyncio.to_thread(replay_frames, data, seat)
+    work, at_once = _replay_limits(request)
+    actions = data.get("actions") if isinstance(data, dict) else None
+    cost = 1 + (len(actions) if isinstance(actions, list) else 0)
+    client = request.client.host if request.client else None
+    if not work.take(client, cost):
+        raise WebError(
+            "rate", "too many replayed actions from this address: wait a few seconds", 429
+        )
+    async with at_once:
+        out = await asyncio.to_thread(replay_frames, data, seat)
     body = json.dumps(out, separators=(",", ":")).encode()
     headers = {}
     if "gzip" in request.headers.get("accept-encoding", ""):

@@ -56,6 +56,9 @@ class Settings:
     sockets_per_address: int = 100
     #: Actions per second one seat may send, over all its sockets and REST.
     actions_per_second: float = 10.0
+    #: Record actions one client address may have the replay viewer replay a second
+    #: (``POST /api/replay``; bursts of ten seconds' worth).
+    replay_actions_per_second: float = 2000.0
     #: Bytes waiting to be sent to one socket before it is dropped as too slow.
     queue_bytes: int = 256 << 10
     #: Seconds a client has to send a request's headers (``cardhall serve`` only).
