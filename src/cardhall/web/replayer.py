@@ -168,11 +168,14 @@ async def replay_record(request: Request, seat: str = Query("watch", max_length=
         raise WebError(
             "rate", "too many replayed actions from this address: wait a few seconds", 429
         )
-    async with at_once:
-        out = await asyncio.to_thread(replay_frames, data, seat)
-    body = json.dumps(out, separators=(",", ":")).encode()
-    headers = {}
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        body = gzip.compress(body, 5)
-        headers["Content-Encoding"] = "gzip"
+    zipped = "gzip" in request.headers.get("accept-encoding", "")
+    async with at_once:  # the frames, their JSON and its compression: off the event loop
+        body = await asyncio.to_thread(_encoded, data, seat, zipped)
+    headers = {"Content-Encoding": "gzip"} if zipped else {}
     return Response(body, media_type="application/json", headers=headers)
+
+
+def _encoded(data: Any, seat: str, zipped: bool) -> bytes:
+    """The frames of ``data`` from ``seat``, as the response body."""
+    body = json.dumps(replay_frames(data, seat), separators=(",", ":")).encode()
+    return gzip.compress(body, 5) if zipped else body
