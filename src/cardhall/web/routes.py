@@ -173,7 +173,7 @@ async def seat_view(table_id: str, service: Service, authorization: Auth = None)
     """The caller's seat view and the events it may see (what a WS sync sends)."""
     seat = await call(service.lobby.authenticate, table_id, bearer(authorization))
     info, cached = await call(service.tablelog.load, table_id)
-    msg = sync_message(info, cached, seat)
+    msg = await call(sync_message, info, cached, seat)  # a first sync of a long game: off the loop
     return models.SeatView(
         version=msg["version"],
         seat=seat,
