@@ -343,9 +343,18 @@ async def _abuse(base: str, abusers: int, seconds: float) -> dict[str, int]:
 ABUSER_NICE = 10
 
 
-def _abuse_process(base: str, abusers: int, seconds: float, out: Any) -> None:
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(ABUSER_NICE)
+def _abuse_process(
+    base: str, abusers: int, seconds: float, out: Any, started: Any, nice: int
+) -> None:
+    """The abusers' process: set ``started`` once ready (its imports done), abuse for
+    ``seconds``, put what they got in ``out``."""
+    import httpx  # noqa: F401  (the clients' imports, before the clock starts)
+    import websockets.asyncio.client  # noqa: F401
+
+    if nice:
+        with contextlib.suppress(AttributeError, OSError):
+            os.nice(nice)
+    started.set()
     out.put(asyncio.run(_abuse(base, abusers, seconds)))
 
 
@@ -367,6 +376,7 @@ def _run(
     think: float,
     warmup: float = 10.0,
     launcher: tuple[str, ...] = (),
+    nice: int = ABUSER_NICE,
 ) -> dict[str, Any]:
     """One run on a fresh server: ``honest`` tables set up, then (with ``abusers``) the
     abusers started in a process of their own, ``warmup`` seconds of play, and
@@ -385,11 +395,16 @@ def _run(
                 nonlocal out, proc, sampler
                 if abusers:
                     ctx = multiprocessing.get_context("spawn")
-                    out = ctx.Queue()
+                    out, started = ctx.Queue(), ctx.Event()
                     proc = ctx.Process(
-                        target=_abuse_process, args=(base, abusers, warmup + seconds, out)
+                        target=_abuse_process,
+                        args=(base, abusers, warmup + seconds, out, started, nice),
                     )
                     proc.start()
+                    # the clock starts once the abusers run (a loaded machine may take
+                    # seconds to start a process)
+                    if not await asyncio.to_thread(started.wait, 120):
+                        raise RuntimeError("the abusers' process did not start")
 
                 async def window() -> None:
                     nonlocal sampler
