@@ -429,6 +429,8 @@ def _run(
 
         figures, counts, rss, share = asyncio.run(go())
     figures["server_cpu_share"] = round(share, 2) if share is not None else None
+    # the machine's load over the last minute (other jobs share its CPUs with the run)
+    figures["load_average"] = round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
     figures["rss_start_mb"] = round(rss[0], 1) if rss else None
     figures["rss_end_mb"] = round(rss[-1], 1) if rss else None
     figures["rss_max_mb"] = round(max(rss), 1) if rss else None
@@ -482,5 +484,7 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
         )
     console.print(table)
     console.print(f"p99 with abuse / without: {figures['p99_ratio']} (target: at most 2)")
+    loads = [figures[k]["load_average"] for k in ("without_abuse", "with_abuse")]
+    console.print(f"machine load average at the end of each run: {loads}")
     console.print(f"what the abusers got: {figures['with_abuse']['abuse']}")
     return figures
