@@ -1107,6 +1107,73 @@ def test_the_hub_keeps_nothing_per_table_once_its_sockets_are_gone(
     service.dispose()
 
 
+def test_spectators_at_one_version_are_told_each_update_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thirty spectators of a table: each update is told (narrated) once per flush for
+    all of them, not once per socket (else watchers multiply the work of every move),
+    and every spectator receives the same frames."""
+    import asyncio
+    import threading
+
+    import cardhall.web.sockets as sockets_module
+    from cardhall.web.hub import Hub
+    from cardhall.web.service import TableService
+    from cardhall.web.sockets import Connection
+    from cardhall.web.store import migrate
+
+    url = f"sqlite:///{tmp_path / 'watch.db'}"
+    migrate(url)
+    service = TableService(url)
+    t = service.lobby.create_table("abstrac", options={"match": True}, public=True)
+    tid = t["table_id"]
+    bob = service.lobby.join(tid, t["invite"])
+    service.lobby.start(tid, t["token"])
+    tokens = {0: t["token"], 1: bob["token"]}
+    told = 0
+    real = sockets_module.update_messages
+
+    def counting(*args: Any, **kw: Any) -> Any:
+        nonlocal told
+        told += 1
+        return real(*args, **kw)
+
+    monkeypatch.setattr(sockets_module, "update_messages", counting)
+
+    async def scenario() -> tuple[list[_Reader], int]:
+        hub = Hub(service)
+        hub.loop, hub._loop_thread = asyncio.get_running_loop(), threading.get_ident()
+        hub.autoplay.kick = lambda table_id: None  # type: ignore[method-assign]
+        service.publish = hub.publish_threadsafe
+        info, cached = service.tablelog.load(tid)
+        readers = [_Reader() for _ in range(30)]
+        for reader in readers:
+            conn = Connection(reader)
+            conn.table_id, conn.seat, conn.session = tid, None, 0
+            conn.start()
+            conn.resync(info, cached)
+            hub.add(conn)
+        flushes = 0
+        for _ in range(6):
+            state = service.tablelog.load(tid)[1].state  # type: ignore[union-attr]
+            seat = min(state.actors())
+            action = str(state.legal_actions(seat)[0])
+            done = await asyncio.to_thread(
+                service.pipeline.act, tid, seat, action, None, token=tokens[seat]
+            )
+            flushes += 1
+            while not all(any(f.get("version") == done.version for f in r.frames) for r in readers):
+                await asyncio.sleep(0.001)
+        return readers, flushes
+
+    readers, flushes = asyncio.run(scenario())
+    assert 1 <= told <= flushes
+    updates = [[f for f in r.frames if f["type"] == "update"] for r in readers]
+    assert [f["version"] for f in updates[0]] == list(range(1, 7))
+    assert all(u == updates[0] for u in updates)
+    service.dispose()
+
+
 def test_api_requests_per_address_are_limited_before_any_route(tmp_path: Path) -> None:
     """Past ``requests_per_second`` (bursts of four times as many) an address's API
     requests are a 429 and its WebSocket connections are refused; the page is not."""

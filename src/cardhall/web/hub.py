@@ -147,6 +147,7 @@ class Hub:
                 if known is None:
                     known = await asyncio.to_thread(tablelog.load, table_id, *hint)
                 info, cached = known
+                memo: dict[tuple[int | None, int], list[dict[str, Any]]] = {}
                 for conn in conns:
                     ended = (
                         None  # a spectator holds no seat session
@@ -158,7 +159,7 @@ class Hub:
                         self.drop(conn)
                         continue
                     try:
-                        conn.bring_up_to_date(info, cached)
+                        conn.bring_up_to_date(info, cached, memo)
                     except Exception:
                         self.drop(conn)
                 if table_id not in self._again:

@@ -192,8 +192,15 @@ class Connection:
         else:
             self.resync(info, cached)
 
-    def bring_up_to_date(self, info: dict[str, Any], cached: Cached | None) -> None:
-        """Send what this connection has not seen of ``info`` and ``cached``."""
+    def bring_up_to_date(
+        self,
+        info: dict[str, Any],
+        cached: Cached | None,
+        memo: dict[tuple[int | None, int], list[dict[str, Any]]] | None = None,
+    ) -> None:
+        """Send what this connection has not seen of ``info`` and ``cached``. ``memo``
+        (one per flush of a table) shares the updates between the connections of one
+        seat, or the spectators, that were at the same version: they are told once."""
         if self.lobby_rev < 0:
             self.resync(info, cached)
             return
@@ -208,9 +215,15 @@ class Connection:
         if cached.version - self.version > MAX_GAP or self.version < 0:
             self.resync(info, cached)
             return
-        msgs = update_messages(cached, self.seat, self.version, info)
+        key = (self.seat, self.version)
+        msgs = memo.get(key) if memo is not None else None
+        if msgs is None:
+            msgs = update_messages(cached, self.seat, self.version, info)
+            table = {k: info[k] for k in ("status", "version", "deadline_at", "next_table")}
+            msgs[-1]["table"] = table
+            if memo is not None:
+                memo[key] = msgs
         self.version = cached.version
-        msgs[-1]["table"] = {k: info[k] for k in ("status", "version", "deadline_at", "next_table")}
         for msg in msgs:
             self.send(msg)
 
