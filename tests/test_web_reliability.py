@@ -1112,7 +1112,8 @@ def test_spectators_at_one_version_are_told_each_update_once(
 ) -> None:
     """Thirty spectators of a table: each update is told (narrated) once per flush for
     all of them, not once per socket (else watchers multiply the work of every move),
-    and every spectator receives the same frames."""
+    every spectator receives the same frames, and their arrival is one watcher count
+    to each (not one per arrival: a crowd would cost its size squared)."""
     import asyncio
     import threading
 
@@ -1164,10 +1165,16 @@ def test_spectators_at_one_version_are_told_each_update_once(
             flushes += 1
             while not all(any(f.get("version") == done.version for f in r.frames) for r in readers):
                 await asyncio.sleep(0.001)
+        await asyncio.sleep(0.5)
         return readers, flushes
 
     readers, flushes = asyncio.run(scenario())
     assert 1 <= told <= flushes
+    # the thirty arrivals are one count to each, not one per arrival
+    for r in readers:
+        assert [f for f in r.frames if f["type"] == "watchers"] == [
+            {"type": "watchers", "count": 30}
+        ]
     updates = [[f for f in r.frames if f["type"] == "update"] for r in readers]
     assert [f["version"] for f in updates[0]] == list(range(1, 7))
     assert all(u == updates[0] for u in updates)

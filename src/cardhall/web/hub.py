@@ -32,6 +32,8 @@ log = logging.getLogger("cardhall.web")
 CHECKPOINT_INTERVAL = 2.0
 #: Seconds a restarted server adds to every running turn.
 RESTART_GRACE = 10.0
+#: Seconds the spectators coming and going are gathered before the count is sent.
+WATCHERS_DELAY = 0.2
 #: Tables whose last noticed version this process remembers (the most recent ones).
 HINTS_KEPT = 100_000
 
@@ -66,6 +68,7 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._loop_thread = -1  # the event loop's thread, once started
         self.tasks: list[asyncio.Task[Any]] = []
+        self._watch_told: set[str] = set()  # tables whose watcher count is about to be sent
         self._flushing: set[str] = set()  # tables whose sockets are being brought up to date
         self._again: set[str] = set()
         self._stop = threading.Event()
@@ -203,7 +206,16 @@ class Hub:
         return sum(1 for c in self.conns.get(table_id, ()) if c.seat is None)
 
     def _tell_watchers(self, table_id: str) -> None:
-        """Every connection of the table learns how many people watch it."""
+        """Every connection of the table learns how many people watch it, once for the
+        spectators that came or went within :data:`WATCHERS_DELAY` (a crowd arriving is
+        one message to each connection, not one per arrival)."""
+        if table_id in self._watch_told:
+            return
+        self._watch_told.add(table_id)
+        asyncio.get_running_loop().call_later(WATCHERS_DELAY, self._send_watchers, table_id)
+
+    def _send_watchers(self, table_id: str) -> None:
+        self._watch_told.discard(table_id)
         msg = {"type": "watchers", "count": self.watchers(table_id)}
         for c in self.conns.get(table_id, ()):
             c.send(msg)
