@@ -73,7 +73,7 @@ class _Feed(NamedTuple):
     continues the same log: a table's log only grows, and a rebuilt state holds new
     objects)."""
 
-    names: tuple[str, ...]
+    ctx: narration.Context
     upto: int
     last: Event
     events: tuple[dict[str, Any], ...]
@@ -89,25 +89,26 @@ def seat_feed(
     ``projected_events(state, seat, 0, len(state.events), ctx)``: the feed last sent
     for the table's seat is kept and only the events since are told, so a sync costs the
     game's new events, not its whole history (a long match's would take the event loop
-    a tenth of a second each time)."""
+    a tenth of a second each time). A feed told in other words (another context: names,
+    viewer, options, suit names) is told afresh."""
     events = state.events
     n = len(events)
     key = (table_id, seat)
     kept = _FEEDS.get(key)
     if (
         kept is not None
-        and kept.names == ctx.names
+        and kept.ctx == ctx
         and 0 < kept.upto <= n
         and events[kept.upto - 1] is kept.last
     ):
         if kept.upto == n:
             return list(kept.events)
         feed = [*kept.events, *projected_events(state, seat, kept.upto, n, ctx)]
-        _FEEDS[key] = _Feed(ctx.names, n, events[n - 1], tuple(feed))
+        _FEEDS[key] = _Feed(ctx, n, events[n - 1], tuple(feed))
         return feed
     feed = projected_events(state, seat, 0, n, ctx)
     if n:
-        _FEEDS[key] = _Feed(ctx.names, n, events[n - 1], tuple(feed))
+        _FEEDS[key] = _Feed(ctx, n, events[n - 1], tuple(feed))
     return feed
 
 

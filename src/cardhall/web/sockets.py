@@ -215,6 +215,8 @@ class Connection:
         if cached.version - self.version > MAX_GAP or self.version < 0:
             self.resync(info, cached)
             return
+        # what the updates depend on besides the table: every per-connection input of
+        # their telling must be in this key (add any new one, e.g. a reader's own words)
         key = (self.seat, self.version)
         msgs = memo.get(key) if memo is not None else None
         if msgs is None:
