@@ -1103,7 +1103,9 @@ def test_the_hub_keeps_nothing_per_table_once_its_sockets_are_gone(
             conn.start()
             assert hub.add(conn)
             hub.notice(t["table_id"], 0, n + 1)
+            deadline = time.monotonic() + 10
             while not reader.frames:
+                assert time.monotonic() < deadline, "the connection was never brought up to date"
                 await asyncio.sleep(0.001)
             await asyncio.sleep(0.01)
             hub.drop(conn)
@@ -1172,7 +1174,9 @@ def test_spectators_at_one_version_are_told_each_update_once(
                 service.pipeline.act, tid, seat, action, None, token=tokens[seat]
             )
             flushes += 1
+            deadline = time.monotonic() + 10
             while not all(any(f.get("version") == done.version for f in r.frames) for r in readers):
+                assert time.monotonic() < deadline, "a spectator never got the update"
                 await asyncio.sleep(0.001)
         await asyncio.sleep(0.5)
         return readers, flushes
