@@ -396,3 +396,30 @@ def test_a_spectator_watches_a_public_table_and_sees_no_hidden_card(
     rec = Record.from_dict(httpx.get(f"{server.url}/api/tables/{table}/record").json())
     check_frames(rec, {None: watcher.frames})
     assert watcher.errors == [] and host.errors == []
+
+
+def test_suit_names_chosen_at_the_table(server: Server, browser: Browser) -> None:
+    body = {"game": "yamiro", "players": 2, "name": "Ann", "bots": ["heuristic"]}
+    made = server.api("POST", "/api/tables", json=body)
+    table = made["table_id"]
+    server.api("POST", f"/api/tables/{table}/start", token=made["token"])
+    page = Seat(browser, "suit-names", {"width": 1280, "height": 800})
+    page.page.goto(server.url + "/")
+    saved = json.dumps({"token": made["token"], "seat": 0})
+    page.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
+    page.page.goto(f"{server.url}/t/{table}")
+    page.page.wait_for_selector("#board")
+    assert re.search(r"\bof S[1-8]\b", page.page.inner_text("#log"))
+    page.page.click(".legend-panel summary")
+    page.page.select_option("#suit-names", "omyr")
+    page.page.wait_for_function(
+        "document.querySelector('#log') && /rblus|sitar|thrim|omyr-/.test("
+        "document.querySelector('#log').innerText)"
+    )
+    log = page.page.inner_text("#log")
+    assert not re.search(r"\bof S[1-8]\b", log), log
+    assert "rblus" in page.page.inner_text("#legend")
+    assert re.search(r"rblus|sitar|thrim|omyr-", page.page.inner_html("#hand"))  # the cards
+    page.read()
+    page.page.evaluate("localStorage.removeItem('cardhall.suits')")
+    assert page.errors == []

@@ -279,7 +279,7 @@ BET = """([view, table]) => {
   const type = (v) => { input.value = v; input.dispatchEvent(new Event('input'));
     const msg = box.querySelector('.betbox-msg').textContent;
     return [msg, go.disabled, go.dataset.action || null]; };
-  const out = {ms, options: document.querySelectorAll('option').length,
+  const out = {ms, options: document.querySelectorAll('#actions option, #board option').length,
     buttons: document.querySelectorAll('#actions button').length,
     low: type('1'), high: type('1000001'), frac: type('2.5'), empty: type(''),
     ok: type('500000')};

@@ -50,7 +50,7 @@ def card_bundle(names: str = "plain") -> str:
     the suit-name set ``names`` (raises :class:`WebError` for an unknown set).
 
     >>> bundle = json.loads(card_bundle("omyr"))
-    >>> len(bundle["cards"]), bundle["names"][:2], bundle["sets"]
+    >>> len(bundle["cards"]), bundle["names"][:2], [s["key"] for s in bundle["sets"]]
     (120, ['rblus', 'sitar'], ['omyr', 'plain'])
     """
     try:
@@ -59,7 +59,9 @@ def card_bundle(names: str = "plain") -> str:
         raise WebError("bad_names", str(exc), 422) from None
     data: dict[str, Any] = {
         "set": ns.key,
-        "sets": sorted(SUIT_NAME_SETS),
+        "sets": [
+            {"key": k, "names": list(SUIT_NAME_SETS[k].names)} for k in sorted(SUIT_NAME_SETS)
+        ],
         "names": list(ns.names),
         "cards": {str(card): card_svg(card, ns) for card in ALL_CARDS},
         "back": back_svg(),

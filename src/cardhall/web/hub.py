@@ -150,7 +150,7 @@ class Hub:
                 if known is None:
                     known = await asyncio.to_thread(tablelog.load, table_id, *hint)
                 info, cached = known
-                memo: dict[tuple[int | None, int], list[dict[str, Any]]] = {}
+                memo: dict[tuple[int | None, int, str], list[dict[str, Any]]] = {}
                 for conn in conns:
                     ended = (
                         None  # a spectator holds no seat session

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from cardhall import narration
+from cardhall.cards import SuitNames
 from cardhall.engine import Event, State
 from cardhall.web.limits import Recent
 from cardhall.web.tablelog import Cached
@@ -34,15 +35,22 @@ FEEDS_KEPT = 512
 
 
 def narration_context(
-    info: Mapping[str, Any] | None, state: State, seat: int | None
+    info: Mapping[str, Any] | None, state: State, seat: int | None, suits: str = "plain"
 ) -> narration.Context:
     """How the table speaks to ``seat``: the seats' names from the lobby (a blank one is
-    ``Seat N``), the game's options, the default suit names."""
+    ``Seat N``), the game's options, the suit names the reader chose (``suits``: a key of
+    :data:`cardhall.cards.SUIT_NAME_SETS`)."""
     names = [""] * state.players
     for s in (info or {}).get("seats", ()):
         if 0 <= int(s["seat"]) < state.players:
             names[int(s["seat"])] = s.get("name") or ""
-    return narration.Context(state.game.name, tuple(names), viewer=seat, options=state.game.options)
+    return narration.Context(
+        state.game.name,
+        tuple(names),
+        suits=SuitNames.get(suits),
+        viewer=seat,
+        options=state.game.options,
+    )
 
 
 def projected_events(
@@ -120,28 +128,35 @@ def _with_view(msg: dict[str, Any], state: State, seat: int | None, ctx: narrati
     msg["labels"] = narration.labels(view, ctx)
 
 
-def sync_message(info: dict[str, Any], cached: Cached | None, seat: int | None) -> dict[str, Any]:
+def sync_message(
+    info: dict[str, Any], cached: Cached | None, seat: int | None, suits: str = "plain"
+) -> dict[str, Any]:
     """The full picture for one seat: table info, its view (with its ``"prompt"``) and
-    every event it may see (each with its ``"text"``)."""
+    every event it may see (each with its ``"text"``, cards named with ``suits``)."""
     msg: dict[str, Any] = {"type": "sync", "table": info, "seat": seat}
     if cached is None:
         msg.update(version=0, view=None, prompt=None, status="", labels=[], events=[])
     else:
         state = cached.state
-        ctx = narration_context(info, state, seat)
+        ctx = narration_context(info, state, seat, suits)
         msg.update(version=cached.version, events=seat_feed(info["id"], state, seat, ctx))
         _with_view(msg, state, seat, ctx)
     return msg
 
 
 def update_messages(
-    cached: Cached, seat: int | None, since: int, info: dict[str, Any] | None = None
+    cached: Cached,
+    seat: int | None,
+    since: int,
+    info: dict[str, Any] | None = None,
+    suits: str = "plain",
 ) -> list[dict[str, Any]]:
     """One ``update`` per version after ``since`` (events with their ``"text"``); the last
-    one carries the view and its ``"prompt"``. ``info``: the table, for the seats' names."""
+    one carries the view and its ``"prompt"``. ``info``: the table, for the seats' names;
+    ``suits``: the suit names the reader chose."""
     out: list[dict[str, Any]] = []
     state = cached.state
-    ctx = narration_context(info, state, seat)
+    ctx = narration_context(info, state, seat, suits)
     kinds = [e.kind for e in state.events]
     for v in range(since + 1, cached.version + 1):
         out.append(

@@ -21,8 +21,9 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from cardhall import narration
+from cardhall.cards import SuitNames
 from cardhall.engine import SPECTATOR
-from cardhall.errors import CardhallError, RecordError
+from cardhall.errors import CardhallError, NotationError, RecordError
 from cardhall.record import Record, replay
 from cardhall.registry import game_class
 from cardhall.web.errors import WebError
@@ -46,10 +47,11 @@ def _private(view: dict[str, Any], public: dict[str, Any]) -> dict[str, list[str
     }
 
 
-def replay_frames(data: Any, seat: str = "watch") -> dict[str, Any]:
+def replay_frames(data: Any, seat: str = "watch", suits: str = "plain") -> dict[str, Any]:
     """The frames of the record ``data`` (a parsed JSON object) seen from ``seat``: a
     seat number (from 0), ``"watch"`` (the spectator) or ``"all"`` (every seat's cards,
-    for a finished game). Raises :class:`WebError` naming what is wrong.
+    for a finished game); ``suits``: the suit names of the sentences. Raises
+    :class:`WebError` naming what is wrong.
 
     >>> from cardhall.registry import make_game
     >>> state = make_game("abstrac").new_state(seed=3)
@@ -80,7 +82,13 @@ def replay_frames(data: Any, seat: str = "watch") -> dict[str, Any]:
         if not 0 <= viewer < players:
             raise WebError("bad_seat", f"seat must be 1 to {players}, watch or all", 422)
     names = tuple(record.seats or [""] * players)
-    ctx = narration.Context(final.game.name, names, viewer=viewer, options=final.game.options)
+    try:
+        suit_names = SuitNames.get(suits)
+    except NotationError as exc:
+        raise WebError("bad_suits", str(exc), 422) from None
+    ctx = narration.Context(
+        final.game.name, names, suits=suit_names, viewer=viewer, options=final.game.options
+    )
     state = final.game.new_state(seed=record.seed, deck=record.deck, reshuffles=record.reshuffles)
     marks = [len(state.events)]
     views: list[dict[str, Any]] = [state.view(viewer)]
@@ -152,9 +160,14 @@ def _replay_limits(request: Request) -> tuple[Buckets, asyncio.Semaphore]:
 
 
 @router.post("/api/replay", tags=["play"])
-async def replay_record(request: Request, seat: str = Query("watch", max_length=8)) -> Response:
+async def replay_record(
+    request: Request,
+    seat: str = Query("watch", max_length=8),
+    names: str = Query("plain", max_length=20),
+) -> Response:
     """Replay a record (the request body, as JSON) frame by frame for the viewer, from a
-    seat (0-based), as a spectator (``watch``) or face up after the game (``all``)."""
+    seat (0-based), as a spectator (``watch``) or face up after the game (``all``), the
+    sentences naming suits with the set ``names``."""
 
     try:
         data = json.loads(await request.body())
@@ -170,12 +183,13 @@ async def replay_record(request: Request, seat: str = Query("watch", max_length=
         )
     zipped = "gzip" in request.headers.get("accept-encoding", "")
     async with at_once:  # the frames, their JSON and its compression: off the event loop
-        body = await asyncio.to_thread(_encoded, data, seat, zipped)
+        body = await asyncio.to_thread(_encoded, data, seat, names, zipped)
     headers = {"Content-Encoding": "gzip"} if zipped else {}
     return Response(body, media_type="application/json", headers=headers)
 
 
-def _encoded(data: Any, seat: str, zipped: bool) -> bytes:
-    """The frames of ``data`` from ``seat``, as the response body."""
-    body = json.dumps(replay_frames(data, seat), separators=(",", ":")).encode()
+def _encoded(data: Any, seat: str, suits: str, zipped: bool) -> bytes:
+    """The frames of ``data`` from ``seat`` (cards named with ``suits``), as the response
+    body."""
+    body = json.dumps(replay_frames(data, seat, suits), separators=(",", ":")).encode()
     return gzip.compress(body, 5) if zipped else body

@@ -5,7 +5,8 @@ Protocol (JSON text frames; see ``docs/web.md``):
 * client -> ``{"type": "hello", "table": ID, "token": SEAT_TOKEN, "last_version": N?}``
   first, within 10 s; the seat is the token's, never a field of any message; or
   ``{"type": "hello", "table": ID, "watch": true}`` to watch a started public table as a
-  spectator (the spectator's view and events only; it cannot act);
+  spectator (the spectator's view and events only; it cannot act); a hello may add
+  ``"suits": "omyr"`` (a suit-name set) for the sentences it is sent;
 * server -> ``{"type": "watchers", "count": N}`` whenever the number of spectators of
   the table changes;
 * server -> ``sync`` (table info, the seat's view, every event it may see) or, when the
@@ -41,6 +42,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from cardhall.cards import SUIT_NAME_SETS
 from cardhall.web import validate
 from cardhall.web.errors import WebError
 from cardhall.web.limits import Buckets
@@ -87,6 +89,7 @@ class Connection:
         self.table_id = ""
         self.seat: int | None = -1  # None: a spectator
         self.session = -1  # the seat session the token belongs to
+        self.suits = "plain"  # the suit names the reader chose (its hello's "suits")
         self.token = ""  # re-checked with every action
         self.version = -1  # last version sent
         self.lobby_rev = -1
@@ -171,7 +174,7 @@ class Connection:
 
     def resync(self, info: dict[str, Any], cached: Cached | None) -> None:
         """Send the full picture (a ``sync``)."""
-        msg = sync_message(info, cached, self.seat)
+        msg = sync_message(info, cached, self.seat, self.suits)
         self.version = msg["version"] if cached is not None else -1
         self.lobby_rev = info["lobby_rev"]
         self.send(msg)
@@ -186,7 +189,7 @@ class Connection:
             and cached.version - last <= MAX_GAP
         ):
             self.send({"type": "table", "table": info, "seat": self.seat})
-            for msg in update_messages(cached, self.seat, last, info):
+            for msg in update_messages(cached, self.seat, last, info, self.suits):
                 self.send(msg)
             self.version, self.lobby_rev = cached.version, info["lobby_rev"]
         else:
@@ -196,7 +199,7 @@ class Connection:
         self,
         info: dict[str, Any],
         cached: Cached | None,
-        memo: dict[tuple[int | None, int], list[dict[str, Any]]] | None = None,
+        memo: dict[tuple[int | None, int, str], list[dict[str, Any]]] | None = None,
     ) -> None:
         """Send what this connection has not seen of ``info`` and ``cached``. ``memo``
         (one per flush of a table) shares the updates between the connections of one
@@ -217,10 +220,10 @@ class Connection:
             return
         # what the updates depend on besides the table: every per-connection input of
         # their telling must be in this key (add any new one, e.g. a reader's own words)
-        key = (self.seat, self.version)
+        key = (self.seat, self.version, self.suits)
         msgs = memo.get(key) if memo is not None else None
         if msgs is None:
-            msgs = update_messages(cached, self.seat, self.version, info)
+            msgs = update_messages(cached, self.seat, self.version, info, self.suits)
             table = {k: info[k] for k in ("status", "version", "deadline_at", "next_table")}
             msgs[-1]["table"] = table
             if memo is not None:
@@ -295,6 +298,12 @@ async def _session(
         return
     tablelog = service.tablelog
     watching = hello.get("watch") is True and "token" not in hello
+    suits = hello.get("suits", "plain")
+    if suits not in SUIT_NAME_SETS:
+        error("bad_suits", f"suit names are one of {', '.join(sorted(SUIT_NAME_SETS))}")
+        conn.close(CLOSE_NO_HELLO)
+        return
+    conn.suits = suits
     seat: int | None = None
     session, token = -1, ""
     try:

@@ -157,6 +157,7 @@
       line("Other seats", "others", botSel),
       line("Public table", "public", pub, el("span", "muted", "listed below; anyone may join or watch")),
       line("Turn timer", "turn_seconds", timer, el("span", "muted", "seconds (empty: off; 60 for public tables)")),
+      line("Suit names", "suit-names", Cards.namePicker(() => {})),
       advanced, go, err);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -334,6 +335,7 @@
         $conn.className = "conn on"; $conn.title = "connected";
         this.backoff = 500;
         const hello = this.watch ? { type: "hello", table: this.id, watch: true } : { type: "hello", table: this.id, token: this.token };
+        hello.suits = Cards.nameSet();
         if (this.version >= 0) hello.last_version = this.version;
         ws.send(JSON.stringify(hello));
       };
@@ -495,6 +497,13 @@
         const leg = el("details", "panel legend-panel");
         leg.appendChild(el("summary", "", "Suits"));
         leg.appendChild(Cards.legend());
+        if (!this.replay) {
+          const row = el("label", "row small suit-names");
+          row.append(el("span", "muted", "Suit names"), Cards.namePicker(() => this.renameSuits()));
+          leg.appendChild(row);
+          leg.open = this.legendOpen || false;
+          leg.addEventListener("toggle", () => { this.legendOpen = leg.open; });
+        }
         side.appendChild(leg);
       }
       if (!v.over && !this.watch && !this.replay) {
@@ -613,6 +622,13 @@
       localStorage.removeItem("cardhall.table." + this.id);
       history.pushState(null, "", "/"); route();
     }
+    // The reader chose other suit names: the cards are redrawn, and a fresh sync tells
+    // every sentence again with them.
+    renameSuits() {
+      this.version = -1;
+      this.render();
+      if (this.ws) this.ws.close();
+    }
     stop() {
       this.closed = true; if (this.ws) this.ws.close();
       clearInterval(this.tick);
@@ -651,5 +667,5 @@
   }
   window.addEventListener("popstate", route);
   window.Cardhall = { api, games, gameTitle, formLabel, showRules, route, TableClient };
-  Promise.all([games(), Cards.load("plain")]).catch((e) => { $app.replaceChildren(el("p", "error", e.message)); }).then(route);
+  Promise.all([games(), Cards.load(Cards.preferred()).catch(() => Cards.load("plain"))]).catch((e) => { $app.replaceChildren(el("p", "error", e.message)); }).then(route);
 })();

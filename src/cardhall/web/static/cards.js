@@ -23,6 +23,12 @@
       return art;
     },
     loaded() { return art !== null; },
+    // The suit-name set in use, and every set on offer ({key, names}).
+    nameSet() { return art ? art.set : "plain"; },
+    nameSets() { return art ? art.sets : []; },
+    // The reader's chosen set, kept in this browser.
+    preferred() { return localStorage.getItem("cardhall.suits") || "plain"; },
+    prefer(key) { localStorage.setItem("cardhall.suits", key); return Cards.load(key); },
     isCard(s) { return typeof s === "string" && (RAILOG.test(s) || FRENCH.test(s)); },
     svg(s, cls) {
       const svg = art && art.cards[s];
@@ -77,6 +83,23 @@
       }
       return box;
     },
+  };
+  // A choice of suit names ("S1 to S8", "rblus, sitar, thrim, …"): ``onchange`` gets the
+  // new set's key once its cards are loaded.
+  Cards.namePicker = function (onchange) {
+    const sel = document.createElement("select");
+    sel.id = "suit-names";
+    sel.setAttribute("aria-label", "suit names");
+    for (const set of Cards.nameSets()) {
+      const o = document.createElement("option");
+      o.value = set.key;
+      const shown = set.names.slice(0, 3).join(", ");
+      o.textContent = `${set.key === "plain" ? "numbered" : set.key}: ${shown}, …`;
+      if (set.key === Cards.nameSet()) o.selected = true;
+      sel.appendChild(o);
+    }
+    sel.addEventListener("change", () => Cards.prefer(sel.value).then(() => onchange(sel.value)));
+    return sel;
   };
   window.Cards = Cards;
 })();

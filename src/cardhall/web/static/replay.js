@@ -8,7 +8,7 @@
   const { el, button } = window.UI;
 
   async function fetchFrames(record, side) {
-    const r = await fetch(`/api/replay?seat=${encodeURIComponent(side)}`, {
+    const r = await fetch(`/api/replay?seat=${encodeURIComponent(side)}&names=${encodeURIComponent(Cards.nameSet())}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(record),
     });
     const data = await r.json().catch(() => ({}));

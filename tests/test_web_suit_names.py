@@ -1,0 +1,64 @@
+"""The reader's suit names: a hello's ``"suits"`` names the suits of every sentence the
+seat is sent (and the replay's ``names``), from the sets of cardhall.cards; any other
+set is refused."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardhall.cards import SUIT_NAME_SETS
+from cardhall.record import Record
+from cardhall.registry import make_game
+from cardhall.web.app import create_app
+
+PLAIN_CARD = re.compile(r"\b(?:[1-8]|alak|arl|deiskatun|arlas) of S[1-8]\b")
+
+
+@pytest.fixture
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("suits") / "s.db"
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0.0)) as c:
+        yield c
+
+
+def sentences(client: TestClient, suits: str | None) -> str:
+    body = {"game": "yamiro", "players": 2, "name": "Ann", "bots": ["random"]}
+    made = client.post("/api/tables", json=body).json()
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    client.post(f"/api/tables/{made['table_id']}/start", headers=auth)
+    with client.websocket_connect("/ws") as ws:
+        hello = {"type": "hello", "table": made["table_id"], "token": made["token"]}
+        if suits:
+            hello["suits"] = suits
+        ws.send_json(hello)
+        sync = ws.receive_json()
+        while sync["type"] != "sync":
+            sync = ws.receive_json()
+    return " ".join(e.get("text", "") for e in sync["events"]) + " " + (sync["prompt"] or "")
+
+
+def test_a_hello_names_the_suits_of_the_sentences(client: TestClient) -> None:
+    plain = sentences(client, None)
+    assert PLAIN_CARD.search(plain)
+    omyr = sentences(client, "omyr")
+    assert not PLAIN_CARD.search(omyr)
+    assert any(name in omyr for name in SUIT_NAME_SETS["omyr"].names)
+
+
+def test_unknown_suit_names_are_refused(client: TestClient) -> None:
+    body = {"game": "yamiro", "players": 2, "name": "Ann", "bots": ["random"]}
+    made = client.post("/api/tables", json=body).json()
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json(
+            {"type": "hello", "table": made["table_id"], "token": made["token"], "suits": "x"}
+        )
+        err = ws.receive_json()
+        assert err["code"] == "bad_suits" and "omyr" in err["message"]
+    record = Record.from_state(make_game("abstrac").new_state(seed=1)).to_json()
+    assert client.post("/api/replay?names=omyr", content=record).status_code == 200
+    bad = client.post("/api/replay?names=x", content=record)
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_suits"
