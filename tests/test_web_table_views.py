@@ -186,7 +186,7 @@ def check_drawing(
         offered = a in got["actions"] or kind in got["betboxes"] or kind in ("discard", "select")
         assert offered, f"{where}: legal {a!r} is not offered"
     assert got["options"] == 0, f"{where}: a list of amounts"
-    check_game(got, view, where)
+    check_game(got, view, events, where)
     status = got["status"]
     if view["over"]:
         assert status.startswith("Game over"), where
@@ -204,7 +204,7 @@ def check_drawing(
             assert n in status, where
 
 
-def check_game(got: dict[str, Any], view: dict[str, Any], where: str) -> None:
+def check_game(got: dict[str, Any], view: dict[str, Any], events: list[Any], where: str) -> None:
     """The game's own parts of the table show what the view holds."""
     game = view["game"]
     if game == "abstrac":
@@ -220,7 +220,10 @@ def check_game(got: dict[str, Any], view: dict[str, Any], where: str) -> None:
         assert got["pile"] == [view["pile"]], where
     elif game == "somachi":
         piles = [p for _, p in sorted(got["sm_piles"])]
-        assert piles == [[len(p) for p in t] for t in view["tableaus"]], where
+        tableaus = view["tableaus"]
+        if view["over"]:  # the end keeps the last hand's tableaus on the table
+            tableaus = [e for e in events if e["kind"] == "hand_end"][-1]["tableaus"]
+        assert piles == [[len(p) for p in t] for t in tableaus], where
         assert got["deck"] == [view["deck_size"]], where
         assert got["discard"] == [[view["discard_size"], view["discard_top"] or ""]], where
 

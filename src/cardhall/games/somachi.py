@@ -1276,7 +1276,9 @@ class SomachiState(State):
             entry["received"] = list(settlement.received)
             entry["chips"] = list(self.money.stacks)
         self.hand_log.append(entry)
-        self._emit("hand_end", None, **entry, tallies=list(self.tallies))
+        # the tableaus as the hand ended (they are cleared next), for whoever shows it
+        tableaus = [[[str(c) for c in pile] for pile in self.piles(s)] for s in range(n)]
+        self._emit("hand_end", None, **entry, tallies=list(self.tallies), tableaus=tableaus)
         # cleanup
         for s in range(n):
             self.removed_priv[s].extend(self.hands[s])

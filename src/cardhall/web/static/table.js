@@ -397,7 +397,7 @@
   }
 
   // The narration's summaries: every event that closes a hand or deal carries one.
-  function summaries(ctx) { return ctx.events.filter((e) => e.summary && (e.summary.title || (e.summary.lines || []).length)); }
+  function summaries(ctx) { return ctx.events.filter((e) => e.summary && (e.summary.lines || []).length); }
 
   function summaryPanel(ctx, e, cls) {
     const box = el("section", "panel summary" + (cls ? " " + cls : ""));

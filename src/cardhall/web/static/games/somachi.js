@@ -26,6 +26,13 @@
     return Object.entries(v.arls || {}).filter(([, owner]) => owner === s).map(([suit]) => Number(suit));
   }
 
+  // At the end of the game the tableaus as the last hand ended (the engine clears them).
+  function lastTableaus(ctx) {
+    if (!ctx.view.over) return null;
+    const e = [...ctx.events].reverse().find((x) => x.kind === "hand_end");
+    return e && e.tableaus ? e.tableaus : null;
+  }
+
   function seat(ctx, s) {
     const v = ctx.view;
     const stats = [["In hand", String(v.hand_sizes[s])], ["This hand", fmt(v.scores[s])], ["Tally", fmt(v.tallies[s]), "chips"]];
@@ -36,17 +43,19 @@
     if (arls.length) badges.push("arl of " + UI.joinNames(arls.map((x) => Cards.suitName(x))));
     const tab = el("div", "sm-tableau");
     tab.dataset.seat = String(s);
-    for (const pile of v.tableaus[s]) {
+    const last = lastTableaus(ctx);
+    if (last) tab.classList.add("ended");
+    for (const pile of last ? last[s] : v.tableaus[s]) {
       const p = el("div", "sm-pile");
       p.dataset.size = String(pile.length);
       p.innerHTML = pile.map((c) => Cards.svg(c, "tiny")).join("");
       tab.appendChild(p);
     }
-    if (!v.tableaus[s].length) tab.appendChild(el("span", "muted small", "no piles yet"));
+    if (!(last ? last[s] : v.tableaus[s]).length) tab.appendChild(el("span", "muted small", last ? "no piles" : "no piles yet"));
     let note = null;
     if (v.active && !v.active[s] && !v.over) note = "Out of this hand";
     else if (v.pending && v.pending.seat === s && s !== ctx.seat && !v.over && WINDOWS.has(v.pending.kind)) note = `${ctx.name(s)} ${PENDING[v.pending.kind]}`;
-    return { stats, badges, cards: tab, note, out: v.active && !v.active[s] };
+    return { stats, badges, cards: tab, note, out: !v.over && v.active && !v.active[s] };
   }
 
   function centre(ctx) {
