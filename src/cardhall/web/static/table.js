@@ -368,6 +368,7 @@
     const left = el("div", "seats seats-left"), top = el("div", "seats seats-top"), right = el("div", "seats seats-right");
     order.forEach((s, i) => {
       const p = pod(ctx, s);
+      p.style.setProperty("--turn", String(i));  // clockwise from the viewer's left (phones)
       if (i < side) left.prepend(p);
       else if (i >= order.length - side) right.appendChild(p);
       else {
