@@ -61,6 +61,20 @@ def browser() -> Iterator[Browser]:
         yield b
 
 
+#: What sticks out of the screen sideways (nothing may, at any size: no sideways scrolling),
+#: leaving out what scrolls inside its own box (a wide score table).
+WIDER = """(() => {
+  const w = document.documentElement.clientWidth;
+  const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.closest('.scroll-x, dialog, .card-menu')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && r.right > w + 1) out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className.baseVal ?? e.className} ${Math.round(r.right)}px`);
+  }
+  return out.slice(0, 5);
+})()"""
+
+
 class Seat:
     """One browser page for one seat, with its received frames and console errors."""
 
@@ -111,6 +125,8 @@ class Seat:
         text = self.page.evaluate("document.body.innerText")
         found = raw_text(text)
         assert not found, f"{self.name} shows {found}"
+        wide = self.page.evaluate(WIDER)
+        assert not wide, f"{self.name}: wider than the screen: {wide}"
         return str(text)
 
 
@@ -132,10 +148,17 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
     link = page.input_value("#invite-link")
     table = link.split("/t/")[1].split("#")[0]
     assert "#invite=" in link
+    friend.page.goto(server.url + "/")  # the lobby fits a phone too
+    friend.page.wait_for_selector("#create-table")
+    friend.page.click("details.advanced summary")
+    friend.read()
+    friend.shot("lobby")
     friend.page.goto(link)
     friend.page.fill("#join-name", "Bob")
+    friend.read()
     friend.page.click("#join")
     friend.page.wait_for_selector("#seats")
+    friend.read()
     page.wait_for_function("document.querySelector('#seats').textContent.includes('Bob')")
     if players > 2:
         page.click("#fill-bots")
@@ -143,6 +166,7 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
             f"document.querySelectorAll('#seats li').length === {players} && "
             "!document.querySelector('#seats').textContent.includes('open seat')"
         )
+    host.read()
     host.shot("seated")
     page.click("#start")
     page.wait_for_selector("#board")

@@ -63,10 +63,18 @@
     for (const spec of (g ? g.options : [])) {
       if (!(spec.name in options)) continue;
       dl.appendChild(el("dt", "", optionLabel(game, spec)));
-      dl.appendChild(el("dd", "", `${optionValue(game, spec, options[spec.name])} — ${spec.doc}`));
+      dl.appendChild(el("dd", "", `${UI.sentence(optionValue(game, spec, options[spec.name]))}. ${optionDoc(spec)}`));
     }
     box.appendChild(dl);
     return box;
+  }
+
+  // An option's meaning as a sentence, without its label repeated in front of it.
+  function optionDoc(spec) {
+    let doc = spec.doc || "";
+    const head = spec.label.toLowerCase() + ":";
+    if (doc.toLowerCase().startsWith(head)) doc = doc.slice(head.length).trim();
+    return UI.sentence(doc) + (doc && !/[.!?)]$/.test(doc) ? "." : "");
   }
 
   function optionLabel(game, spec) {
@@ -118,6 +126,11 @@
     const pub = el("input"); pub.type = "checkbox"; pub.name = "public"; pub.id = "public";
     const timer = el("input"); timer.type = "number"; timer.min = 5; timer.max = 3600; timer.placeholder = "off"; timer.name = "turn_seconds"; timer.id = "turn_seconds";
     const botSel = el("select"); botSel.name = "others"; botSel.id = "others";
+    const botAbout$ = el("div", "muted small level-about");
+    botSel.addEventListener("change", () => {
+      const g = list.find((x) => x.name === gameSel.value);
+      botAbout$.textContent = botSel.value ? botAbout(g, botSel.value) : "Invite friends by link, or seat bots before the start.";
+    });
     function refresh() {
       const g = list.find((x) => x.name === gameSel.value);
       blurb.textContent = g.summary || (g.rules || "").split("\n\n")[0].replace(/\s+/g, " ");
@@ -126,10 +139,11 @@
         const o = el("option", "", formLabel(g.name, n) + (formMeaning(g.name, n) ? ` — ${formMeaning(g.name, n)}` : ""));
         o.value = n; return o;
       }));
-      const open = el("option", "", "open: invite friends, or seat bots later"); open.value = "";
-      botSel.replaceChildren(open, ...g.bots.map((l) => {
-        const o = el("option", "", `${UI.levelName(l)} bots` + (l === defaultBot(g) ? " (recommended: answers within a second)" : "")); o.value = l; return o;
+      const open = el("option", "", "Open for friends"); open.value = "";
+      botSel.replaceChildren(open, ...botOrder(g).map((l) => {
+        const o = el("option", "", `${UI.levelName(l)} bots` + (l === defaultBot(g) ? " (recommended)" : "")); o.value = l; return o;
       }));
+      botAbout$.textContent = botSel.value ? botAbout(g, botSel.value) : "Invite friends by link, or seat bots before the start.";
       opts.replaceChildren();
       for (const o of g.options) opts.appendChild(optionInput(g.name, o));
     }
@@ -154,9 +168,9 @@
       line("Game", "game", gameSel, rules), blurb,
       line("Players", "players", playersSel),
       line("Your name", "name", name),
-      line("Other seats", "others", botSel),
-      line("Public table", "public", pub, el("span", "muted", "listed below; anyone may join or watch")),
-      line("Turn timer", "turn_seconds", timer, el("span", "muted", "seconds (empty: off; 60 for public tables)")),
+      line("Other seats", "others", botSel, botAbout$),
+      line("Public table", "public", pub, el("span", "muted field-note", "listed below; anyone may join or watch")),
+      line("Turn timer", "turn_seconds", timer, el("span", "muted field-note", "seconds (empty: off; 60 for public tables)")),
       line("Suit names", "suit-names", Cards.namePicker(() => {})),
       advanced, go, err);
     form.addEventListener("submit", async (e) => {
@@ -222,11 +236,16 @@
     box.appendChild(ul);
   }
 
-  function botLevelText(g, level) {
+  // What a level plays like ("searches many possible deals before each move"), and
+  // whether it is the recommended one (the strongest that answers within a second).
+  function botAbout(g, level) {
     const b = (g.bot_levels || []).find((x) => x.level === level);
-    return UI.levelName(level) + (b && b.about ? ` — ${b.about}` : "") + (level === defaultBot(g) ? " (recommended)" : "");
+    const about = b && b.about ? UI.sentence(b.about) + "." : "";
+    return level === defaultBot(g) ? `${about} The strongest level that answers within a second.` : about;
   }
   function defaultBot(g) { return g.default_bot || g.bots[g.bots.length - 1]; }
+  // The levels with the recommended one first, then the others strongest first.
+  function botOrder(g) { const d = defaultBot(g); return [d, ...g.bots.filter((l) => l !== d).reverse()]; }
 
   function optionInput(game, o) {
     const lab = el("label", "option");
@@ -248,7 +267,7 @@
     } else { input = el("input"); input.value = o.default == null ? "" : o.default; }
     input.dataset.option = o.name;
     if (o.nullable) input.dataset.nullable = "1";
-    lab.append(head, input, el("span", "option-doc muted", UI.sentence(o.doc)));
+    lab.append(head, input, el("span", "option-doc muted", optionDoc(o)));
     return lab;
   }
 
@@ -568,43 +587,58 @@
         const link = `${location.origin}/t/${t.id}#invite=${this.invite}`;
         const inp = el("input", "invite"); inp.readOnly = true; inp.value = link; inp.id = "invite-link";
         inp.setAttribute("aria-label", "invite link");
-        const copy = button("Copy", () => { if (navigator.clipboard) navigator.clipboard.writeText(link); inp.select(); }, "secondary");
-        const row = el("div", "row"); row.append(inp, copy);
+        const copy = button("Copy", () => { if (navigator.clipboard) navigator.clipboard.writeText(link); inp.select(); copy.textContent = "Copied"; }, "secondary");
+        const row = el("div", "row invite-row"); row.append(inp, copy);
         box.append(el("p", "", "Invite friends with this link:"), row);
       }
-      const list = el("ol", "seat-list"); list.id = "seats";
       const g = gameInfo(t.game) || { bots: ["random"] };
-      const levels = g.bots;
+      // one bot level for every seat the host fills, the recommended one first
+      if (!this.botLevel || !g.bots.includes(this.botLevel)) this.botLevel = defaultBot(g);
+      const list = el("ol", "seat-list"); list.id = "seats";
       for (const s of t.seats) {
         const li = el("li");
         li.dataset.seat = String(s.seat);
         const who = seatLine(s);
-        li.appendChild(el("span", s.kind === "open" ? "muted" : "", who + (s.seat === this.seat ? " (you)" : "")));
+        li.appendChild(el("span", s.kind === "open" ? "muted" : "", who + (s.seat === this.seat ? " (you)" : s.seat === t.host_seat ? " (host)" : "")));
         if (host && s.kind === "open") {
-          const sel = el("select"); sel.setAttribute("aria-label", "bot level");
-          levels.forEach((l) => { const o = el("option", "", UI.levelName(l)); o.value = l; if (l === defaultBot(g)) o.selected = true; sel.appendChild(o); });
-          li.append(sel, button("Seat a bot", () => this.hostCall("POST", "bots", { level: sel.value, seat: s.seat }), "secondary"));
+          const seat = button(`Seat a ${UI.levelName(this.botLevel)} bot`, () => this.hostCall("POST", "bots", { level: this.botLevel, seat: s.seat }), "secondary small");
+          seat.classList.add("seat-bot");
+          li.appendChild(seat);
         } else if (host && s.seat !== t.host_seat && s.kind !== "reserved") {
-          li.appendChild(button("Remove", () => this.hostCall("DELETE", `seats/${s.seat}`), "secondary"));
+          li.appendChild(button("Remove", () => this.hostCall("DELETE", `seats/${s.seat}`), "secondary small"));
         }
         list.appendChild(li);
       }
       box.appendChild(list);
+      const open = t.seats.filter((s) => s.kind === "open").length;
       if (host) {
-        const fillRow = el("div", "row");
-        const sel = el("select"); sel.id = "fill-level"; sel.setAttribute("aria-label", "bot level");
-        levels.forEach((l) => { const o = el("option", "", botLevelText(g, l)); o.value = l; if (l === defaultBot(g)) o.selected = true; sel.appendChild(o); });
-        const fill = button("Fill open seats with bots", () => this.fillBots(sel.value), "secondary");
-        fill.id = "fill-bots";
-        fillRow.append(fill, sel);
-        box.appendChild(fillRow);
-        const start = button("Start", () => this.hostCall("POST", "start"), "primary");
+        if (open) {
+          const levelRow = el("div", "field-row");
+          const lab = el("label", "", "Bots play as"); lab.htmlFor = "fill-level";
+          const sel = el("select"); sel.id = "fill-level";
+          for (const l of botOrder(g)) {
+            const o = el("option", "", UI.levelName(l) + (l === defaultBot(g) ? " (recommended)" : ""));
+            o.value = l; if (l === this.botLevel) o.selected = true; sel.appendChild(o);
+          }
+          sel.addEventListener("change", () => { this.botLevel = sel.value; this.render(); });
+          const about = el("div", "muted small level-about", botAbout(g, this.botLevel));
+          const right = el("div"); right.append(sel, about);
+          levelRow.append(lab, right);
+          box.appendChild(levelRow);
+        }
+        const row = el("div", "row setup-go");
+        if (open) {
+          const fill = button(`Fill ${open === 1 ? "the open seat" : `the ${open} open seats`} with bots`, () => this.fillBots(this.botLevel), "secondary");
+          fill.id = "fill-bots";
+          row.appendChild(fill);
+        }
+        const start = button("Start the game", () => this.hostCall("POST", "start"), "primary");
         start.id = "start";
-        start.disabled = t.seats.some((s) => s.kind === "open");
-        box.appendChild(start);
-      } else box.appendChild(el("p", "muted", "Waiting for the host to start."));
-      const rules = button("Rules", () => showRules(t.game, t.options), "secondary");
-      box.appendChild(rules);
+        start.disabled = open > 0;
+        row.appendChild(start);
+        box.appendChild(row);
+        if (open) box.appendChild(el("p", "muted small", `The game starts once every seat is taken (${UI.plural(open, "seat")} still open).`));
+      } else box.appendChild(el("p", "muted", open ? `Waiting for ${UI.plural(open, "more player")} and for the host to start.` : "Waiting for the host to start."));
       root.appendChild(box);
     }
     async fillBots(level) {

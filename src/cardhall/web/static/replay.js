@@ -22,9 +22,11 @@
     $app.replaceChildren();
     const wrap = el("div", "replay");
     wrap.id = "replay";
-    const source = el("section", "panel");
-    source.appendChild(el("h2", "", "Replay a game"));
-    source.appendChild(el("p", "muted", "Open a record downloaded from a table or saved by the terminal (cardhall play … --save), then step through it move by move."));
+    const source = el("details", "panel replay-source");
+    source.open = true;
+    const sourceHead = el("summary", "", "Open a record");
+    source.appendChild(sourceHead);
+    source.appendChild(el("p", "muted", "A record downloaded from a table or saved by the terminal (cardhall play … --save): step through it move by move, with what was said at the table."));
     const file = el("input"); file.type = "file"; file.accept = ".json,application/json"; file.id = "record-file";
     file.setAttribute("aria-label", "record file");
     const paste = el("textarea"); paste.id = "record-text"; paste.rows = 3; paste.placeholder = "…or paste a record here";
@@ -58,16 +60,26 @@
       const all = el("option", "", "every hand face up"); all.value = "all"; pick.appendChild(all);
       pick.value = "all";
       const bar = el("div", "row replay-side");
-      bar.append(el("label", "", "See it as"), pick);
-      viewer.replaceChildren(bar);
+      const title = el("h2", "replay-title");
+      title.id = "replay-title";
+      const lab = el("label", "", "See it as"); lab.htmlFor = "replay-side";
+      bar.append(lab, pick);
+      viewer.replaceChildren(title, bar);
       const board = el("div");
       viewer.appendChild(board);
       async function load() {
         try {
           const data = await fetchFrames(record, pick.value);
+          const form = window.Cardhall.formLabel(data.game, data.players);
+          const who = data.seats.filter((x) => x).join(", ");
+          title.textContent = `${data.title} · ${form}` + (who ? ` · ${who}` : "");
+          if (!data.over) all.remove(); // an unfinished game is never shown face up
           show(board, data);
+          source.open = false;
+          sourceHead.textContent = "Open another record";
         } catch (e) {
-          if (pick.value === "all") { pick.value = "0"; return load(); }
+          // every hand face up only after the game: an unfinished record opens on seat 1's side
+          if (pick.value === "all") { all.remove(); pick.value = "0"; return load(); }
           board.replaceChildren(el("p", "error", e.message));
         }
       }
