@@ -418,7 +418,8 @@
       const d = this.table.deadline_at;
       if (!d || this.table.status !== "playing") { t.textContent = ""; return; }
       const left = Math.max(0, Math.round(d - Date.now() / 1000));
-      t.textContent = `⏱ ${left} s`;
+      t.textContent = `${left} s left`;
+      t.title = "time left for this move";
       t.classList.toggle("low", left <= 10);
     }
     renderWatchers(node) {
