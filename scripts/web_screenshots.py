@@ -22,7 +22,12 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from playwright.sync_api import Page  # noqa: E402
 from test_web_helpers import chromium, running  # noqa: E402
+
+from cardhall.bots import make_bot  # noqa: E402
+from cardhall.record import Record  # noqa: E402
+from cardhall.registry import make_game  # noqa: E402
 
 OUT = ROOT / "docs" / "img" / "web"
 #: (file name, game, players, options, bots, moves of the player before the picture)
@@ -30,6 +35,7 @@ SHOTS = [
     ("abstrac", "abstrac", 2, {}, ["perfect"], 3),
     ("getha", "getha", 4, {"max_deals": 3}, ["heuristic"] * 3, 3),
     ("somachi", "somachi", 3, {"hands_per_game": 1}, ["heuristic"] * 2, 6),
+    ("yamiro-standard", "yamiro", 2, {}, ["heuristic"], 5),
     ("yamiro-partner", "yamiro", 4, {}, ["heuristic"] * 3, 5),
     ("yamiro-solitaire", "yamiro", 1, {}, [], 6),
 ]
@@ -90,6 +96,44 @@ def main() -> None:
                     save(page.screenshot(), OUT / f"{name}-{size}.png")
                     page.close()
                     print(f"{name}-{size}.png")
+            for size, viewport in SIZES.items():
+                lobby(srv.url, browser.new_page(viewport=viewport), size)  # type: ignore[arg-type]
+                replay(srv.url, browser.new_page(viewport=viewport), size)  # type: ignore[arg-type]
+
+
+def lobby(url: str, page: Page, size: str) -> None:
+    """The home page: a new Getha table with its options open."""
+    page.goto(url + "/")
+    page.wait_for_selector("#create-table")
+    page.select_option("#game", "getha")
+    page.fill("#name", "Ann")
+    page.select_option("#others", "ismcts")
+    save(page.screenshot(), OUT / f"lobby-{size}.png")
+    page.close()
+    print(f"lobby-{size}.png")
+
+
+def replay(url: str, page: Page, size: str) -> None:
+    """The replay viewer on a seeded Getha game of bots, at its showdown, face up."""
+    g = make_game("getha", 3, max_deals=1, chips=20)
+    state = g.new_state(seed=5)
+    bots = [make_bot(g, "heuristic", seed=s) for s in range(3)]
+    while not state.is_over:
+        seat = min(state.actors())
+        state.apply(seat, bots[seat].choose(state, seat))
+    record = Record.from_state(state)
+    record.seats = ["Ann", "Heuristic Hana", "Heuristic Hugo"]
+    page.goto(url + "/replay")
+    page.fill("#record-text", record.to_json())
+    page.click("#record-open")
+    page.wait_for_selector("#replay-controls")
+    steps = len(record.actions) - 2
+    for _ in range(steps):
+        page.click("#replay-next")
+    page.wait_for_timeout(300)
+    save(page.screenshot(), OUT / f"replay-{size}.png")
+    page.close()
+    print(f"replay-{size}.png")
 
 
 if __name__ == "__main__":

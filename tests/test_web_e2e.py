@@ -447,3 +447,117 @@ def test_suit_names_chosen_at_the_table(server: Server, browser: Browser) -> Non
     page.read()
     page.page.evaluate("localStorage.removeItem('cardhall.suits')")
     assert page.errors == []
+
+
+#: What the page holds that could list amounts: every <option> outside the suit-name
+#: picker, every element whose action names an amount, and the page's size.
+AMOUNTS = """(() => ({
+  options: document.querySelectorAll('option:not(#suit-names option), datalist').length,
+  amounts: Array.from(document.querySelectorAll('[data-action]'))
+    .filter((e) => /^\\S+ \\d+$/.test(e.dataset.action) && !/^(take|select|discard|replace) /.test(e.dataset.action)).length,
+  html: document.documentElement.outerHTML.length,
+  range: (window.cardhallClient.view.legal || []).filter((a) => typeof a === 'object'),
+}))()"""
+
+
+BETTING = "#actions .betbox[data-kind=bet], #actions .betbox[data-kind=raise]"
+
+
+def to_a_bet(server: Server, browser: Browser) -> Seat | None:
+    """A page of a new million-chip Getha table played (never folding) to a decision
+    with a bet or a raise; None if the game ended first (a bot's deals can take every
+    chip before a bet comes round)."""
+    body = {
+        "game": "getha",
+        "players": 2,
+        "options": {"chips": 1_000_000, "max_deals": 5},
+        "name": "Ann",
+        "bots": ["heuristic"],
+    }
+    made = server.api("POST", "/api/tables", json=body)
+    table = made["table_id"]
+    server.api("POST", f"/api/tables/{table}/start", token=made["token"])
+    seat = Seat(browser, "million-phone", {"width": 390, "height": 844})
+    page = seat.page
+    page.goto(server.url + "/")
+    saved = json.dumps({"token": made["token"], "seat": 0})
+    page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
+    page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector("#board")
+    deadline = time.monotonic() + 60
+    # (the page may still show a decision whose move was just sent: wait until it is not busy)
+    betting = f"!window.cardhallClient.busy() && !!document.querySelector({BETTING!r})"
+    while not page.evaluate(betting):
+        assert time.monotonic() < deadline, "no bet to make"
+        if seat.over():
+            seat.context.close()
+            return None
+        moves = [  # in this order: a suit is picked only when no move is ready
+            *page.query_selector_all(
+                "#actions .betbox[data-kind=bringin] button.confirm:not([disabled]), "
+                "#actions button[data-action]:not([disabled]):not(.confirm)"
+                ":not([data-action=fold]):not([data-action=decline]):not([data-action=allin])"
+            ),
+            *page.query_selector_all("#actions .suit-picker button[aria-pressed=false]"),
+        ]
+        if not moves:
+            page.wait_for_timeout(40)
+            continue
+        try:
+            moves[0].click(timeout=2000)
+        except Exception:  # re-drawn under the click
+            continue
+    return seat
+
+
+def test_a_million_chip_table_bets_from_a_range(server: Server, browser: Browser) -> None:
+    """Getha with a million chips a seat: the bet box is bounded by the range the view
+    sends (no list of amounts in the page or the frames), draws at once, refuses an
+    amount outside the range with a message saying the range (in the page, and from the
+    server), and plays an amount inside it."""
+    seat = None
+    for _ in range(5):
+        seat = seat or to_a_bet(server, browser)
+    assert seat is not None, "five games without a bet"
+    page, betting = seat.page, BETTING
+    kind = page.get_attribute(betting, "data-kind")
+    started = time.monotonic()
+    page.reload()
+    try:
+        page.wait_for_selector(betting)
+    finally:
+        seat.shot("reloaded")
+    assert time.monotonic() - started < 5, "the betting page took too long"
+    seat.read()
+    seat.shot("bet")
+    got = page.evaluate(AMOUNTS)
+    (bounds,) = [r for r in got["range"] if r["kind"] == kind]
+    assert bounds["max"] > 10_000 and got["options"] == 0 and got["amounts"] <= 1
+    assert got["html"] < 400_000
+    assert max(len(f) for f in seat.frames) < 30_000  # no frame lists the amounts either
+    word = "bet" if kind == "bet" else "raise to"
+    box = page.locator(betting)
+    box.locator("input.amount").fill(str(bounds["max"] + 1))
+    msg = box.locator(".betbox-msg").inner_text()
+    assert msg == f"The largest {word} is {bounds['max']:,}.", msg
+    assert box.locator("button.confirm").is_disabled()
+    box.locator("input.amount").fill(str(bounds["min"] - 1))
+    assert box.locator(".betbox-msg").inner_text() == f"The smallest {word} is {bounds['min']:,}."
+    # the server refuses it too, saying the range, and the table is unchanged
+    version = seat.version()
+    page.evaluate(f"window.cardhallClient.act('{kind} {bounds['max'] + 1}')")
+    page.wait_for_function("document.querySelector('#error').textContent.length > 0")
+    said = page.inner_text("#error")
+    assert said == (
+        f"{kind} {bounds['max'] + 1} cannot be played now: "
+        f"the amount must be from {bounds['min']:,} to {bounds['max']:,}"
+    ), said
+    assert seat.version() == version
+    # an amount inside the range (the pot, from the quick sizes) is played
+    box.get_by_role("button", name="Pot", exact=True).click()
+    amount = int(box.locator("input.amount").input_value())
+    assert bounds["min"] <= amount <= bounds["max"]
+    box.locator("button.confirm").click()
+    page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {version}")
+    assert page.inner_text("#error") == ""
+    assert seat.errors == []

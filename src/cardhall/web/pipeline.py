@@ -28,11 +28,11 @@ Synchronous (run it in a worker thread from async code).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardhall.engine import State
+from cardhall.engine import AmountRange, State
 from cardhall.errors import CardhallError, IllegalActionError
 from cardhall.web import validate
 from cardhall.web.database import Database
@@ -51,13 +51,17 @@ SERVER_SESSION = 0
 ILLEGAL_COST = 5
 
 
-def refusal(exc: CardhallError) -> str:
+def refusal(exc: CardhallError, legal: Sequence[object] = ()) -> str:
     """What a player is told when the engine refuses an action: what and why, without
-    the engine's seat numbers (counted from 0).
+    the engine's seat numbers (counted from 0); an amount outside the range ``legal``
+    offers for its kind is told the range.
 
     >>> from cardhall.errors import IllegalActionError
     >>> refusal(IllegalActionError(0, "take 2", "not this seat's turn (waiting for 1)"))
     'take 2 cannot be played now: it is not your turn'
+    >>> bets = [AmountRange("bet", 2, 1_000_000)]
+    >>> refusal(IllegalActionError(0, "bet 1000001", "not legal now"), bets)
+    'bet 1000001 cannot be played now: the amount must be from 2 to 1,000,000'
     """
     if isinstance(exc, IllegalActionError):
         if exc.reason.startswith("not this seat's turn"):
@@ -65,9 +69,19 @@ def refusal(exc: CardhallError) -> str:
         elif exc.reason == "the game is over":
             why = "the game is over"
         else:
-            why = "it is not a legal move now"
+            why = _amount_bounds(exc.action, legal) or "it is not a legal move now"
         return f"{exc.action} cannot be played now: {why}"
     return str(exc)
+
+
+def _amount_bounds(action: object, legal: Sequence[object]) -> str | None:
+    """The range of amounts ``legal`` offers for the kind ``action`` names, if any."""
+    kind = str(action).partition(" ")[0]
+    for entry in legal:
+        if isinstance(entry, AmountRange) and entry.kind == kind:
+            steps = f" in steps of {entry.step:,}" if entry.step > 1 else ""
+            return f"the amount must be from {entry.min:,} to {entry.max:,}{steps}"
+    return None
 
 
 @dataclass
@@ -233,5 +247,6 @@ class Pipeline:
         try:
             state.apply(seat, notation)
         except CardhallError as exc:
-            raise WebError("illegal", refusal(exc), 422) from None
+            legal = state.legal_actions(seat) if seat in state.actors() else []
+            raise WebError("illegal", refusal(exc, legal), 422) from None
         return _Checked(row, session, cached, state)

@@ -49,13 +49,13 @@ MAX_TOKEN = 200
 #: :data:`OPTION_MAX` names it.
 DEFAULT_OPTION_MAX = 1000
 #: The server's own bounds on games' whole-number options (tighter than the engine's or
-#: where the engine sets none). Chip counts stay in the thousands: every amount between
-#: the smallest bet and a whole stack may be offered to a seat.
+#: where the engine sets none). A seat is offered amounts as one range (never a list),
+#: so chip counts go up to a million.
 OPTION_MAX: dict[tuple[str, str], int] = {
     ("abstrac", "target"): 10_000,
-    ("getha", "chips"): 10_000,
-    ("getha", "max_bet"): 10_000,
-    ("somachi", "chips"): 10_000,
+    ("getha", "chips"): 1_000_000,
+    ("getha", "max_bet"): 1_000_000,
+    ("somachi", "chips"): 1_000_000,
 }
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")

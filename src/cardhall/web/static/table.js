@@ -23,32 +23,13 @@
 
   // ------------------------------------------------------------------ legal actions
 
-  // Plain actions (notation strings) and amount ranges ({kind, min, max, step}).
-  // Until every engine sends ranges, a long run of "kind N" amounts of a game's amount
-  // kinds is read as one range, so no page ever lists amounts.
-  function splitLegal(legal, amountKinds) {
+  // Plain actions (notation strings) and amount ranges ({kind, min, max, step}): the view
+  // sends one range per amount kind, never a list of amounts.
+  function splitLegal(legal) {
     const plain = [], ranges = [];
-    const runs = new Map();
-    for (const a of legal || []) {
-      if (a && typeof a === "object") { ranges.push(a); continue; }
-      const m = /^(\S+) (-?\d+)$/.exec(a);
-      if (m && amountKinds && amountKinds.includes(m[1])) {
-        if (!runs.has(m[1])) runs.set(m[1], []);
-        runs.get(m[1]).push(Number(m[2]));
-      } else plain.push(a);
-    }
-    for (const [kind, list] of runs) {
-      list.sort((x, y) => x - y);
-      let step = 0;
-      for (let i = 1; i < list.length; i++) {
-        const d = list[i] - list[i - 1];
-        step = step === 0 ? d : gcd(step, d);
-      }
-      ranges.push({ kind, min: list[0], max: list[list.length - 1], step: step || 1 });
-    }
+    for (const a of legal || []) (a && typeof a === "object" ? ranges : plain).push(a);
     return { plain, ranges };
   }
-  function gcd(a, b) { return b ? gcd(b, a % b) : a; }
 
   function inRange(r, amount) {
     return Number.isInteger(amount) && amount >= r.min && amount <= r.max && (amount - r.min) % (r.step || 1) === 0;
@@ -59,7 +40,7 @@
   function makeContext(client) {
     const v = client.view, t = client.table;
     const game = window.Games[t.game] || {};
-    const { plain, ranges } = splitLegal(v.legal, game.amountKinds);
+    const { plain, ranges } = splitLegal(v.legal);
     const names = t.seats.map((s) => seatName(s));
     const ctx = {
       view: v, table: t, game, seat: client.seat, players: v.players,

@@ -305,7 +305,6 @@
   }
 
   window.Games.getha = {
-    amountKinds: ["bringin", "bet", "raise"],
     seat, centre, hand, controls, label, verb, quick, side,
     dealer: (ctx) => ctx.view.dealer,
   };

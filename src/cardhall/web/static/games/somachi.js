@@ -160,7 +160,6 @@
   }
 
   window.Games.somachi = {
-    amountKinds: ["bet", "raise", "challenge"],
     seat, centre, cardActions, label, verb, outOfTurn, quick,
     dealer: (ctx) => ctx.view.dealer,
   };
