@@ -57,7 +57,8 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{tmp}/shots.db"
-        with running(db, bot_delay=0.01) as srv, chromium() as browser:
+        lifted = ("--open-tables", "100", "--tables-per-minute", "100")
+        with running(db, bot_delay=0.01, options=lifted) as srv, chromium() as browser:
             for name, game, players, options, bots, moves in SHOTS:
                 for size, viewport in SIZES.items():
                     body = {"game": game, "players": players, "options": options}
