@@ -69,7 +69,8 @@ WIDER = """(() => {
   for (const e of document.querySelectorAll('body *')) {
     if (e.closest('.scroll-x, dialog, .card-menu')) continue;
     const r = e.getBoundingClientRect();
-    if (r.width && r.right > w + 1) out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${e.className.baseVal ?? e.className} ${Math.round(r.right)}px`);
+    const name = `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}`;
+    if (r.width && r.right > w + 1) out.push(`${name} ${Math.round(r.right)}px`);
   }
   return out.slice(0, 5);
 })()"""
@@ -453,8 +454,8 @@ def test_suit_names_chosen_at_the_table(server: Server, browser: Browser) -> Non
 #: picker, every element whose action names an amount, and the page's size.
 AMOUNTS = """(() => ({
   options: document.querySelectorAll('option:not(#suit-names option), datalist').length,
-  amounts: Array.from(document.querySelectorAll('[data-action]'))
-    .filter((e) => /^\\S+ \\d+$/.test(e.dataset.action) && !/^(take|select|discard|replace) /.test(e.dataset.action)).length,
+  amounts: Array.from(document.querySelectorAll('[data-action]'), (e) => e.dataset.action)
+    .filter((a) => /^\\S+ \\d+$/.test(a) && !/^(take|select|discard|replace) /.test(a)).length,
   html: document.documentElement.outerHTML.length,
   range: (window.cardhallClient.view.legal || []).filter((a) => typeof a === 'object'),
 }))()"""
