@@ -94,6 +94,8 @@ def main() -> None:
                                 continue
                             done += counts
                     page.wait_for_timeout(600)
+                    if size == "desktop":  # the whole table from the top (a phone shows the hand)
+                        page.evaluate("window.scrollTo(0, 0)")
                     save(page.screenshot(), OUT / f"{name}-{size}.png")
                     page.close()
                     print(f"{name}-{size}.png")
