@@ -23,11 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from playwright.sync_api import Page  # noqa: E402
-from test_web_helpers import chromium, running  # noqa: E402
 
 from cardhall.bots import make_bot  # noqa: E402
 from cardhall.record import Record  # noqa: E402
 from cardhall.registry import make_game  # noqa: E402
+from test_web_helpers import chromium, running  # noqa: E402
 
 OUT = ROOT / "docs" / "img" / "web"
 #: (file name, game, players, options, bots, moves of the player before the picture)
