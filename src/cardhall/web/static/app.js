@@ -54,18 +54,36 @@
     } catch (e) { body.replaceChildren(el("p", "error", e.message)); }
   }
 
-  // "This table plays with": each option's label, value and meaning.
+  // "This table plays with": the options this table changed from the game's standard
+  // settings first, each with its label, value and meaning; the others folded below.
   function optionSummary(game, options) {
     const g = gameInfo(game);
     const box = el("section", "table-options");
     box.appendChild(el("h3", "", "This table plays with"));
-    const dl = el("dl");
-    for (const spec of (g ? g.options : [])) {
-      if (!(spec.name in options)) continue;
-      dl.appendChild(el("dt", "", optionLabel(game, spec)));
-      dl.appendChild(el("dd", "", `${UI.sentence(optionValue(game, spec, options[spec.name]))}. ${optionDoc(spec)}`));
+    const specs = (g ? g.options : []).filter((spec) => spec.name in options);
+    const changed = specs.filter((spec) => JSON.stringify(options[spec.name]) !== JSON.stringify(spec.default));
+    const list = (items) => {
+      const dl = el("dl");
+      for (const spec of items) {
+        dl.appendChild(el("dt", "", optionLabel(game, spec)));
+        dl.appendChild(el("dd", "", `${UI.sentence(optionValue(game, spec, options[spec.name]))}. ${optionDoc(spec)}`));
+      }
+      return dl;
+    };
+    if (changed.length) box.appendChild(list(changed));
+    else box.appendChild(el("p", "", "The standard settings of every option."));
+    const rest = specs.filter((spec) => !changed.includes(spec));
+    if (changed.length && rest.length) {
+      const more = el("details", "more-options");
+      more.appendChild(el("summary", "", `The other ${UI.plural(rest.length, "option")}, at their standard settings`));
+      more.appendChild(list(rest));
+      box.appendChild(more);
+    } else if (rest.length) {
+      const more = el("details", "more-options");
+      more.appendChild(el("summary", "", "Every option"));
+      more.appendChild(list(rest));
+      box.appendChild(more);
     }
-    box.appendChild(dl);
     return box;
   }
 
@@ -288,8 +306,12 @@
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
     box.appendChild(el("h2", "", `${gameTitle(info.game)} · ${formLabel(info.game, info.players)}`));
     const seats = el("ol", "seat-list");
-    info.seats.forEach((s) => seats.appendChild(el("li", "", seatLine(s))));
+    info.seats.forEach((s) => seats.appendChild(el("li", "", seatLine(s) + (s.seat === info.host_seat && s.kind !== "open" ? " (host)" : ""))));
     box.appendChild(seats);
+    if (info.options && Object.keys(info.options).length) box.appendChild(optionSummary(info.game, info.options));
+    const rules = button("Rules", () => showRules(info.game, info.options), "secondary");
+    rules.id = "join-rules";
+    box.appendChild(rules);
     const err = el("div", "error"); err.setAttribute("role", "alert");
     const open = info.status === "lobby" && info.seats.some((s) => s.kind === "open");
     if (open && (invite || info.public)) {
