@@ -41,13 +41,14 @@ FORMS = [
     ("yamiro-solitaire", "yamiro", 1, {}),
 ]
 
-RENDER = """([view, table, events, seat, prompt]) => {
+RENDER = """([view, table, events, seat, prompt, said]) => {
   if (window.cardhallClient) { window.cardhallClient.stop(); window.cardhallClient = null; }
   const app = document.getElementById('app');
   const saved = seat === null ? {watch: true} : {token: 'x', seat};
   const c = new window.Cardhall.TableClient(table.id, saved);
   c.root = app; app.replaceChildren();
   c.table = table; c.view = view; c.log = events; c.version = 1; c.prompt = prompt;
+  c.said = said;
   c.render();
   document.querySelectorAll('details').forEach((d) => { d.open = true; });
   const q = (s) => Array.from(document.querySelectorAll(s));
@@ -69,6 +70,7 @@ RENDER = """([view, table, events, seat, prompt]) => {
     hand: q('#hand [data-card]').map((e) => e.dataset.card),
     cards: q('[data-card]').map((e) => e.dataset.card),
     actions: q('#actions [data-action]').map((e) => e.dataset.action),
+    words: q('#actions button[data-action]').map((e) => e.textContent),
     betboxes: q('#actions .betbox').map((e) => e.dataset.kind),
     options: q('#actions option').length,
     actionbar: document.querySelector('#actions') !== null,
@@ -119,12 +121,16 @@ def table_info(game: str, players: int, options: dict[str, Any]) -> dict[str, An
     }
 
 
+Said = dict[str, Any]  # the frame's status line and the words of its legal entries
+
+
 def positions(
     game: str, players: int, options: dict[str, Any], seed: int, count: int = 8
-) -> list[tuple[int | None, dict[str, Any], list[Any], str | None]]:
-    """(seat, view, events, prompt) at ``count`` positions spread along a seeded game of
-    heuristic and random bots (an acting seat, another seat and the spectator each time),
-    and at the end; the events told and the prompt given as the server sends them."""
+) -> list[tuple[int | None, dict[str, Any], list[Any], str | None, Said]]:
+    """(seat, view, events, prompt, said) at ``count`` positions spread along a seeded
+    game of heuristic and random bots (an acting seat, another seat and the spectator
+    each time), and at the end; the events told, the prompt, the status line and the
+    moves' words given as the server sends them."""
     g = make_game(game, players, **options)
     state = g.new_state(seed=seed)
     bots = [
@@ -140,7 +146,7 @@ def positions(
         step += 1
         assert step < 5000
     chosen = [states[i * len(states) // count] for i in range(count)] + [state]
-    out: list[tuple[int | None, dict[str, Any], list[Any], str | None]] = []
+    out: list[tuple[int | None, dict[str, Any], list[Any], str | None, Said]] = []
     for st in chosen:
         actors = sorted(st.actors())
         seats: list[int | None] = [actors[0], (actors[0] + 1) % players] if actors else [0]
@@ -148,7 +154,11 @@ def positions(
             ctx = narration.Context(game, tuple(NAMES[:players]), viewer=seat, options=g.options)
             view = json.loads(json.dumps(st.view(seat)))
             events = narration.annotate(json.loads(json.dumps(st.events_for(seat))), ctx)
-            out.append((seat, view, events, narration.prompt(view, ctx)))
+            said: Said = {"status": "", "labels": []}
+            status, labels = getattr(narration, "status", None), getattr(narration, "labels", None)
+            if status and labels:  # the narration's words for the frame
+                said = {"status": status(view, ctx), "labels": labels(view, ctx)}
+            out.append((seat, view, events, narration.prompt(view, ctx), said))
     return out
 
 
@@ -196,7 +206,7 @@ def check_drawing(
             and view["pending"]
             and ("window" in view["pending"]["kind"] or view["turn"] not in (None, seat))
         )
-        assert status.startswith("Your turn") != bool(window), f"{where}: {status!r}"
+        assert status.startswith("Your ") != bool(window), f"{where}: {status!r}"
     elif seat is not None:
         others = [names[s] for s in view["actors"] if s != seat]
         assert status.startswith("Waiting for"), where
@@ -236,10 +246,17 @@ def test_every_position_reads_like_a_card_table(
     names = NAMES[:players]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     drawn = shots = 0
-    for seat, view, events, prompt in positions(game, players, options, seed=7):
+    for seat, view, events, prompt, said in positions(game, players, options, seed=7):
         where = f"{label} move {view['moves']} seat {seat}"
-        got = page.evaluate(RENDER, [view, info, events, seat, prompt])
+        got = page.evaluate(RENDER, [view, info, events, seat, prompt, said])
         check_drawing(got, view, events, seat, names, where)
+        # each move's button reads as the narration words it
+        legal = (view.get("legal") or []) if said["labels"] else []
+        words = {a: w for a, w in zip(legal, said["labels"], strict=True) if isinstance(a, str)}
+        for action, text in zip(got["actions"], got["words"], strict=True):
+            if action in words:
+                assert text.strip().startswith(words[action]), f"{where}: {text!r} for {action!r}"
+        assert got["status"].startswith(said["status"]), where
         drawn += 1
         if seat == 0 and seat in view["actors"] and shots < 2 and view["moves"] > 4:
             page.screenshot(path=str(ARTIFACTS / f"{label}-{shots}.png"), full_page=True)

@@ -397,6 +397,7 @@
       if (m.type === "sync") {
         this.table = m.table; this.seat = this.watch ? null : m.seat; this.version = m.version; this.view = m.view;
         this.prompt = m.prompt || null;
+        this.said = { status: m.status || "", labels: m.labels || [] };
         this.log = m.events.slice();
         this.pending = false;
         this.render();
@@ -409,7 +410,11 @@
         this.version = m.version;
         this.log.push(...m.events);
         if (m.table) Object.assign(this.table, m.table);
-        if (m.view) { this.view = m.view; this.prompt = m.prompt || null; this.render(); }
+        if (m.view) {
+          this.view = m.view; this.prompt = m.prompt || null;
+          this.said = { status: m.status || "", labels: m.labels || [] };
+          this.render();
+        }
       } else if (m.type === "error") {
         this.pending = false;
         this.render();
@@ -449,16 +454,20 @@
       node.textContent = n ? `${UI.plural(n, "spectator")} watching` : "";
       node.dataset.count = String(n);
     }
+    // The status line: the narration's words for this frame ("Your turn", "Waiting for
+    // Bob to bet", a window's reason), coloured by whether the viewer is asked.
     status(ctx) {
       const v = this.view;
-      if (v.over) return ["Game over", "over"];
+      const said = this.said && this.said.status;
+      if (v.over) return [said || "Game over", "over"];
       const actors = v.actors.filter((s) => s !== this.seat).map((s) => ctx.name(s));
       if (!this.watch && v.actors.includes(this.seat)) {
         if (ctx.game.outOfTurn && ctx.game.outOfTurn(ctx)) {
-          return [ctx.prompt ? UI.sentence(ctx.prompt.split("\n")[0]) : "You may act now, out of turn", "mine window"];
+          return [said || (ctx.prompt ? UI.sentence(ctx.prompt.split("\n")[0]) : "You may act now, out of turn"), "mine window"];
         }
-        return ["Your turn", "mine"];
+        return [said || "Your turn", "mine"];
       }
+      if (said) return [said, ""];
       if (!actors.length) return ["", ""];
       return ["Waiting for " + UI.joinNames(actors), ""];
     }

@@ -8,7 +8,8 @@
 //   hand(ctx)         -> Node (the viewer's cards; default: view.hand, click to act)
 //   cardActions(ctx)  -> Map(card -> [actions]) for the default hand
 //   controls(ctx)     -> {node, used: Set(actions)} custom controls (bet box, pickers)
-//   label(ctx, a)     -> the button text of a plain action
+//   label(ctx, a)     -> a move's words when the frame carries none (the narration's
+//                        "labels", one per legal entry, come first)
 //   outOfTurn(ctx)    -> true while the viewer acts in a window that is not its turn
 //   dealer(ctx)       -> the dealer's seat or null
 //   summaryExtra(ctx, event) -> Node shown under a hand's summary (e.g. captured cards)
@@ -42,9 +43,13 @@
     const game = window.Games[t.game] || {};
     const { plain, ranges } = splitLegal(v.legal);
     const names = t.seats.map((s) => seatName(s));
+    // the narration's words for each legal entry (a notation, or "range:KIND")
+    const said = (client.said && client.said.labels) || [];
+    const words = new Map();
+    (v.legal || []).forEach((a, i) => { if (said[i]) words.set(typeof a === "string" ? a : "range:" + a.kind, said[i]); });
     const ctx = {
       view: v, table: t, game, seat: client.seat, players: v.players,
-      names, plain, ranges, legal: new Set(plain),
+      names, plain, ranges, legal: new Set(plain), words,
       events: client.log, ui: client.ui, keep: client.keep, busy: client.busy(),
       prompt: client.prompt || v.prompt || null,
       faceUp: client.faceUp || null,
@@ -196,7 +201,11 @@
   }
   function closeMenus() { document.querySelectorAll(".card-menu").forEach((m) => m.remove()); }
 
+  // A move's words: the narration's for this frame; else a game file's; else the notation
+  // with its cards named.
   function labelOf(ctx, a) {
+    const told = ctx.words && ctx.words.get(a);
+    if (told) return told;
     const custom = ctx.game.label ? ctx.game.label(ctx, a) : null;
     if (custom) return custom;
     const [kind, ...rest] = a.split(" ");
@@ -216,7 +225,9 @@
     if (!inRange(r, amount)) amount = r.min;
     const word = verb || r.kind;
     const title = el("div", "betbox-title");
-    title.append(el("strong", "", word.charAt(0).toUpperCase() + word.slice(1)),
+    const told = ctx.words && ctx.words.get("range:" + r.kind);
+    if (told) title.appendChild(el("strong", "", told + (r.step > 1 ? `, in steps of ${fmt(r.step)}` : "")));
+    else title.append(el("strong", "", word.charAt(0).toUpperCase() + word.slice(1)),
       el("span", "muted", ` ${fmt(r.min)} to ${fmt(r.max)}` + (r.step > 1 ? `, in steps of ${fmt(r.step)}` : "")));
     box.appendChild(title);
     const row = el("div", "betbox-row");

@@ -147,7 +147,8 @@
       const chosen = [...(ctx.ui.discard || new Set())].sort((a, b) => a - b);
       const action = ["discard", ...chosen].join(" ");
       node.appendChild(el("p", "hint", `Click the cards you want to change (up to ${most}), then confirm.`));
-      const go = button(chosen.length ? `Discard ${chosen.length} and draw ${chosen.length}` : `Keep all ${v.hand.length} cards`, () => ctx.act(action), "primary");
+      const said = ctx.words.get(action);
+      const go = button(said || (chosen.length ? `Discard ${chosen.length} and draw ${chosen.length}` : `Keep all ${v.hand.length} cards`), () => ctx.act(action), "primary");
       go.dataset.action = action;
       go.disabled = ctx.busy || !legal.has(action);
       node.appendChild(go);
@@ -163,7 +164,7 @@
         const only = selects[0];
         const s = Number(only.split(" ")[1]);
         node.appendChild(el("p", "hint", `You hold one suit only: ${Cards.suitName(s)}.`));
-        const go = button(`Play ${Cards.suitName(s)}`, () => ctx.act(only), "primary");
+        const go = button(ctx.words.get(only) || `Play ${Cards.suitName(s)}`, () => ctx.act(only), "primary");
         go.dataset.action = only;
         go.disabled = ctx.busy;
         node.appendChild(go);
@@ -184,7 +185,7 @@
           picker.appendChild(b);
         }
         node.appendChild(picker);
-        const go = button(chosen.length === 2 ? `Play ${UI.joinNames(chosen.map((s) => Cards.suitName(s)))}` : "Choose two suits", () => ctx.act(action), "primary");
+        const go = button(chosen.length === 2 ? ctx.words.get(action) || `Play ${UI.joinNames(chosen.map((s) => Cards.suitName(s)))}` : "Choose two suits", () => ctx.act(action), "primary");
         if (legal.has(action)) go.dataset.action = action;
         go.disabled = ctx.busy || !legal.has(action);
         node.appendChild(go);
@@ -198,7 +199,7 @@
         const s = Number(a.split(" ")[1]);
         const b = button("", () => ctx.act(a));
         b.innerHTML = Cards.suitSymbol(s);
-        b.appendChild(document.createTextNode(` Play ${Cards.suitName(s)}`));
+        b.appendChild(document.createTextNode(" " + (ctx.words.get(a) || `Play ${Cards.suitName(s)}`)));
         b.dataset.action = a;
         b.disabled = ctx.busy;
         row.appendChild(b);
@@ -207,6 +208,7 @@
     }
     return { node: node.childNodes.length ? node : null, used };
   }
+
 
   function label(ctx, a) {
     const v = ctx.view;
@@ -253,8 +255,14 @@
   // cards turned up. "Next step" walks through them, "Show all" lists them.
   function side(ctx) {
     const events = showdownEvents(ctx);
+    // each step as the narration cuts it (text_steps: its sentence, the seats it is
+    // about, the cards it shows), or one per line of an event's text
     const steps = [];
     for (const e of events) {
+      if (Array.isArray(e.text_steps) && e.text_steps.length) {
+        e.text_steps.forEach((st) => steps.push({ line: st.text, seats: st.seats || [], cards: st.cards || [] }));
+        continue;
+      }
       const lines = e.text ? e.text.split("\n") : [];
       lines.forEach((line, i) => steps.push({ line, event: i === 0 ? e : null }));
     }
@@ -278,6 +286,7 @@
       const li = el("li", i === at && !keep.showdownAll ? "current" : "");
       li.appendChild(el("div", "", UI.sentence(step.line)));
       const e = step.event;
+      if (step.cards && step.cards.length) li.appendChild(Table.cardsNode(step.cards, "tiny"));
       if (e && e.kind === "reveal" && e.played) {
         const g = el("div", "reveal");
         for (const [s, cards] of Object.entries(e.played)) {
@@ -291,6 +300,9 @@
       list.appendChild(li);
     }
     box.appendChild(list);
+    // the seats the step is about stand out at the table while it is shown
+    const about = keep.showdownAll || dealNo !== ctx.view.deal ? [] : steps[at].seats || [];
+    setTimeout(() => document.querySelectorAll("#board .pod").forEach((p) => p.classList.toggle("involved", about.includes(Number(p.dataset.seat)))), 0);
     const nav = el("div", "row");
     const prev = button("Previous", () => { keep.showdownAll = false; keep.showdownStep = Math.max(0, at - 1); ctx.rerender(); }, "secondary small");
     prev.disabled = at === 0 || keep.showdownAll;
