@@ -154,10 +154,7 @@ def positions(
             ctx = narration.Context(game, tuple(NAMES[:players]), viewer=seat, options=g.options)
             view = json.loads(json.dumps(st.view(seat)))
             events = narration.annotate(json.loads(json.dumps(st.events_for(seat))), ctx)
-            said: Said = {"status": "", "labels": []}
-            status, labels = getattr(narration, "status", None), getattr(narration, "labels", None)
-            if status and labels:  # the narration's words for the frame
-                said = {"status": status(view, ctx), "labels": labels(view, ctx)}
+            said = {"status": narration.status(view, ctx), "labels": narration.labels(view, ctx)}
             out.append((seat, view, events, narration.prompt(view, ctx), said))
     return out
 
@@ -251,7 +248,7 @@ def test_every_position_reads_like_a_card_table(
         got = page.evaluate(RENDER, [view, info, events, seat, prompt, said])
         check_drawing(got, view, events, seat, names, where)
         # each move's button reads as the narration words it
-        legal = (view.get("legal") or []) if said["labels"] else []
+        legal = view.get("legal") or []
         words = {a: w for a, w in zip(legal, said["labels"], strict=True) if isinstance(a, str)}
         for action, text in zip(got["actions"], got["words"], strict=True):
             if action in words:

@@ -8,8 +8,7 @@
 //   hand(ctx)         -> Node (the viewer's cards; default: view.hand, click to act)
 //   cardActions(ctx)  -> Map(card -> [actions]) for the default hand
 //   controls(ctx)     -> {node, used: Set(actions)} custom controls (bet box, pickers)
-//   label(ctx, a)     -> a move's words when the frame carries none (the narration's
-//                        "labels", one per legal entry, come first)
+//   (a move's words are the narration's: each frame's "labels", one per legal entry)
 //   outOfTurn(ctx)    -> true while the viewer acts in a window that is not its turn
 //   dealer(ctx)       -> the dealer's seat or null
 //   summaryExtra(ctx, event) -> Node shown under a hand's summary (e.g. captured cards)

@@ -39,17 +39,10 @@
     return box;
   }
 
-  function label(ctx, a) {
-    if (a === "first") return "Play first";
-    if (a === "second") return "Play second";
-    const m = /^take (\d)$/.exec(a);
-    if (m) return `Take ${UI.plural(Number(m[1]), "card")}`;
-    return null;
-  }
 
   window.Games.abstrac = {
     pack: "french",
-    seat, centre, label,
+    seat, centre,
     hand: null,
     dealer: (ctx) => ctx.view.dealer,
   };

@@ -210,20 +210,6 @@
   }
 
 
-  function label(ctx, a) {
-    const v = ctx.view;
-    const me = v.seats[ctx.seat] || {};
-    switch (a) {
-      case "pay": return `Pay ${fmt(Math.min(v.bring_in, me.stack))} to stay in`;
-      case "decline": return "Decline and fold";
-      case "check": return "Check";
-      case "call": return `Call ${fmt(Math.min(v.cur - me.put, me.stack))}`;
-      case "fold": return "Fold";
-      case "allin": return `All in (${fmt(me.stack)})`;
-    }
-    return null;
-  }
-
   function verb(ctx, kind) {
     return { bringin: "bring in", bet: "bet", raise: "raise to" }[kind] || kind;
   }
@@ -317,7 +303,7 @@
   }
 
   window.Games.getha = {
-    seat, centre, hand, controls, label, verb, quick, side,
+    seat, centre, hand, controls, verb, quick, side,
     dealer: (ctx) => ctx.view.dealer,
   };
 })();

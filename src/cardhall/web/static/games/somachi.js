@@ -119,30 +119,6 @@
     return m;
   }
 
-  function label(ctx, a) {
-    const p = a.split(" ");
-    const c = (x) => Cards.name(x);
-    switch (p[0]) {
-      case "open": return `Open with ${c(p[1])}`;
-      case "stand": return "Don't open";
-      case "draw": return "Draw from the deck";
-      case "take": return ctx.view.discard_top ? `Take ${c(ctx.view.discard_top)}` : "Take the discard";
-      case "play": return `Play ${c(p[1])}`;
-      case "discard": return `Discard ${c(p[1])}`;
-      case "add": return `Add ${c(p[1])} to ${c(p[2])}`;
-      case "attack": return `Attack ${ctx.who(Number(p[2]))} with ${c(p[1])}`;
-      case "collect": return `Collect with ${c(p[1])}`;
-      case "claim": return ctx.view.pending && ctx.view.pending.card ? `Claim ${c(ctx.view.pending.card)}` : "Claim";
-      case "pass": return "Pass";
-      case "defend": return "Defend";
-      case "meet": return "Meet the challenge";
-      case "decline": return "Decline";
-      case "pay": return ctx.view.pending && ctx.view.pending.amount ? `Pay ${fmt(ctx.view.pending.amount)}` : "Pay";
-      case "fold": return "Fold";
-      case "check": return "Check";
-    }
-    return null;
-  }
 
   function verb(ctx, kind) {
     return { bet: "bet", raise: "raise", challenge: "challenge for" }[kind] || kind;
@@ -160,7 +136,7 @@
   }
 
   window.Games.somachi = {
-    seat, centre, cardActions, label, verb, outOfTurn, quick,
+    seat, centre, cardActions, verb, outOfTurn, quick,
     dealer: (ctx) => ctx.view.dealer,
   };
 })();

@@ -137,11 +137,6 @@
     return m;
   }
 
-  function label(ctx, a) {
-    const [kind, card] = a.split(" ");
-    if (kind === "play" && card) return `Play ${Cards.name(card)}`;
-    return null;
-  }
 
   function results(ctx) { return ctx.view.results || []; }
 
@@ -155,7 +150,7 @@
   }
 
   window.Games.yamiro = {
-    seat, centre, cardActions, label, summaryExtra,
+    seat, centre, cardActions, summaryExtra,
     dealer: (ctx) => ctx.view.dealer,
     forms: {
       2: ["Standard", "two players, head to head"],
