@@ -51,6 +51,7 @@
       names, plain, ranges, legal: new Set(plain), words,
       events: client.log, ui: client.ui, keep: client.keep, busy: client.busy(),
       prompt: client.prompt || v.prompt || null,
+      status: (client.said && client.said.status) || "",
       faceUp: client.faceUp || null,
       name(s) { return s === null || s === undefined ? "" : names[s] || UI.seatNumber(s); },
       // "you" for the viewer, the seat's name otherwise

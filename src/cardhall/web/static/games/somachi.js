@@ -6,22 +6,6 @@
   const { el, fmt } = window.UI;
   // Decisions other than a seat's own turn: the status line shows the narration's prompt.
   const WINDOWS = new Set(["claim window", "collect window", "defence window", "challenge", "owe"]);
-  const PENDING = {
-    "opening": "deciding whether to open",
-    "draw": "drawing",
-    "turn": "playing a turn",
-    "claim window": "may claim the discard",
-    "collect window": "may collect cards of a suit",
-    "defence window": "answering an arlas attack",
-    "bring-in": "may set a bring-in",
-    "raise": "may raise the bring-in",
-    "owe": "owes chips",
-    "stay-in bet": "may make a stay-in bet",
-    "challenge": "answering a challenge",
-  };
-
-  const YOU = Object.assign({}, PENDING, { "defence window": "are answering an arlas attack", "owe": "owe chips", "challenge": "are answering a challenge" });
-
   function arlsOf(v, s) {
     return Object.entries(v.arls || {}).filter(([, owner]) => owner === s).map(([suit]) => Number(suit));
   }
@@ -54,7 +38,6 @@
     if (!(last ? last[s] : v.tableaus[s]).length) tab.appendChild(el("span", "muted small", last ? "no piles" : "no piles yet"));
     let note = null;
     if (v.active && !v.active[s] && !v.over) note = "Out of this hand";
-    else if (v.pending && v.pending.seat === s && s !== ctx.seat && !v.over && WINDOWS.has(v.pending.kind)) note = `${ctx.name(s)} ${PENDING[v.pending.kind]}`;
     return { stats, badges, cards: tab, note, out: !v.over && v.active && !v.active[s] };
   }
 
@@ -95,12 +78,12 @@
       if (v.bring_in) extra.push(`bring-in ${fmt(v.bring_in)}`);
     }
     if (extra.length) box.appendChild(el("div", "muted small", extra.join(" · ")));
-    if (v.pending && !v.over && WINDOWS.has(v.pending.kind)) {
+    // a window out of turn: whose it is and why, in the narration's words (the status)
+    if (v.pending && !v.over && WINDOWS.has(v.pending.kind) && ctx.status) {
       const w = el("div", "window-banner");
       w.id = "window";
       w.dataset.kind = v.pending.kind;
-      const who = v.pending.seat === ctx.seat ? "You" : ctx.name(v.pending.seat);
-      w.textContent = `${who} ${(v.pending.seat === ctx.seat ? YOU : PENDING)[v.pending.kind]}`;
+      w.textContent = ctx.status;
       if (v.pending.card) w.appendChild(Cards.node(v.pending.card, "tiny"));
       box.appendChild(w);
     }
