@@ -20,6 +20,8 @@ from cardhall.bots import Bot, make_bot
 from cardhall.bots.yamiro import (
     HeuristicBot,
     _best_value,
+    _Position,
+    _unseen,
     hand_features,
     heuristic_card,
     judge,
@@ -30,7 +32,7 @@ from cardhall.bots.yamiro import (
 )
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import State, choose_uniform
-from cardhall.games.yamiro import PLAYS, YamiroState, hand_value
+from cardhall.games.yamiro import PLAYS, YamiroState, evaluate, hand_value
 from cardhall.registry import make_game
 
 # --------------------------------------------------------------------------- helpers
@@ -445,3 +447,79 @@ def test_best_value_is_the_best_of_every_subset(cards: list[int], split: int, pl
         for extra in combinations(rest, k)
     )
     assert _best_value(played, rest, plays) == brute
+
+
+# --------------------------------------------------------------------------- the fast reading
+#
+# The heuristic digests a position once (``_Position``) and then adds each candidate card to
+# that digest instead of evaluating the hand anew; these check the additions against the
+# definitions, so the bot's choices stay those of the plain reading.
+
+
+def _position(
+    cards: list[int], split: int, seat: int, starter: int, sides: list[int], anytime: bool = True
+) -> Any:
+    """``seat``'s position holding ``cards[split:]``, the first ``split`` played by ``sides``."""
+    played, hand = cards[:split], cards[split:]
+    return _Position(
+        seat,
+        anytime,
+        "two-player",
+        starter,
+        sorted(hand),
+        played,
+        sides[: len(played)],
+        _unseen([]),
+        [4, 4],
+        1,
+        8,
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 95), min_size=2, max_size=12, unique=True),
+    split=st.integers(0, 8),
+    sides=st.lists(st.integers(0, 1), min_size=12, max_size=12),
+    seat=st.integers(0, 1),
+    anytime=st.booleans(),
+    then_arlas=st.booleans(),
+    pick=st.integers(0, 11),
+)
+def test_a_card_added_to_the_standing_is_the_hand_evaluated(
+    cards: list[int],
+    split: int,
+    sides: list[int],
+    seat: int,
+    anytime: bool,
+    then_arlas: bool,
+    pick: int,
+) -> None:
+    split = min(split, len(cards) - 1)
+    plan = _position(cards, split, seat, 0, sides, anytime)
+    card = plan.hand[pick % len(plan.hand)]
+    arlas = RailogCard.parse("arlas/S1")
+    extra = [card, int(arlas)] if then_arlas else [card]
+    r = evaluate([*plan.played, *extra], [*plan.sides, *[seat] * len(extra)], anytime)
+    winner = -1 if r.winner is None else r.winner
+    assert plan.standing_after(card % 12 + 1, then_arlas) == (winner, r.arlas >= 0)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cards=st.lists(st.integers(0, 95), min_size=2, max_size=12, unique=True),
+    split=st.integers(0, 7),
+    sides=st.lists(st.integers(0, 1), min_size=12, max_size=12),
+    seat=st.integers(0, 1),
+    starter=st.integers(0, 1),
+    pick=st.integers(0, 11),
+)
+def test_best_value_from_the_counts_is_the_closed_form(
+    cards: list[int], split: int, sides: list[int], seat: int, starter: int, pick: int
+) -> None:
+    split = min(split, len(cards) - 1)
+    plan = _position(cards, split, seat, starter, sides)
+    card = plan.hand[pick % len(plan.hand)]
+    mine = [c for c, s in zip(plan.played, plan.sides, strict=True) if s == seat]
+    rest = [c for c in plan.hand if c != card]
+    assert plan.best_value(card % 12 + 1) == _best_value([*mine, card], rest, plan.my_after)

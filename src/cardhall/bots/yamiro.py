@@ -35,13 +35,19 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import register_search
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK
 from cardhall.engine import Action, Legal, Outcome, State, expand_legal
-from cardhall.games.yamiro import COUNT_VALUE, DECK_SEAT, PLAYS, capture_value, evaluate
+from cardhall.games.yamiro import (
+    COUNT_VALUE,
+    DECK_SEAT,
+    PLAYS,
+    Yamiro,
+    YamiroState,
+)
 
 __all__ = [
     "HAND_MODEL",
@@ -92,13 +98,98 @@ def plays_after(form: str, starter: int | None, played: int) -> list[int]:
 
 
 def _p_any(unseen: int, special: int, draws: int) -> float:
-    """Chance that ``draws`` cards from ``unseen`` include one of ``special``."""
+    """Chance that ``draws`` cards from ``unseen`` include one of ``special`` (remembered:
+    a search asks the same few questions thousands of times)."""
+    key = (unseen, special, draws)
+    known = _P_ANY.get(key)
+    if known is not None:
+        return known
     if draws <= 0 or special <= 0 or unseen <= 0:
-        return 0.0
-    miss = 1.0
-    for i in range(min(draws, unseen)):
-        miss *= max(0.0, (unseen - special - i) / (unseen - i))
-    return 1.0 - miss
+        chance = 0.0
+    else:
+        miss = 1.0
+        for i in range(min(draws, unseen)):
+            miss *= max(0.0, (unseen - special - i) / (unseen - i))
+        chance = 1.0 - miss
+    _P_ANY[key] = chance
+    return chance
+
+
+_P_ANY: dict[tuple[int, int, int], float] = {}
+
+#: :func:`plays_after`'s counts for a seat, by (form, starter, plays made, seat): plays of
+#: the seat, of its partner and of the other side still to come, the other side's plays
+#: after the seat's last, and each other-side seat with its plays to come.
+_AFTER: dict[tuple[str, int, int, int], tuple[int, int, int, int, tuple[tuple[int, int], ...]]] = {}
+
+
+def _after_counts(
+    form: str, starter: int | None, played: int, seat: int
+) -> tuple[int, int, int, int, tuple[tuple[int, int], ...]]:
+    key = (form, -2 if starter is None else starter, played, seat)
+    known = _AFTER.get(key)
+    if known is not None:
+        return known
+    side = seat & 1
+    after = plays_after(form, starter, played)
+    mine = [i for i, s in enumerate(after) if s == seat]
+    tail = after[mine[-1] + 1 :] if mine else after
+    opp_seats = sorted({s for s in after if s & 1 != side})
+    counts = (
+        len(mine),
+        sum(1 for s in after if s != seat and s & 1 == side),
+        sum(1 for s in after if s & 1 != side),
+        sum(1 for s in tail if s & 1 != side),
+        tuple((s, sum(1 for t in after if t == s)) for s in opp_seats),
+    )
+    _AFTER[key] = counts
+    return counts
+
+
+#: Unseen cards: the count by rank (index 1..12), then in all, the numbers among them,
+#: the sum of those numbers and the sum of every card's count value.
+_Unseen = tuple[list[int], int, int, int, int]
+
+#: The cards not out of play (:data:`_Unseen`) of the last world asked about: (world,
+#: hand number, discards, unseen). A world's cards out of play change only when a hand
+#: ends (the hand number moves) or the discards are reshuffled into the pile (they empty),
+#: so a search's rollout counts them once.
+_OUT: tuple[YamiroState, int, int, _Unseen] | None = None
+
+#: Value of holding a card for later hands, by rank (index 1..12; see :data:`KEEP`).
+_KEEP_BY_RANK: tuple[float, ...] = (0.0, *(KEEP[r] for r in range(1, 13)))
+_FAR = 1 << 30  # past any play index or card place: "none"
+_MULTIPLIER = (1, 2, 1, 4)  # by faces played: bit 1 an alak, bit 2 an arl (as evaluate)
+
+
+def _unseen(out: Sequence[int]) -> _Unseen:
+    """The cards not in ``out`` (see :data:`_Unseen`)."""
+    ranks = [0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]
+    rank_of = _RANK_OF
+    for c in out:
+        ranks[rank_of[c]] -= 1
+    numbers = sum(ranks[1:9])
+    return (
+        ranks,
+        numbers + ranks[9] + ranks[10] + ranks[11] + ranks[12],
+        numbers,
+        sum(r * ranks[r] for r in range(1, 9)),
+        sum(min(r, 8) * ranks[r] for r in range(1, 13)),
+    )
+
+
+def _world_unseen(w: YamiroState) -> _Unseen:
+    """:func:`_unseen` of a world's cards out of play (discards and captures),
+    remembered for the world in :data:`_OUT`."""
+    global _OUT
+    cached = _OUT
+    hand_no = w.hand_no
+    discards = len(w.discard)
+    if cached is not None and cached[0] is w and cached[1] == hand_no and cached[2] == discards:
+        return cached[3]
+    unseen = _unseen([*w.discard, *w.captures[0], *w.captures[1]])
+    _OUT = (w, hand_no, discards, unseen)
+    return unseen
 
 
 class HeuristicBot(Bot):
@@ -130,6 +221,10 @@ class _Position:
     Built from a view (:meth:`from_view`, the bot) or from a world's plain ints
     (:meth:`from_world`, the search's playouts and opponent model); both read the same
     facts: the seat's hand, the hand in progress, the cards out of play and the counts.
+    Everything a card's :meth:`score` needs that does not depend on the card is worked out
+    here once: the unseen cards by rank, the plays to come, each side's standing in the
+    hand (the state of :func:`~cardhall.games.yamiro.evaluate` after the cards played, so
+    that a card and a later arlas are added to it rather than the hand evaluated anew).
     """
 
     def __init__(
@@ -141,60 +236,118 @@ class _Position:
         hand: list[int],
         played: list[int],
         sides: list[int],
-        out: Sequence[int],
+        out: _Unseen,
         hand_sizes: Sequence[int],
         hand_number: int,
         hands_total: int,
     ) -> None:
         self.seat = seat
-        self.side = seat & 1
+        side = self.side = seat & 1
         self.anytime = anytime
         self.hand = hand
         self.played = played
         self.sides = sides
-        ranks = [0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]  # unseen cards by rank
         rank_of = _RANK_OF
+        count_value = COUNT_VALUE
+        ranks = out[0].copy()  # unseen cards by rank
+        seen = seen_numbers = seen_number_sum = seen_count = 0  # in the hand and played
+        h_alak = h_arl = h_deis = h_arlas = 0
+        h_numbers: list[int] = []
         for c in hand:
-            ranks[rank_of[c]] -= 1
-        for c in played:
-            ranks[rank_of[c]] -= 1
-        for c in out:
-            ranks[rank_of[c]] -= 1
-        self.unseen = unseen = sum(ranks)
+            r = rank_of[c]
+            ranks[r] -= 1
+            seen_count += count_value[c]
+            if r <= 8:
+                seen_numbers += 1
+                seen_number_sum += r
+                h_numbers.append(r)
+            elif r == ALAK:
+                h_alak += 1
+            elif r == ARL:
+                h_arl += 1
+            elif r == DEISKATUN:
+                h_deis += 1
+            else:
+                h_arlas += 1
+        seen += len(hand)
+        h_numbers.sort(reverse=True)
+        self._h_numbers = h_numbers
+        prefix = [0]  # sums of the highest numbers held
+        for r in h_numbers:
+            prefix.append(prefix[-1] + r)
+        self._h_prefix = prefix
+        self._h_alak = h_alak
+        self._h_arl = h_arl
+        self._h_deis = h_deis
+        self._h_arlas = h_arlas
+        # The hand in progress, as evaluate reads it: each side's number total, faces
+        # (bit 1 alak, bit 2 arl), uncancelled arlas and waiting deiskatun; and the count
+        # value each side has on the table.
+        totals = [0, 0]
+        faces = [0, 0]
+        stakes = [0, 0]
+        live: tuple[list[int], list[int]] = ([], [])
+        credit = [0, 0]
+        for i, c in enumerate(played):
+            r = rank_of[c]
+            ranks[r] -= 1
+            s = sides[i]
+            stakes[s] += count_value[c]
+            seen_count += count_value[c]
+            if r <= 8:
+                seen_numbers += 1
+                seen_number_sum += r
+                totals[s] += r
+            elif r == ALAK:
+                faces[s] |= 1
+            elif r == ARL:
+                faces[s] |= 2
+            elif r == DEISKATUN:
+                target = live[1 - s]
+                if target:
+                    target.pop(0)
+                elif anytime:
+                    credit[s] += 1
+            elif credit[1 - s]:
+                credit[1 - s] -= 1
+            else:
+                live[s].append(i)
+        other = 1 - side
+        self._totals = totals
+        self._faces = faces
+        self._first_mine = live[side][0] if live[side] else _FAR
+        self._live_theirs = live[other]
+        self._credit_theirs = credit[other]
+        self._stake_mine = stakes[side]
+        self._stake_theirs = stakes[other]
+        seen += len(played)
+        self.unseen = unseen = out[1] - seen
         self.unseen_ranks = ranks
-        numbers = unseen - ranks[9] - ranks[10] - ranks[11] - ranks[12]
+        numbers = out[2] - seen_numbers
         self.p_number = numbers / unseen if unseen else 0.0
-        self.mean_number = sum(r * ranks[r] for r in range(1, 9)) / numbers if numbers else 4.5
-        self.mean_count = (
-            sum(min(r, 8) * ranks[r] for r in range(1, 13)) / unseen if unseen else 5.5
+        self.mean_number = (out[3] - seen_number_sum) / numbers if numbers else 4.5
+        self.mean_count = (out[4] - seen_count) / unseen if unseen else 5.5
+        my_after, partner_after, opp_after, opp_last, opp_seats = _after_counts(
+            form, starter, len(played), seat
         )
-        after = plays_after(form, starter, len(played))
-        self.my_after = sum(1 for s in after if s == seat)
-        self.partner_after = sum(1 for s in after if s != seat and s & 1 == self.side)
-        self.opp_after = sum(1 for s in after if s & 1 != self.side)
-        mine = [i for i, s in enumerate(after) if s == seat]
-        tail = after[mine[-1] + 1 :] if mine else after
-        self.opp_after_my_last = sum(1 for s in tail if s & 1 != self.side)
+        self.my_after = my_after
+        self.partner_after = partner_after
+        self.opp_after = opp_after
+        self.opp_after_my_last = opp_last
         solitaire = form == "solitaire"
         # cards the other side can choose from in the rest of the hand
         if solitaire:
-            self.opp_cards = self.opp_after  # the deck plays blind
+            self.opp_cards = opp_after  # the deck plays blind
         else:
-            opp_seats = {s for s in after if s & 1 != self.side}
-            self.opp_cards = sum(
-                hand_sizes[s] + sum(1 for t in after if t == s) - 1 for s in opp_seats
-            )
+            self.opp_cards = sum(hand_sizes[s] + k - 1 for s, k in opp_seats)
         self.last_hand = hand_number >= hands_total
         self.future = 0.0 if self.last_hand else min(1.0, 0.4 + 0.1 * (hands_total - hand_number))
         self.solitaire = solitaire
-        self._opp_has: dict[int, float] = {}
-        self._partner_has: dict[int, float] = {}
-        self._expect: tuple[float, float] | None = None
-        side = self.side
-        self._mine = [c for c, s in zip(played, sides, strict=True) if s == side]
-        self._theirs = [c for c, s in zip(played, sides, strict=True) if s != side]
-        self._stake_mine = capture_value(self._mine)
-        self._stake_theirs = capture_value(self._theirs)
+        self._p_deis = self.p_opp_has(DEISKATUN)
+        self._p_arlas = self.p_opp_has(ARLAS)
+        self._partner_deis = self.p_partner_has(DEISKATUN) > 0.5 if partner_after else False
+        self._partner_term = partner_after * self.p_number * self.mean_number * 0.7
+        self._expect = self._expected()
 
     @classmethod
     def from_view(cls, view: dict[str, Any], seat: int) -> _Position:
@@ -209,7 +362,7 @@ class _Position:
             [index[t] for t in view["hand"]],
             [index[p["card"]] for p in view["played"]],
             [p["side"] for p in view["played"]],
-            out,
+            _unseen(out),
             view["hand_sizes"],
             view["hand_number"],
             view["hands_total"],
@@ -219,16 +372,16 @@ class _Position:
     def from_world(cls, world: State, seat: int) -> _Position:
         """The position of ``seat`` in a world (the same facts as its view, read from the
         state's ints)."""
-        w: Any = world
+        w = cast(YamiroState, world)  # typed: the compiled build reads its fields directly
         return cls(
             seat,
             w.anytime,
-            w.game.form,
+            cast(Yamiro, w.game).form,
             None if w.starter == DECK_SEAT else w.starter,
             w.hands[seat],
             w.played,
             [s & 1 for s in w.who],
-            [*w.discard, *w.captures[0], *w.captures[1]],
+            _world_unseen(w),
             [len(h) for h in w.hands],
             min(w.hand_no + 1, w.hands_total),
             w.hands_total,
@@ -238,78 +391,98 @@ class _Position:
 
     def p_opp_has(self, rank: int) -> float:
         """Chance the other side can still play a card of ``rank`` this hand."""
-        cached = self._opp_has.get(rank)
-        if cached is None:
-            cached = (
-                _p_any(self.unseen, self.unseen_ranks[rank], self.opp_cards)
-                if self.opp_after
-                else 0.0
-            )
-            self._opp_has[rank] = cached
-        return cached
+        if not self.opp_after:
+            return 0.0
+        return _p_any(self.unseen, self.unseen_ranks[rank], self.opp_cards)
 
     def p_partner_has(self, rank: int) -> float:
-        cached = self._partner_has.get(rank)
-        if cached is None:
-            cached = _p_any(self.unseen, self.unseen_ranks[rank], 3 + self.partner_after)
-            self._partner_has[rank] = cached
-        return cached
+        return _p_any(self.unseen, self.unseen_ranks[rank], 3 + self.partner_after)
 
     def score(self, card: int) -> float:
-        played = [*self.played, card]
-        sides = [*self.sides, self.side]
-        rest = list(self.hand)
-        rest.remove(card)
-        p_win = self.p_win(played, sides, rest)
+        rank = _RANK_OF[card]
+        p_win = self.p_win(card, rank)
         # stakes
         gain = self._stake_theirs + self.opp_after * self.mean_count
         loss = self._stake_mine + COUNT_VALUE[card] + self.partner_after * self.mean_count
-        if self.my_after:
+        my_after = self.my_after
+        if my_after:
             # later we feed the cheapest of what we hold and what we draw meanwhile
-            pool = sorted([*(COUNT_VALUE[c] for c in rest), *[self.mean_count] * self.my_after])
-            loss += sum(pool[: self.my_after])
-        keep = KEEP[card % 12 + 1] * self.future
+            count_value = COUNT_VALUE
+            pool = sorted(
+                [*(count_value[c] for c in self.hand if c != card), *[self.mean_count] * my_after]
+            )
+            loss += sum(pool[:my_after])
+        keep = _KEEP_BY_RANK[rank] * self.future
         return p_win * gain - (1.0 - p_win) * loss - keep
 
-    def p_win(self, played: list[int], sides: list[int], rest: list[int]) -> float:
+    def standing_after(self, rank: int, then_arlas: bool = False) -> tuple[int, bool]:
+        """The hand's winner (``-1`` for a tie) and whether an arlas decides it, if the
+        seat now plays a card of ``rank`` (and later an arlas, with ``then_arlas``): what
+        :func:`~cardhall.games.yamiro.evaluate` says of the cards played plus those."""
         me = self.side
-        r = evaluate(played, sides, self.anytime)
-        p_deis = self.p_opp_has(DEISKATUN)
-        p_arlas = self.p_opp_has(ARLAS)
-        hold_deis = self.my_after > 0 and any(c % 12 + 1 == DEISKATUN for c in rest)
-        hold_arlas = self.my_after > 0 and any(c % 12 + 1 == ARLAS for c in rest)
+        total = self._totals[me]
+        faces = self._faces[me]
+        first_mine = self._first_mine
+        popped = 0
+        credit_theirs = self._credit_theirs
+        live_theirs = self._live_theirs
+        i = len(self.played)
+        for r in (rank, ARLAS) if then_arlas else (rank,):
+            if r <= 8:
+                total += r
+            elif r == ALAK:
+                faces |= 1
+            elif r == ARL:
+                faces |= 2
+            elif r == DEISKATUN:
+                if popped < len(live_theirs):
+                    popped += 1  # cancels their earliest standing arlas
+            elif credit_theirs:
+                credit_theirs -= 1  # met by one of their waiting deiskatun
+            elif first_mine == _FAR:
+                first_mine = i
+            i += 1
+        first_theirs = live_theirs[popped] if popped < len(live_theirs) else _FAR
+        if first_mine < first_theirs:
+            return me, True
+        if first_theirs < first_mine:
+            return 1 - me, True
+        mine = total * _MULTIPLIER[faces]
+        theirs = self._totals[1 - me] * _MULTIPLIER[self._faces[1 - me]]
+        return (me if mine > theirs else 1 - me if theirs > mine else -1), False
+
+    def p_win(self, card: int, rank: int) -> float:
+        me = self.side
+        winner, by_arlas = self.standing_after(rank)
+        p_deis = self._p_deis
+        p_arlas = self._p_arlas
+        later = self.my_after > 0
+        hold_deis = later and self._h_deis - (rank == DEISKATUN) > 0
+        hold_arlas = later and self._h_arlas - (rank == ARLAS) > 0
         if not hold_deis and self.partner_after:
-            hold_deis = self.p_partner_has(DEISKATUN) > 0.5
-        pv = self.p_value(played[-1], rest)
-        if r.arlas >= 0 and r.winner == me:
+            hold_deis = self._partner_deis
+        pv = self.p_value(rank)
+        if by_arlas and winner == me:
             # stands unless the other side still cancels it
             back = 0.5 if (hold_arlas or hold_deis) else pv * (1.0 - p_arlas)
             return (1.0 - p_deis) + p_deis * back
-        if r.arlas >= 0:
+        if by_arlas:
             # lost unless we cancel it later (and waiting only gives them more time)
             return 0.5 * pv * (1.0 - p_arlas) if hold_deis else 0.02
         # no arlas standing: values, the other side's arlas to come, and ours
         threat = p_arlas * (0.15 if hold_deis else 1.0)
-        if hold_arlas:
-            # our arlas later: is it already cancelled by a waiting deiskatun?
-            test = [*played, self._an_arlas(rest)]
-            cancelled = evaluate(test, [*sides, me], self.anytime).winner != me
-            if not cancelled:
-                answer = p_deis if self._opp_plays_after_my_last() else 0.0
-                return (1.0 - threat) * ((1.0 - answer) + answer * pv)
+        # our arlas later, unless a waiting deiskatun already cancels it
+        if hold_arlas and self.standing_after(rank, then_arlas=True)[0] == me:
+            answer = p_deis if self.opp_after_my_last > 0 else 0.0
+            return (1.0 - threat) * ((1.0 - answer) + answer * pv)
         return pv * (1.0 - threat)
 
-    def _an_arlas(self, rest: Sequence[int]) -> int:
-        return next(c for c in rest if c % 12 + 1 == ARLAS)
-
-    def _opp_plays_after_my_last(self) -> bool:
-        return self.opp_after_my_last > 0
-
-    def _expected(self, theirs: list[int]) -> tuple[float, float]:
+    def _expected(self) -> tuple[float, float]:
         """The other side's expected value at the end of the hand, and its spread."""
-        t_opp = sum(c % 12 + 1 for c in theirs if c % 12 < 8)
-        has_alak = any(c % 12 + 1 == ALAK for c in theirs)
-        has_arl = any(c % 12 + 1 == ARL for c in theirs)
+        other = 1 - self.side
+        t_opp = self._totals[other]
+        has_alak = self._faces[other] & 1 != 0
+        has_arl = self._faces[other] & 2 != 0
         t_exp = t_opp + self.opp_after * self.p_number * self.mean_number * (
             1.3 if not self.solitaire else 1.0
         )
@@ -320,15 +493,43 @@ class _Position:
             mult *= 1.0 + 0.6 * self.p_opp_has(ARL)
         return t_exp * mult, 3.0 + 5.0 * self.opp_after * (mult if mult > 1 else 1.0)
 
-    def p_value(self, card: int, rest: list[int]) -> float:
+    def p_value(self, rank: int) -> float:
         """Chance that our side's value beats the other side's at the end of the hand,
-        after we play ``card``."""
-        best = _best_value([*self._mine, card], rest, self.my_after)
-        best += self.partner_after * self.p_number * self.mean_number * 0.7
-        if self._expect is None:  # the other side's cards are the same for every card of ours
-            self._expect = self._expected(self._theirs)
+        after we play a card of ``rank``."""
         expect, spread = self._expect
-        return 1.0 / (1.0 + math.exp(-(best - expect) / spread))
+        value = float(self.best_value(rank)) + self._partner_term
+        return 1.0 / (1.0 + math.exp(-(value - expect) / spread))
+
+    def best_value(self, rank: int) -> int:
+        """:func:`_best_value` of our side's cards after we play a card of ``rank``, with
+        the rest of the hand and our plays to come, worked out from the counts."""
+        faces = self._faces[self.side]
+        total = self._totals[self.side]
+        alak = faces & 1 != 0 or rank == ALAK
+        arl = faces & 2 != 0 or rank == ARL
+        # the highest numbers of the rest of the hand: those held, less this card
+        prefix = self._h_prefix
+        held = len(prefix) - 1
+        at = _FAR  # this card's place among the numbers held (a face: none)
+        if rank <= 8:
+            total += rank
+            at = self._h_numbers.index(rank)
+        plays = min(self.my_after, len(self.hand) - 1)
+        has_alak = not alak and self._h_alak - (rank == ALAK) > 0
+        has_arl = not arl and self._h_arl - (rank == ARL) > 0
+        best = 0
+        for add_alak in (False, True) if has_alak else (False,):
+            for add_arl in (False, True) if has_arl else (False,):
+                room = plays - add_alak - add_arl
+                if room < 0:
+                    continue
+                if room <= at:
+                    t = total + prefix[min(room, held)]
+                else:
+                    t = total + prefix[min(room + 1, held)] - rank
+                a, b = alak or add_alak, arl or add_arl
+                best = max(best, t * (4 if a and b else 2 if a else 1))
+        return best
 
 
 def heuristic_card(world: State, seat: int) -> int:
@@ -342,11 +543,18 @@ def heuristic_card(world: State, seat: int) -> int:
     >>> heuristic_card(state, 0) == HeuristicBot(game).choose(state, 0).arg
     True
     """
-    hand: list[int] = world.hands[seat]  # type: ignore[attr-defined]
+    hand = cast(YamiroState, world).hands[seat]
     if len(hand) == 1:
         return hand[0]
     plan = _Position.from_world(world, seat)
-    return max(hand, key=lambda c: (plan.score(c), -c))
+    # the best score; on a tie the lower card (the hand is sorted)
+    best = hand[0]
+    top = plan.score(best)
+    for c in hand[1:]:
+        value = plan.score(c)
+        if value > top:
+            best, top = c, value
+    return best
 
 
 def _best_value(played: list[int], rest: list[int], plays: int) -> float:
@@ -494,7 +702,7 @@ def rollout(world: State, root: State) -> Outcome | None:
     captures if the game is over, else :func:`judge`'s verdict. It declines (``None``) in
     solitaire, which the engine plays out with :func:`playout_policy`.
     """
-    w: Any = world
+    w = cast(YamiroState, world)
     if w.solitaire:
         return None
     apply = w._apply
