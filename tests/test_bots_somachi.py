@@ -250,24 +250,6 @@ def test_tree_actions_model_the_opponent_and_prune_giveaways() -> None:
     assert len(modelled) == 1 and modelled[0] in legal
 
 
-def test_silenced_worlds_play_the_same_without_events() -> None:
-    game = make_game("somachi", 3, gambling=True, chips=10)
-    loud = game.new_state(seed=8)
-    quiet = loud.clone()
-    assert isinstance(quiet, SomachiState)
-    quiet.silence()
-    before = len(quiet.events)
-    bot = make_bot(game, "heuristic", seed=2)
-    while not loud.is_over:
-        seat = min(loud.actors())
-        action = bot.choose(loud, seat)
-        loud.apply(seat, action)
-        quiet.apply(seat, action)
-        assert quiet.zones() == loud.zones()
-    assert quiet.outcome() == loud.outcome()
-    assert len(quiet.events) == before < len(loud.events)
-
-
 def _duel(game: Game, hero: Callable[[SomachiState, int], Action], deals: int) -> float:
     """Score rate of ``hero`` against the heuristic bot, each deal played from both seats."""
     points = 0.0

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from cardhall.cards import RAILOG_DECK, RailogCard
+from cardhall.conformance import configs
 from cardhall.engine import (
     SPECTATOR,
     Action,
@@ -33,7 +34,7 @@ from cardhall.engine import (
     legal_json,
 )
 from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
-from cardhall.registry import make_game
+from cardhall.registry import game_class, game_names, make_game
 
 
 class HighCard(Game):
@@ -365,3 +366,35 @@ def test_legal_helpers_treat_a_range_as_its_amounts_without_spelling_them_out() 
         "check",
         {"kind": "bet", "min": 1, "max": 10**15, "step": 1},
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"),
+    [(n, p, o) for n in game_names() for p, o in configs(game_class(n))],
+)
+def test_silenced_states_play_the_same_without_events(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """A silenced state (a search's sampled world) records no event and otherwise plays
+    exactly as the same state heard: the same legal actions, zones and outcome; its
+    clones stay silent."""
+    loud = make_game(name, players, **options).new_state(seed=5)
+    quiet = loud.clone()
+    quiet.silence()
+    before = len(quiet.events)
+    rng = random.Random(5)
+    steps = 0
+    while not loud.is_over and steps < 400:
+        seat = min(loud.actors())
+        legal = loud.legal_actions(seat)
+        assert quiet.legal_actions(seat) == legal
+        action = choose_uniform(rng, legal)
+        loud.apply(seat, action)
+        quiet.apply(seat, action)
+        assert quiet.zones() == loud.zones()
+        steps += 1
+        if steps == 20:
+            quiet = quiet.clone()
+    assert quiet.outcome() == loud.outcome()
+    assert quiet.is_over == loud.is_over
+    assert len(quiet.events) == before < len(loud.events)

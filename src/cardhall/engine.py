@@ -796,6 +796,8 @@ class State(ABC):
     chance: Chance
     events: list[Event]
     history: list[tuple[int, Action]]
+    #: Whether events are no longer recorded (see :meth:`silence`).
+    quiet: bool = False
 
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
@@ -943,8 +945,16 @@ class State(ABC):
         """The events ``seat`` may see (``None``: a spectator), as JSON."""
         return [e.to_json(i) for i, e in enumerate(self.events) if e.visible_to(seat)]
 
+    def silence(self) -> None:
+        """Stop recording events (and whatever else only a viewer reads) from now on: for
+        the sampled worlds of a search, which play on and are never viewed. Play is
+        otherwise identical (events never decide anything). Not for a state anyone will
+        view or record; its clones stay silent."""
+        self.quiet = True
+
     def _emit(self, kind: str, seat: int | None, **data: Any) -> None:
-        self.events.append(Event(kind, seat, data))
+        if not self.quiet:
+            self.events.append(Event(kind, seat, data))
 
     def _emit_private(
         self,
@@ -955,6 +965,8 @@ class State(ABC):
         see: Iterable[int] | None = None,
     ) -> None:
         """Emit ``private`` to ``see`` (default: ``seat``) and ``public`` to everyone else."""
+        if self.quiet:
+            return
         insiders = frozenset((seat,) if see is None else see)
         outsiders = frozenset(range(self.players)) - insiders | {SPECTATOR}
         self.events.append(Event(kind, seat, private, insiders))
@@ -966,6 +978,7 @@ class State(ABC):
         other.chance = self.chance.clone()
         other.events = self.events.copy()
         other.history = self.history.copy()
+        other.quiet = self.quiet
 
     def digest(self) -> str:
         """A canonical text of everything observable, for equality checks in tests."""

@@ -492,17 +492,12 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
     return [a for a in legal if a in top]
 
 
-def _silence(world: State) -> None:
-    assert isinstance(world, SomachiState)
-    world.silence()
-
-
 register_search(
     "somachi",
     evaluator=search_evaluator,
     horizon=20,
     playout=search_playout,
-    prepare=_silence,
+    prepare=State.silence,  # nobody reads a sampled world's events
     tree_actions=search_tree_actions,
     iterations=600,  # the measured budget: 0.785 against the heuristic, 0.28 s a move
 )

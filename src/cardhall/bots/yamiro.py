@@ -739,5 +739,6 @@ register_search(
     horizon=0,
     playout=playout_policy,
     tree_actions=tree_actions,
+    prepare=State.silence,  # nobody reads a sampled world's events
     iterations=400,  # the measured budget: 0.660 against the heuristic, 0.36-0.41 s a move
 )

@@ -1328,19 +1328,6 @@ class SomachiState(State):
         elif not self.quiet:
             self._emit_private(kind, seat, {"card": c, "deck_size": size}, {"deck_size": size})
 
-    #: Whether events are no longer recorded (see :meth:`silence`).
-    quiet = False
-
-    def silence(self) -> None:
-        """Stop recording events from now on: for the sampled worlds of a search, which
-        play on through :meth:`_apply` and never read them. Play is otherwise identical
-        (events never decide anything). Not for a state anyone will view or record."""
-        self.quiet = True
-
-    def _emit(self, kind: str, seat: int | None, **data: Any) -> None:
-        if not self.quiet:
-            self.events.append(Event(kind, seat, data))
-
     def _emit_private(
         self,
         kind: str,
@@ -1639,7 +1626,6 @@ class SomachiState(State):
         other._cache_seat = self._cache_seat
         other._cache = self._cache
         other.deck_known_flag = self.deck_known_flag
-        other.quiet = self.quiet
         other.money = self.money.clone() if self.money is not None else None
         other.deck = self.deck.copy()
         other.discard = self.discard.copy()

@@ -416,7 +416,8 @@ class YamiroState(State):
             return False
         self.played.append(card)
         self.who.append(DECK_SEAT)
-        self.events.append(_new_tuple(Event, ("turn", DECK_SEAT, {"card": _TEXT[card]}, None)))
+        if not self.quiet:
+            self.events.append(_new_tuple(Event, ("turn", DECK_SEAT, {"card": _TEXT[card]}, None)))
         return True
 
     def _ready(self) -> None:
@@ -459,7 +460,8 @@ class YamiroState(State):
             "text": ("stopped: a side had no card to play; tie" if stopped else explain(result)),
         }
         self.results.append(record)  # shared with the event: never mutated
-        self.events.append(_new_tuple(Event, ("result", None, record, None)))
+        if not self.quiet:
+            self.events.append(_new_tuple(Event, ("result", None, record, None)))
         self.played = []
         self.who = []
         self.hand_no += 1
@@ -514,21 +516,20 @@ class YamiroState(State):
             self.pos += 1
         else:
             drawn = self._draw()
-        text = _TEXT[card]
-        events = self.events
-        inside = _INSIDERS[seat]
         if drawn >= 0:
             insort(hand, drawn)
+        if not self.quiet:
+            text = _TEXT[card]
+            events = self.events
+            inside = _INSIDERS[seat]
+            private = {"card": text, "drew": _TEXT[drawn] if drawn >= 0 else None}
+            events.append(_new_tuple(Event, ("play", seat, private, inside)))
             events.append(
-                _new_tuple(Event, ("play", seat, {"card": text, "drew": _TEXT[drawn]}, inside))
+                _new_tuple(
+                    Event,
+                    ("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat]),
+                )
             )
-        else:
-            events.append(_new_tuple(Event, ("play", seat, {"card": text, "drew": None}, inside)))
-        events.append(
-            _new_tuple(
-                Event, ("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat])
-            )
-        )
         n = self.n
         if turn % n == 0 and turn >= ROUNDS * n:
             # a round is complete and the regular four are done: evaluate
@@ -546,7 +547,8 @@ class YamiroState(State):
     def _apply_solitaire(self, card: int, turn: int) -> None:
         # Order of a hand: O1, P1, O2, draw, P2, O3, draw, P3, O4, draw, P4, draw; with
         # solitaire_draw_before_last the last draw comes before P4 instead of after it.
-        self.events.append(_new_tuple(Event, ("play", 0, {"card": _TEXT[card]}, None)))
+        if not self.quiet:
+            self.events.append(_new_tuple(Event, ("play", 0, {"card": _TEXT[card]}, None)))
         if turn < ROUNDS:
             if not self._turn_up():
                 return
@@ -571,6 +573,8 @@ class YamiroState(State):
         card = self._draw()
         if card >= 0:
             insort(self.hands[seat], card)
+            if self.quiet:
+                return
             events = self.events
             events.append(_new_tuple(Event, ("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat])))
             events.append(_new_tuple(Event, ("draw", seat, {"card": None}, self._outsiders[seat])))
@@ -717,6 +721,7 @@ class YamiroState(State):
         other.reshuffled = self.reshuffled
         other.over = self.over
         other._masked = None
+        other.quiet = self.quiet
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> YamiroState:
