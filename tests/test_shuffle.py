@@ -22,3 +22,37 @@ def test_shuffles_any_objects_in_place() -> None:
     items = ["x", "y", "z", "w"]
     shuffle(random.Random(1), items)
     assert sorted(items) == ["w", "x", "y", "z"]
+
+
+def test_same_as_random_shuffle_where_rejections_are_most_frequent() -> None:
+    """Sizes just above a power of two reject about half the draws, so the long first
+    draw runs out and the shuffle goes on one draw at a time."""
+    for seed in range(60):
+        for n in (4, 9, 17, 33, 65, 129, 1025):
+            ours, theirs = list(range(n)), list(range(n))
+            a, b = random.Random(f"x:{seed}"), random.Random(f"x:{seed}")
+            shuffle(a, ours)
+            b.shuffle(theirs)
+            assert ours == theirs, (seed, n)
+            assert a.getstate() == b.getstate()
+
+
+class _Counting(random.Random):
+    """A generator of its own: the shuffle must call its getrandbits, one draw at a time."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls = 0
+
+    def getrandbits(self, k: int) -> int:
+        self.calls += 1
+        return super().getrandbits(k)
+
+
+def test_a_generator_subclass_is_drawn_from_as_random_shuffle_draws() -> None:
+    ours, theirs = list(range(50)), list(range(50))
+    a, b = _Counting(3), _Counting(3)
+    shuffle(a, ours)
+    b.shuffle(theirs)
+    assert ours == theirs
+    assert a.calls == b.calls >= 49

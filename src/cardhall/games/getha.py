@@ -246,6 +246,39 @@ def resolve_pot(
     return champion, steps
 
 
+#: Every suit, as a bit mask (bit ``s`` for suit index ``s``), and the 28 pairs of suit
+#: indexes in order (for :meth:`GethaState._redeal`).
+_ALL_SUITS = 0xFF
+_SUIT_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
+
+
+def _take(left: list[int], k: int, suits: int) -> list[int] | None:
+    """Take from ``left`` the first ``k`` cards (in its order) of the suits in the mask
+    ``suits``, and return them; ``None``, with ``left`` unchanged, if there are fewer.
+
+    >>> left = [13, 2, 25, 14, 40]
+    >>> _take(left, 2, 1 << 1), left   # two cards of suit index 1 (S2)
+    ([13, 14], [2, 25, 40])
+    >>> _take(left, 2, 1 << 1), left
+    (None, [2, 25, 40])
+    """
+    if k <= 0:
+        return []
+    got: list[int] = []
+    at: list[int] = []
+    for i, c in enumerate(left):
+        if suits >> (c // 12) & 1:
+            got.append(c)
+            at.append(i)
+            if len(got) == k:
+                break
+    else:
+        return None
+    for i in reversed(at):
+        del left[i]
+    return got
+
+
 # --------------------------------------------------------------------------- notation
 
 
@@ -546,21 +579,25 @@ class GethaState(State):
         self.acted = [False] * n
         self.showdown = []
         self.bring_in = 0
-        self._emit("deal", d, deal=self.deals, dealer=d, seats=list(self.order))
+        quiet = self.quiet
+        if not quiet:
+            self._emit("deal", d, deal=self.deals, dealer=d, seats=list(self.order))
         ante = int(o["ante"])
         if ante:
             paid = [money.pay_up_to(p, ante) for p in self.order]
-            self._emit(
-                "ante", None, paid={str(p): a for p, a in zip(self.order, paid, strict=True)}
-            )
+            if not quiet:
+                self._emit(
+                    "ante", None, paid={str(p): a for p, a in zip(self.order, paid, strict=True)}
+                )
         deck = self.chance.shuffle(range(96))
         hands = len(self.order) + max(0, 4 - len(self.order))
         for j, p in enumerate(self.order):
             self.hand[p] = sorted(deck[j : 8 * hands : hands])
         self.extra = [sorted(deck[j : 8 * hands : hands]) for j in range(len(self.order), hands)]
         self.deck = deck[8 * hands :]
-        for p in self.order:
-            self._emit_private("cards", p, {"cards": cards_text(self.hand[p])}, {"count": 8})
+        if not self.quiet:
+            for p in self.order:
+                self._emit_private("cards", p, {"cards": cards_text(self.hand[p])}, {"count": 8})
         self.phase = BRINGIN
         self.turn = d
         if money.stacks[d] < int(o["min_bring_in"]):
@@ -612,7 +649,8 @@ class GethaState(State):
                     del self.deck[:k]
                     self.hand[p] = sorted(self.hand[p] + drawn)
                     self.drawn[p] = k
-                    self._emit_private("draw", p, {"cards": cards_text(drawn)}, {"count": k})
+                    if not self.quiet:
+                        self._emit_private("draw", p, {"cards": cards_text(drawn)}, {"count": k})
         self.phase = SELECT
         self.turn = -1
 
@@ -625,21 +663,27 @@ class GethaState(State):
         if self.phase == DECLARE:
             self.hand[p] = keep
             self.pool[p] = out
-            self._emit_private("declare", p, {"cards": cards_text(out)}, {"count": k})
+            if not self.quiet:
+                self._emit_private("declare", p, {"cards": cards_text(out)}, {"count": k})
         else:
             drawn = self.deck[:k]
             del self.deck[:k]
             self.dead[p] = out
             self.hand[p] = sorted(keep + drawn)
             self.drawn[p] = k
-            self._emit_private(
-                "discard", p, {"cards": cards_text(out), "drew": cards_text(drawn)}, {"count": k}
-            )
+            if not self.quiet:
+                self._emit_private(
+                    "discard",
+                    p,
+                    {"cards": cards_text(out), "drew": cards_text(drawn)},
+                    {"count": k},
+                )
         self._next_discarder()
 
     def _select(self, p: int, suits: tuple[int, ...]) -> None:
         self.choice[p] = suits
-        self._emit_private("choose", p, {"suits": list(suits)}, {})
+        if not self.quiet:
+            self._emit_private("choose", p, {"suits": list(suits)}, {})
         live = self.money.live_seats()
         if any(self.choice[q] is None for q in live):
             return
@@ -649,12 +693,13 @@ class GethaState(State):
             self.reserve[q] = [c for c in self.hand[q] if c // 12 + 1 not in chosen]
             self.hand[q] = []
         self.selected = True
-        self._emit(
-            "selected",
-            None,
-            played={str(q): len(self.played[q]) for q in live},
-            reserve={str(q): len(self.reserve[q]) for q in live},
-        )
+        if not self.quiet:
+            self._emit(
+                "selected",
+                None,
+                played={str(q): len(self.played[q]) for q in live},
+                reserve={str(q): len(self.reserve[q]) for q in live},
+            )
         self._start_betting()
 
     # ------------------------------------------------------------------ betting
@@ -726,12 +771,10 @@ class GethaState(State):
         self.turn = -1
         self.revealed = True
         live = self.money.live_seats()
-        self._emit("reveal", None, played={str(p): cards_text(self.played[p]) for p in live})
-        self.showdown = [
-            jsonable(
-                {"step": "reveal", "played": {str(p): cards_text(self.played[p]) for p in live}}
-            )
-        ]
+        if not self.quiet:
+            played = {str(p): cards_text(self.played[p]) for p in live}
+            self._emit("reveal", None, played=played)
+            self.showdown = [jsonable({"step": "reveal", "played": played})]
         self._claims()
         self._continue_showdown()
 
@@ -757,9 +800,12 @@ class GethaState(State):
                     if hit:
                         cards[:] = [c for c in cards if c // 12 != suit]
                         got.extend(hit)
-                        taken.append({"from": source, "cards": cards_text(hit)})
+                        if not self.quiet:
+                            taken.append({"from": source, "cards": cards_text(hit)})
                 if got:
                     self.played[owner].extend(got)
+                    if self.quiet:
+                        continue
                     step = {"step": "claim", "seat": owner, "suit": suit + 1, "taken": taken}
                     self.showdown.append(jsonable(step))
                     self._emit("claim", owner, suit=suit + 1, taken=taken)
@@ -790,18 +836,19 @@ class GethaState(State):
         moved = [c for c in self.reserve[p] if c // 12 + 1 == suit]
         self.reserve[p] = [c for c in self.reserve[p] if c // 12 + 1 != suit]
         self.played[p].extend(moved)
-        self.showdown.append(
-            jsonable(
-                {
-                    "step": "replace",
-                    "seat": p,
-                    "suit": suit,
-                    "cards": cards_text(moved),
-                    "auto": auto,
-                }
+        if not self.quiet:
+            self.showdown.append(
+                jsonable(
+                    {
+                        "step": "replace",
+                        "seat": p,
+                        "suit": suit,
+                        "cards": cards_text(moved),
+                        "auto": auto,
+                    }
+                )
             )
-        )
-        self._emit("replace", p, suit=suit, cards=cards_text(moved), auto=auto)
+            self._emit("replace", p, suit=suit, cards=cards_text(moved), auto=auto)
         if any(c % 12 == ARL_R for c in moved):
             self._claims()
 
@@ -810,11 +857,14 @@ class GethaState(State):
         money = self.money
         n = self.game.players
         first = self.order[0]
+        quiet = self.quiet
         winners: list[tuple[int, ...]] = []
         pots = money.pots()
         for i, pot in enumerate(pots):
             if not pot.contested:
                 winners.append(pot.eligible)
+                if quiet:
+                    continue
                 step = {
                     "step": "pot",
                     "pot": i,
@@ -831,8 +881,11 @@ class GethaState(State):
                     arlas_holders_immune=bool(o["arlas_holders_immune"]),
                     deiskatun_same_suit=bool(o["deiskatun_same_suit"]),
                     matchup_order=str(o["matchup_order"]),
+                    explain=not quiet,
                 )
                 winners.append(() if winner is None else (winner,))
+                if quiet:
+                    continue
                 step = {
                     "step": "pot",
                     "pot": i,
@@ -854,19 +907,20 @@ class GethaState(State):
         self._finish_deal(settlement.received, settlement.carry, shown=False)
 
     def _finish_deal(self, received: Sequence[int], carry: int, shown: bool) -> None:
-        summary = {
-            "deal": self.deals,
-            "dealer": self.dealer,
-            "received": list(received),
-            "carry": carry,
-            "stacks": list(self.money.stacks),
-            "showdown": shown,
-        }
-        self.results.append(summary)
-        self.last_showdown = (
-            {**summary, "steps": self.showdown} if shown else {**summary, "steps": []}
-        )
-        self._emit("deal_over", None, **summary)
+        if not self.quiet:
+            summary = {
+                "deal": self.deals,
+                "dealer": self.dealer,
+                "received": list(received),
+                "carry": carry,
+                "stacks": list(self.money.stacks),
+                "showdown": shown,
+            }
+            self.results.append(summary)
+            self.last_showdown = (
+                {**summary, "steps": self.showdown} if shown else {**summary, "steps": []}
+            )
+            self._emit("deal_over", None, **summary)
         # gather the cards: the next deal shuffles all 96 again
         n = self.game.players
         everything: list[int] = list(self.deck)
@@ -1254,39 +1308,21 @@ class GethaState(State):
         return cached[2].copy()
 
     def _redeal(self, seat: int, pool: list[int], rng: random.Random) -> bool:
-        """One attempt at the constrained redeal of :meth:`determinize` (in place)."""
+        """One attempt at the constrained redeal of :meth:`determinize` (in place).
+
+        Constraints on suits are bit masks of the suits a zone may take (bit ``s`` for
+        suit index ``s``), and each constrained zone takes, in order, the first cards of
+        the shuffled pool it may hold (:func:`_take`)."""
         n = self.game.players
         left = pool.copy()
         shuffle(rng, left)
-        arl_suits: set[int] = set()
+        arl_suits = 0  # mask of the suits whose arl is in play (after the reveal)
         if self.revealed:
-            arl_suits = {
-                c // 12
-                for p in range(n)
-                if self.money.is_live(p)
-                for c in self.played[p]
-                if c % 12 == ARL_R
-            }
-
-        def take(k: int, ok: Any) -> list[int] | None:
-            if ok is None:  # no constraint: the first k, as the loop below would take
-                if len(left) < k:
-                    return None
-                head = left[:k]
-                del left[:k]
-                return head
-            got: list[int] = []
-            rest: list[int] = []
-            for c in left:
-                if len(got) < k and ok(c):
-                    got.append(c)
-                else:
-                    rest.append(c)
-            if len(got) < k:
-                return None
-            left[:] = rest
-            return got
-
+            for p in range(n):
+                if self.money.is_live(p):
+                    for c in self.played[p]:
+                        if c % 12 == ARL_R:
+                            arl_suits |= 1 << (c // 12)
         for p in range(n):
             if p == seat:
                 continue
@@ -1296,29 +1332,31 @@ class GethaState(State):
                 counts = [0] * 8
                 for c in left:
                     counts[c // 12] += 1
-                pairs = [(x, y) for x in range(8) for y in range(x + 1, 8)]
+                pairs = list(_SUIT_PAIRS)
                 shuffle(rng, pairs)
                 done = False
                 for x, y in pairs:
                     if b == 0 and rng.random() < 0.3 and counts[x] >= a:
-                        got = take(a, lambda c, x=x: c // 12 == x)
+                        got = _take(left, a, 1 << x)
                     elif counts[x] + counts[y] >= a and a >= 2:
                         lo = max(1, a - counts[y])
                         hi = min(counts[x], a - 1)
                         if lo > hi:
                             continue
                         kx = rng.randint(lo, hi)
-                        gx = take(kx, lambda c, x=x: c // 12 == x)
-                        gy = take(a - kx, lambda c, y=y: c // 12 == y) if gx is not None else None
+                        gx = _take(left, kx, 1 << x)
+                        gy = _take(left, a - kx, 1 << y) if gx is not None else None
                         got = None if gx is None or gy is None else gx + gy
                     else:
                         continue
                     if got is None:
                         return False
-                    suits = {c // 12 for c in got}
-                    if b and len(suits) < 2:
+                    suits = 0
+                    for c in got:
+                        suits |= 1 << (c // 12)
+                    if b and suits & (suits - 1) == 0:  # a reserve needs two played suits
                         return False
-                    res = take(b, lambda c, s=suits: c // 12 not in s)
+                    res = _take(left, b, _ALL_SUITS & ~suits)
                     if res is None:
                         return False
                     self.played[p][:] = got
@@ -1328,35 +1366,38 @@ class GethaState(State):
                 if not done:
                     return False
             elif self.revealed and live:
-                mine = {c // 12 for c in self.played[p]}
+                mine = 0
+                for c in self.played[p]:
+                    mine |= 1 << (c // 12)
                 b = len(self.reserve[p])
+                barred = mine | arl_suits
                 if self.phase == REPLACE and p == self.turn:
-                    s1 = next((c for c in left if c // 12 not in mine | arl_suits), None)
+                    s1 = next((c for c in left if not barred >> (c // 12) & 1), None)
                     if s1 is None:
                         return False
-                    first = take(1, lambda c, s=s1: c == s)
-                    second = take(1, lambda c, f=mine | arl_suits | {s1 // 12}: c // 12 not in f)
-                    if first is None or second is None:
+                    left.remove(s1)
+                    second = _take(left, 1, _ALL_SUITS & ~(barred | 1 << (s1 // 12)))
+                    if second is None:
                         return False
-                    rest = take(b - 2, lambda c, f=mine | arl_suits: c // 12 not in f)
+                    rest = _take(left, b - 2, _ALL_SUITS & ~barred)
                     if rest is None:
                         return False
-                    self.reserve[p][:] = first + second + rest
+                    self.reserve[p][:] = [s1, *second, *rest]
                 else:
-                    got = take(b, lambda c, f=mine | arl_suits: c // 12 not in f)
+                    got = _take(left, b, _ALL_SUITS & ~barred)
                     if got is None:
                         return False
                     self.reserve[p][:] = got
         # folded and extra hands: no card of an active arl's suit
-        free = None if not arl_suits else (lambda c: c // 12 not in arl_suits)
+        free = _ALL_SUITS & ~arl_suits
         for p in range(n):
             if p != seat and self.folded[p]:
-                got = take(len(self.folded[p]), free)
+                got = _take(left, len(self.folded[p]), free)
                 if got is None:
                     return False
                 self.folded[p][:] = got
         for xh in self.extra:
-            got = take(len(xh), free)
+            got = _take(left, len(xh), free)
             if got is None:
                 return False
             xh[:] = got
