@@ -533,6 +533,11 @@ class Event(NamedTuple):
         return {"seq": seq, "kind": self.kind, "seat": self.seat, **data}
 
 
+#: Builds an :class:`Event` (or any named tuple) from a tuple of all its fields, without
+#: the Python-level named-tuple constructor: ``_new_tuple(Event, (kind, seat, data, to))``.
+_new_tuple = tuple.__new__
+
+
 def jsonable(value: Any) -> Any:
     """JSON form of event data: cards become their notation (events may hold card objects,
     which are ints, so that the hot path never formats text)."""
@@ -954,7 +959,7 @@ class State(ABC):
 
     def _emit(self, kind: str, seat: int | None, **data: Any) -> None:
         if not self.quiet:
-            self.events.append(Event(kind, seat, data))
+            self.events.append(_new_tuple(Event, (kind, seat, data, None)))
 
     def _emit_private(
         self,
@@ -969,8 +974,8 @@ class State(ABC):
             return
         insiders = frozenset((seat,) if see is None else see)
         outsiders = frozenset(range(self.players)) - insiders | {SPECTATOR}
-        self.events.append(Event(kind, seat, private, insiders))
-        self.events.append(Event(kind, seat, public, outsiders))
+        self.events.append(_new_tuple(Event, (kind, seat, private, insiders)))
+        self.events.append(_new_tuple(Event, (kind, seat, public, outsiders)))
 
     def _copy_base(self, other: State) -> None:
         """Copy the protocol's own attributes into a fresh clone (for :meth:`clone`)."""

@@ -135,6 +135,10 @@ class Abstrac(Game):
 # A call, not a decorator: mypyc compiles only undecorated classes natively.
 register(Abstrac)
 
+#: The actor sets (interned: ``actors()`` is asked before every action).
+_NOBODY: frozenset[int] = frozenset()
+_ALONE: tuple[frozenset[int], ...] = (frozenset((0,)), frozenset((1,)))
+
 
 class AbstracState(State):
     """An Abstrac deal (or match) in progress."""
@@ -163,10 +167,10 @@ class AbstracState(State):
 
     def actors(self) -> frozenset[int]:
         if self.over:
-            return frozenset()
+            return _NOBODY
         if self.to_move < 0:
-            return frozenset((1 - self.dealer,))
-        return frozenset((self.to_move,))
+            return _ALONE[1 - self.dealer]
+        return _ALONE[self.to_move]
 
     def legal_actions(self, seat: int) -> list[Legal]:
         if self.over:
