@@ -533,6 +533,16 @@ class Event(NamedTuple):
         return {"seq": seq, "kind": self.kind, "seat": self.seat, **data}
 
 
+#: ``_AUDIENCES[n][s]``: who sees seat ``s``'s private events at an ``n``-seat table (``s``
+#: alone), and who sees their public side (everyone else and spectators), built once.
+_MOST_SEATS = 8
+_AUDIENCES: dict[int, tuple[tuple[frozenset[int], frozenset[int]], ...]] = {
+    n: tuple(
+        (frozenset((s,)), frozenset(range(n)) - frozenset((s,)) | {SPECTATOR}) for s in range(n)
+    )
+    for n in range(1, _MOST_SEATS + 1)
+}
+
 #: Builds an :class:`Event` (or any named tuple) from a tuple of all its fields, without
 #: the Python-level named-tuple constructor: ``_new_tuple(Event, (kind, seat, data, to))``.
 _new_tuple = tuple.__new__
@@ -972,8 +982,12 @@ class State(ABC):
         """Emit ``private`` to ``see`` (default: ``seat``) and ``public`` to everyone else."""
         if self.quiet:
             return
-        insiders = frozenset((seat,) if see is None else see)
-        outsiders = frozenset(range(self.players)) - insiders | {SPECTATOR}
+        n = self.game.players
+        if see is None and 0 <= seat < n <= _MOST_SEATS:
+            insiders, outsiders = _AUDIENCES[n][seat]
+        else:
+            insiders = frozenset((seat,) if see is None else see)
+            outsiders = frozenset(range(n)) - insiders | {SPECTATOR}
         self.events.append(_new_tuple(Event, (kind, seat, private, insiders)))
         self.events.append(_new_tuple(Event, (kind, seat, public, outsiders)))
 

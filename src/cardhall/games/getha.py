@@ -547,7 +547,8 @@ class GethaState(State):
         self.revealed = False
         self.acted: list[bool] = [False] * n
         self.bring_in = 0
-        self.showdown: list[dict[str, Any]] = []  # public steps of the current showdown
+        # public steps of the current showdown (made JSON when viewed: cards are objects)
+        self.showdown: list[dict[str, Any]] = []
         self.last_showdown: dict[str, Any] | None = None
         self.results: list[dict[str, Any]] = []  # one summary per finished deal
         self._start_deal()
@@ -774,7 +775,7 @@ class GethaState(State):
         if not self.quiet:
             played = {str(p): cards_text(self.played[p]) for p in live}
             self._emit("reveal", None, played=played)
-            self.showdown = [jsonable({"step": "reveal", "played": played})]
+            self.showdown = [{"step": "reveal", "played": played}]
         self._claims()
         self._continue_showdown()
 
@@ -807,7 +808,7 @@ class GethaState(State):
                     if self.quiet:
                         continue
                     step = {"step": "claim", "seat": owner, "suit": suit + 1, "taken": taken}
-                    self.showdown.append(jsonable(step))
+                    self.showdown.append(step)
                     self._emit("claim", owner, suit=suit + 1, taken=taken)
 
     def _needs_replacement(self) -> int:
@@ -838,15 +839,13 @@ class GethaState(State):
         self.played[p].extend(moved)
         if not self.quiet:
             self.showdown.append(
-                jsonable(
-                    {
-                        "step": "replace",
-                        "seat": p,
-                        "suit": suit,
-                        "cards": cards_text(moved),
-                        "auto": auto,
-                    }
-                )
+                {
+                    "step": "replace",
+                    "seat": p,
+                    "suit": suit,
+                    "cards": cards_text(moved),
+                    "auto": auto,
+                }
             )
             self._emit("replace", p, suit=suit, cards=cards_text(moved), auto=auto)
         if any(c % 12 == ARL_R for c in moved):
@@ -893,7 +892,7 @@ class GethaState(State):
                     "eligible": list(pot.eligible),
                 }
                 step.update(winner=winner, returned=False, steps=steps)
-            self.showdown.append(jsonable(step))
+            self.showdown.append(step)
             self._emit("pot", None, **{k: v for k, v in step.items() if k != "step"})
         settlement = money.settle(winners, odd_from=first)
         self._finish_deal(settlement.received, settlement.carry, shown=True)
@@ -921,15 +920,9 @@ class GethaState(State):
                 {**summary, "steps": self.showdown} if shown else {**summary, "steps": []}
             )
             self._emit("deal_over", None, **summary)
-        # gather the cards: the next deal shuffles all 96 again
+        # gather the cards (every one of the 96, sorted): the next deal shuffles them again
         n = self.game.players
-        everything: list[int] = list(self.deck)
-        for p in range(n):
-            everything += self.hand[p] + self.played[p] + self.reserve[p] + self.folded[p]
-            everything += self.dead[p] + self.pool[p]
-        for xh in self.extra:
-            everything += xh
-        self.deck = sorted(everything)
+        self.deck = list(range(96))
         self.hand = [[] for _ in range(n)]
         self.played = [[] for _ in range(n)]
         self.reserve = [[] for _ in range(n)]
@@ -1182,8 +1175,8 @@ class GethaState(State):
             "extra_hands": [len(x) for x in self.extra],
             "deck": len(self.deck),
             "dead": sum(len(d) for d in self.dead),
-            "showdown": list(self.showdown) if self.revealed else [],
-            "last_deal": self.last_showdown,
+            "showdown": jsonable(self.showdown) if self.revealed else [],
+            "last_deal": jsonable(self.last_showdown),
         }
         if seat is not None:
             data["hand"] = [_TEXT[c] for c in self.hand[seat]]

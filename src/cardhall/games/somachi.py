@@ -57,17 +57,15 @@ Amounts are legal as ranges (:class:`~cardhall.engine.AmountRange`, one entry pe
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
 from cardhall.engine import (
     COMPILED,
-    SPECTATOR,
     Action,
     AmountRange,
     Chance,
-    Event,
     Game,
     Legal,
     OptionSpec,
@@ -147,15 +145,6 @@ _OPENERS_AFO: tuple[tuple[int, ...], ...] = tuple(
 #: ``actors()`` answers, built once.
 _NOBODY: frozenset[int] = frozenset()
 _ALONE: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(8))
-#: ``_AUDIENCES[n][s]``: who sees seat ``s``'s private events at an ``n``-seat table, and
-#: who sees their public side (everyone else and spectators), as the engine builds them.
-_AUDIENCES: dict[int, tuple[tuple[frozenset[int], frozenset[int]], ...]] = {
-    n: tuple(
-        (frozenset((s,)), frozenset(range(n)) - frozenset((s,)) | {SPECTATOR}) for s in range(n)
-    )
-    for n in range(2, 9)
-}
-
 # ----------------------------------------------------------------------------- actions
 
 DRAW = Action("draw")
@@ -1327,26 +1316,6 @@ class SomachiState(State):
             self._emit(kind, seat, card=c, deck_size=size)
         elif not self.quiet:
             self._emit_private(kind, seat, {"card": c, "deck_size": size}, {"deck_size": size})
-
-    def _emit_private(
-        self,
-        kind: str,
-        seat: int,
-        private: Mapping[str, Any],
-        public: Mapping[str, Any],
-        see: Iterable[int] | None = None,
-    ) -> None:
-        """As the base class's, with the audiences of the usual case (only ``seat`` sees
-        the private part) built once per table size: the same events, made faster."""
-        if self.quiet:
-            return
-        if see is not None:
-            super()._emit_private(kind, seat, private, public, see)
-            return
-        insiders, outsiders = _AUDIENCES[self.game.players][seat]
-        events = self.events
-        events.append(Event(kind, seat, private, insiders))
-        events.append(Event(kind, seat, public, outsiders))
 
     def _place_pile(self, seat: int, c: RailogCard) -> None:
         self.tab[seat].append(c)
