@@ -1263,7 +1263,13 @@ class GethaState(State):
                 hidden_zones.append(other.played[p])
             hidden_zones.append(other.reserve[p])
         hidden_zones += other.extra
-        pool = sorted(c for z in hidden_zones for c in z)
+        key = (seat, len(self.history), len(self.events), self.deals, self.phase)
+        cached = self._pool
+        if cached is not None and cached[0] == key:
+            pool = cached[1]
+        else:
+            pool = sorted(c for z in hidden_zones for c in z)
+            self._pool = (key, pool)
         if not pool:
             return other
         for _attempt in range(40):
@@ -1285,6 +1291,10 @@ class GethaState(State):
                     options = [(suits[0],)] if len(suits) == 1 else list(combinations(suits, 2))
                     other.choice[p] = options[rng.randrange(len(options))]
         return other
+
+    #: ((seat, actions, events, deals, phase), sorted hidden cards): the last pool of
+    #: determinize, which a search asks for thousands of times (never mutated).
+    _pool: tuple[tuple[int, int, int, int, str], list[int]] | None = None
 
     #: (seat, number of events, redacted events): the last answer of _redacted_events. A
     #: class default, so that clones (which start without it) stay cheap.
