@@ -112,3 +112,33 @@ def test_parse_many_accepts_commas_and_lists() -> None:
         RailogCard.of(ARL, 8),
     ]
     assert FrenchCard.parse_many(["AS", "9C"]) == [FRENCH_DECK[0], FRENCH_DECK[23]]
+
+
+def test_tables_agree_with_the_card_values_and_invert() -> None:
+    from cardhall.cards import CARD_OF, COUNT_VALUE, NUMBER_VALUE, RANK, SUIT, SUIT_INDEX
+
+    for card in RAILOG_DECK:
+        c = int(card)
+        assert RANK[c] == card.rank and SUIT[c] == card.suit == SUIT_INDEX[c] + 1
+        assert NUMBER_VALUE[c] == card.face_value and COUNT_VALUE[c] == card.count_value
+        assert CARD_OF[SUIT_INDEX[c]][RANK[c]] == c
+    assert str(RAILOG_DECK[CARD_OF[2][ALAK]]) == "alak/S3"
+
+
+def test_card_arithmetic_lives_in_cards_py() -> None:
+    """Games and bots read the tables: no ``% 12`` or ``// 12`` rank/suit arithmetic of
+    their own (one rank encoding, the one of RailogCard.rank)."""
+    import re
+    from pathlib import Path
+
+    import cardhall
+
+    root = Path(cardhall.__file__).parent
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in root.rglob("*.py")
+        if path.name != "cards.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"[%/] 12\b", line.split("#")[0])
+    ]
+    assert not found, found

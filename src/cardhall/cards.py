@@ -36,16 +36,23 @@ __all__ = [
     "ALAK",
     "ARL",
     "ARLAS",
+    "CARD_OF",
+    "COUNT_VALUE",
     "DEISKATUN",
     "FACE_NAMES",
     "FRENCH_DECK",
+    "NUMBER_VALUE",
     "RAILOG_DECK",
+    "RANK",
+    "SUIT",
+    "SUIT_INDEX",
     "SUIT_NAME_SETS",
     "FrenchCard",
     "RailogCard",
     "SuitNames",
     "count_value",
     "format_cards",
+    "suit_cards",
 ]
 
 # --------------------------------------------------------------------------- Railog
@@ -146,8 +153,40 @@ class RailogCard(int):
 
 def count_value(card: int) -> int:
     """Count value of a Railog card index: numbers at face value, faces 8."""
-    rank = card % RAILOG_RANKS + 1
-    return rank if rank <= 8 else 8
+    return COUNT_VALUE[card]
+
+
+# Tables by Railog card index (0..95), for hot loops over plain ints: games and bots read
+# these instead of computing ``c % 12`` and ``c // 12`` (one rank encoding, the one of
+# RailogCard.rank).
+
+_INDEXES = range(RAILOG_SUITS * RAILOG_RANKS)
+#: ``RANK[c]``: 1..8 for a number card, ALAK, ARL, DEISKATUN, ARLAS (9..12) for a face.
+RANK: tuple[int, ...] = tuple(c % RAILOG_RANKS + 1 for c in _INDEXES)
+#: ``SUIT[c]``: the suit number 1..8, as written (``S3``) and as RailogCard.suit gives it.
+SUIT: tuple[int, ...] = tuple(c // RAILOG_RANKS + 1 for c in _INDEXES)
+#: ``SUIT_INDEX[c]``: the suit number less one (0..7), to index per-suit lists.
+SUIT_INDEX: tuple[int, ...] = tuple(c // RAILOG_RANKS for c in _INDEXES)
+#: ``NUMBER_VALUE[c]``: a number card's value 1..8; 0 for a face.
+NUMBER_VALUE: tuple[int, ...] = tuple(r if r <= 8 else 0 for r in RANK)
+#: ``COUNT_VALUE[c]``: numbers at face value, faces 8 (captured or scored cards).
+COUNT_VALUE: tuple[int, ...] = tuple(r if r <= 8 else 8 for r in RANK)
+#: ``CARD_OF[suit_index][rank]``: the index of the card of that suit and rank (rank 1..12;
+#: entry 0 is -1).
+CARD_OF: tuple[tuple[int, ...], ...] = tuple(
+    (-1, *(x * RAILOG_RANKS + r - 1 for r in range(1, RAILOG_RANKS + 1)))
+    for x in range(RAILOG_SUITS)
+)
+
+
+def suit_cards(cards: Iterable[int], suit_index: int) -> list[int]:
+    """The cards of one suit (by suit index 0..7), in the order given.
+
+    >>> [str(RAILOG_DECK[c]) for c in suit_cards(RailogCard.parse_many("5/S3 1/S1 alak/S3"), 2)]
+    ['5/S3', 'alak/S3']
+    """
+    index = SUIT_INDEX
+    return [c for c in cards if index[c] == suit_index]
 
 
 RAILOG_DECK: tuple[RailogCard, ...] = tuple(

@@ -9,7 +9,8 @@ Two tiers keep the suite fast:
   every card is in exactly one place (:meth:`State.zones`) and the game's own
   :meth:`State.check_invariants` (chips, counts...);
 * :func:`deep_playout` plays one game checking, at every step, that illegal actions (other
-  seats', malformed, out-of-range, after the end) raise with the state unchanged, that
+  seats', malformed, out-of-range, after the end) raise with the state unchanged (and that
+  :meth:`State.is_legal` agrees with :meth:`State.legal_actions` on all of them), that
   views and events serialise to JSON, that clones are independent, that the game replays
   from its record to the same state, and the leak test: a seat's view, its legal actions
   and its determinized world do not change when the cards hidden from it are redealt.
@@ -159,7 +160,11 @@ def deep_playout(game: Game, seed: int, swaps: int = 2) -> State:
         before = state.digest()
         _check_views(state)
         _check_leaks(state, rng, swaps)
+        for seat in range(game.players):  # is_legal agrees with legal_actions
+            for action in _concrete(state.legal_actions(seat)):
+                assert state.is_legal(seat, action), f"{action} is listed but not legal"
         for seat, action in _illegal_probes(state, rng):
+            assert not state.is_legal(seat, action), f"{action!r} is legal for {seat!r}"
             _assert_rejected(state, seat, action, before)
         if state.is_over:
             break

@@ -199,6 +199,8 @@ def legal_count(legal: Sequence[Legal]) -> int:
     52
     """
     n = len(legal)
+    if AmountRange not in map(type, legal):  # the usual case, scanned in C
+        return n
     for entry in legal:
         if type(entry) is AmountRange:
             n += len(entry) - 1
@@ -215,6 +217,9 @@ def legal_at(legal: Sequence[Legal], index: int) -> Action:
     """
     if index < 0:
         raise IndexError(f"no legal action {index}")
+    if AmountRange not in map(type, legal):  # the usual case, scanned in C
+        action: Any = legal[index]
+        return action
     for entry in legal:
         if isinstance(entry, AmountRange):
             size = len(entry)
@@ -265,8 +270,9 @@ def choose_uniform(rng: random.Random, legal: Sequence[Legal]) -> Action:
     >>> str(choose_uniform(random.Random(1), [AmountRange("bet", 1, 10**12)]))
     'bet 623347347958'
     """
-    if not legal:
-        raise IndexError("cannot choose from an empty legal list")
+    if AmountRange not in map(type, legal):  # the usual case: exactly rng.choice
+        action: Any = rng.choice(legal)
+        return action
     return legal_at(legal, rng.randrange(legal_count(legal)))
 
 
@@ -804,7 +810,9 @@ class State(ABC):
     * keep state in plain attributes (lists, ints, tuples) so :meth:`clone` stays cheap;
     * append to :attr:`events` through :meth:`_emit` / :meth:`_emit_private`;
     * draw every shuffle from :attr:`chance`;
-    * :meth:`_apply` may assume the action is legal (search bots call it directly).
+    * :meth:`_apply` may assume the action is legal: :meth:`apply` checks it first
+      (:meth:`is_legal`), :meth:`apply_unchecked` trusts its caller; nothing outside the
+      game's own module calls :meth:`_apply`.
     """
 
     game: Game
@@ -909,12 +917,25 @@ class State(ABC):
         self._apply(seat, action)
         self.history.append((seat, action))
 
+    def apply_unchecked(self, seat: int, action: Action) -> None:
+        """Apply an action already known to be legal, without checking it (python-chess's
+        ``push``): for search and adapters, which take their actions from
+        :meth:`legal_actions`. An illegal action here leaves the state undefined."""
+        self._apply(seat, action)
+        self.history.append((seat, action))
+
     def is_legal(self, seat: int, action: Any) -> bool:
-        """Whether ``seat`` may play ``action`` now (an amount inside a legal range is
-        legal). Never raises; :meth:`check_legal` names the reason."""
+        """Whether ``seat`` may play ``action`` now: whether it is one of
+        :meth:`legal_actions` (an amount inside a legal range counts). Never raises;
+        :meth:`check_legal` names the reason.
+
+        A game may override this with a faster test that gives the same answer (never a
+        different rule): the conformance suite checks the two agree on every legal action
+        and every illegal probe."""
         if type(seat) is not int or not 0 <= seat < self.game.players or type(action) is not Action:
             return False
-        return legal_contains(self.legal_actions(seat), action)
+        legal = self.legal_actions(seat)
+        return action in legal or legal_contains(legal, action)
 
     def check_legal(self, seat: int, action: Any) -> None:
         """Raise :class:`IllegalActionError` naming why ``action`` is not legal for ``seat``."""

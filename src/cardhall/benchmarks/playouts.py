@@ -4,7 +4,9 @@ Python loop, measured in the same run in interleaved rounds (see
 :mod:`cardhall.benchmarks.anchors`).
 
 The loop is the one a user writes: ask who acts, list that seat's legal actions, pick one
-with ``random.Random``, apply it (with validation, through the public ``apply``). For
+with ``random.Random`` (``choose_uniform`` where the game has amount ranges, the same draw
+as ``rng.choice`` over the spelt-out list), apply it (with validation, through the public
+``apply``). For
 hearts the loop is the pyspiel equivalent: ``is_chance_node``/``chance_outcomes`` or
 ``legal_actions``, pick, ``apply_action``. Chance actions count as actions for hearts (each
 dealt card is one); cardhall deals inside the engine, so only seat actions are counted
@@ -47,12 +49,14 @@ def cardhall_us_per_action(
     actions = 0
     games = 0
     rng = random.Random(1)
+    # the same draws either way; only a game with amounts needs choose_uniform's scan
+    choose: Any = (lambda legal: choose_uniform(rng, legal)) if game.amount_kinds else rng.choice
     start = clock()
     while True:
         state = game.new_state(seed=games)
         while not state.is_over:
             seat = min(state.actors())
-            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+            state.apply(seat, choose(state.legal_actions(seat)))
             actions += 1
         games += 1
         elapsed = clock() - start

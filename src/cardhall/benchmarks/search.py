@@ -102,7 +102,7 @@ def costs(points: list[tuple[State, int]], budget: float) -> dict[str, float]:
             while not w.is_over:
                 a = min(w.actors())
                 legal = w.legal_actions(a)
-                w._apply(a, legal_at(legal, rng.randrange(legal_count(legal))))
+                w.apply_unchecked(a, legal_at(legal, rng.randrange(legal_count(legal))))
 
         playout_us += _micro(playout, budget)
     k = max(1, len(points))

@@ -34,7 +34,7 @@ from typing import Any
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import register_search
-from cardhall.cards import RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RANK, SUIT, SUIT_INDEX, RailogCard
 from cardhall.engine import (
     Action,
     AmountRange,
@@ -52,14 +52,10 @@ from cardhall.games.getha import (
     _PAIR_INDEX,
     _REPLACES,
     _SELECTS,
-    ALAK_R,
     ALLIN,
-    ARL_R,
-    ARLAS_R,
     CALL,
     CHECK,
     DECLINE,
-    DEISKATUN_R,
     FOLD,
     PAY,
     GethaState,
@@ -77,12 +73,12 @@ __all__ = [
 
 # --------------------------------------------------------------------------- static strength
 
-_FACE_BONUS = {ALAK_R: 10.0, ARL_R: 6.0, DEISKATUN_R: 4.0, ARLAS_R: 12.0}
+_FACE_BONUS = {ALAK: 10.0, ARL: 6.0, DEISKATUN: 4.0, ARLAS: 12.0}
 
 
 def _card_value(c: int) -> float:
-    r = c % 12
-    return r + 1.5 if r < 8 else _FACE_BONUS[r]
+    r = RANK[c]
+    return r + 0.5 if r <= 8 else _FACE_BONUS[r]
 
 
 _VALUE: tuple[float, ...] = tuple(_card_value(c) for c in range(96))
@@ -99,7 +95,7 @@ def best_suits(cards: Sequence[int], k: int = 2) -> tuple[int, ...]:
     v = [0.0] * 8
     held = [False] * 8
     for c in cards:
-        s = c // 12
+        s = SUIT_INDEX[c]
         v[s] += _VALUE[c]
         held[s] = True
     ranked = sorted((s for s in range(8) if held[s]), key=lambda s: -v[s])
@@ -108,7 +104,7 @@ def best_suits(cards: Sequence[int], k: int = 2) -> tuple[int, ...]:
 
 def _discard_choice(hand: Sequence[int], keep: tuple[int, ...]) -> list[int]:
     """Cards to discard: everything outside the ``keep`` suits, weakest first, at most 6."""
-    out = [c for c in hand if c // 12 + 1 not in keep]
+    out = [c for c in hand if SUIT[c] not in keep]
     out.sort(key=_VALUE.__getitem__)
     return out[:6]
 
@@ -165,34 +161,34 @@ def _showdown(
     def claims() -> None:
         for o in range(n):
             for arl in played[o]:
-                if arl % 12 != ARL_R or arl in done:
+                if RANK[arl] != ARL or arl in done:
                     continue
                 done.add(arl)
-                s = arl // 12
+                s = SUIT_INDEX[arl]
                 got: list[int] = []
                 for q in range(n):
                     if q != o:
                         for z in (played[q], reserve[q]):
-                            hit = [c for c in z if c // 12 == s]
+                            hit = [c for c in z if SUIT_INDEX[c] == s]
                             if hit:
                                 got += hit
-                                z[:] = [c for c in z if c // 12 != s]
+                                z[:] = [c for c in z if SUIT_INDEX[c] != s]
                 for z in passive:
-                    hit = [c for c in z if c // 12 == s]
+                    hit = [c for c in z if SUIT_INDEX[c] == s]
                     if hit:
                         got += hit
-                        z[:] = [c for c in z if c // 12 != s]
+                        z[:] = [c for c in z if SUIT_INDEX[c] != s]
                 played[o] += got
 
     claims()
     p = 0
     while p < n:
-        if reserve[p] and len({c // 12 for c in played[p]}) < 2:
+        if reserve[p] and len({SUIT_INDEX[c] for c in played[p]}) < 2:
             (suit,) = best_suits(reserve[p], 1)
-            moved = [c for c in reserve[p] if c // 12 + 1 == suit]
+            moved = [c for c in reserve[p] if SUIT[c] == suit]
             played[p] += moved
-            reserve[p][:] = [c for c in reserve[p] if c // 12 + 1 != suit]
-            if any(c % 12 == ARL_R for c in moved):
+            reserve[p][:] = [c for c in reserve[p] if SUIT[c] != suit]
+            if any(RANK[c] == ARL for c in moved):
                 claims()
                 p = 0
             continue
@@ -236,7 +232,7 @@ def win_chance(
         raise OptionError(f"opponents must be 1 to 7; got {opponents}")
     if len(set(hand)) != len(hand) or not hand:
         raise OptionError("the hand must hold distinct cards")
-    held = sorted({c // 12 + 1 for c in hand})
+    held = sorted({SUIT[c] for c in hand})
     if suits is None:
         suits = best_suits(hand)
     suits = tuple(sorted(set(int(s) for s in suits)))
@@ -248,8 +244,8 @@ def win_chance(
     rules = rules or {}
     if passive_hands is None:
         passive_hands = max(0, 4 - opponents - 1)
-    my_played = [c for c in hand if c // 12 + 1 in suits]
-    my_reserve = [c for c in hand if c // 12 + 1 not in suits]
+    my_played = [c for c in hand if SUIT[c] in suits]
+    my_reserve = [c for c in hand if SUIT[c] not in suits]
     seen = set(hand) | {int(c) for c in dead}
     unseen = [c for c in range(96) if c not in seen]
     need = 8 * (opponents + passive_hands)
@@ -273,8 +269,8 @@ def win_chance(
                 outs = set(out)
                 h = [c for c in h if c not in outs] + drawn
             choice = best_suits(h)
-            played.append([c for c in h if c // 12 + 1 in choice])
-            reserve.append([c for c in h if c // 12 + 1 not in choice])
+            played.append([c for c in h if SUIT[c] in choice])
+            reserve.append([c for c in h if SUIT[c] not in choice])
         base = 8 * opponents
         passive = [cards[base + 8 * k : base + 8 * k + 8] for k in range(passive_hands)]
         if _showdown(played, reserve, passive, rules) == 0:
@@ -420,7 +416,7 @@ class GethaHeuristicBot(Bot):
             options = [a.arg for a in legal if isinstance(a, Action)]
             by_static = sorted(
                 options,
-                key=lambda s: -suit_strength([c for c in hand if c // 12 + 1 in s]),
+                key=lambda s: -suit_strength([c for c in hand if SUIT[c] in s]),
             )[:3]
             scored = [(self._chance(view, hand, s, self.samples // 2), s) for s in by_static]
             best = max(scored, key=lambda t: (t[0], -by_static.index(t[1])))[1]
@@ -431,7 +427,7 @@ class GethaHeuristicBot(Bot):
             return Action("replace", suit)
         # betting
         played = _cards(view["played"])
-        suits = tuple(sorted({c // 12 + 1 for c in played}))
+        suits = tuple(sorted({SUIT[c] for c in played}))
         p = self._chance(view, played + _cards(view["reserve"]), suits, self.samples)
         pot = _pot(view)
         put = seats[seat]["put"]
@@ -489,16 +485,17 @@ def quick_chance(played: Sequence[int], opponents: int = 1, *, before_draw: bool
     True
     """
     al = arl = de = ar = cnt = tot = 0
+    rank = RANK
     for c in played:
-        r = c % 12
-        if r < 8:
+        r = rank[c]
+        if r <= 8:
             cnt += 1
-            tot += r + 1
-        elif r == ALAK_R:
+            tot += r
+        elif r == ALAK:
             al += 1
-        elif r == ARL_R:
+        elif r == ARL:
             arl += 1
-        elif r == DEISKATUN_R:
+        elif r == DEISKATUN:
             de = 1
         else:
             ar = 1
@@ -510,7 +507,7 @@ def quick_chance(played: Sequence[int], opponents: int = 1, *, before_draw: bool
 
 
 def _split(hand: Sequence[int], suits: Sequence[int]) -> list[int]:
-    return [c for c in hand if c // 12 + 1 in suits]
+    return [c for c in hand if SUIT[c] in suits]
 
 
 def _select_action(suits: tuple[int, ...]) -> Action:
@@ -529,7 +526,7 @@ def _discard_action(hand: Sequence[int], out: Sequence[int]) -> Action:
 
 
 def _ranked_selections(hand: Sequence[int], opponents: int) -> list[tuple[float, tuple[int, ...]]]:
-    suits = sorted({c // 12 + 1 for c in hand})
+    suits = sorted({SUIT[c] for c in hand})
     if len(suits) == 1:
         return [(1.0, (suits[0],))]
     scored: list[tuple[float, tuple[int, ...]]] = [
@@ -638,7 +635,7 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
     if phase == "draw" or phase == "declare":
         hand = world.hand[actor]
         most = _most_discards(legal)
-        suits = sorted({c // 12 + 1 for c in hand})
+        suits = sorted({SUIT[c] for c in hand})
         if len(suits) < 3:
             return [_DISCARDS[0]]  # nothing to discard outside two suits: keep everything
         pairs = sorted(combinations(suits, 2), key=lambda pair: -suit_strength(_split(hand, pair)))[

@@ -9,8 +9,8 @@ single-observer variant (SO-ISMCTS, Cowling, Powley and Whitehouse 2012):
 2. it walks one tree shared by all worlds, choosing among the children that are legal in
    this world by UCB1 with *availability* counts (a child's exploration term counts the
    iterations in which it could have been chosen, not the parent's visits);
-3. it adds one node, plays the world out with uniformly random legal actions through the
-   trusted ``_apply`` (no validation: the actions come from ``legal_actions``);
+3. it adds one node, plays the world out with uniformly random legal actions through
+   ``apply_unchecked`` (no validation: the actions come from ``legal_actions``);
 4. it backs the result up, each node credited from the point of view of the seat that
    chose the action leading to it.
 
@@ -279,7 +279,7 @@ class ISMCTSBot(Bot):
         )
         if self.prepare is not None:
             self.prepare(world)
-        apply = world._apply
+        apply = world.apply_unchecked
         history = world.history
         start = len(history)
         node = root
@@ -329,12 +329,10 @@ class ISMCTSBot(Bot):
                 child = _Node()
                 children[key] = child
                 apply(actor, key[1])
-                history.append(key)
                 path.append((actor, child))
                 break
             assert best is not None and best_key is not None
             apply(actor, best_key[1])
-            history.append(best_key)
             path.append((actor, best))
             node = best
         # Random playout (to the end, or to the horizon where the game has an evaluator).
@@ -369,7 +367,6 @@ class ISMCTSBot(Bot):
             else:
                 action = legal_at(legal, int(rnd() * legal_count(legal)))
             apply(actor, action)
-            history.append((actor, action))
             steps += 1
         if outcome is None:
             outcome = world.outcome()

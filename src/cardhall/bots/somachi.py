@@ -30,7 +30,7 @@ from typing import cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import provisional, register_search
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
 from cardhall.engine import Action, AmountRange, Legal, Outcome, State, legal_at, legal_count
 from cardhall.games.somachi import (
     CHECK,
@@ -63,15 +63,15 @@ __all__ = ["SomachiHeuristicBot", "SomachiRandomBot"]
 
 def _count_numbers_of_suit(cards: list[RailogCard], suit: int) -> int:
     """How many number cards of ``suit`` are among ``cards``."""
-    return sum(1 for d in cards if _rank(d) <= 8 and _suit(d) == suit)
+    return sum(1 for d in cards if RANK[d] <= 8 and SUIT_INDEX[d] == suit)
 
 
 def _attack_value(pile: list[RailogCard], suit: int) -> int:
     """What an attack of ``suit`` on ``pile`` takes: numbers at face value, an alak 8."""
     return sum(
-        _rank(d) if _rank(d) <= 8 else 8 if _rank(d) == ALAK else 0
+        RANK[d] if RANK[d] <= 8 else 8 if RANK[d] == ALAK else 0
         for d in pile
-        if _suit(d) == suit
+        if SUIT_INDEX[d] == suit
     )
 
 
@@ -95,14 +95,6 @@ class SomachiRandomBot(Bot):
 def _plain(legal: list[Legal]) -> list[Action]:
     """A legal list of a decision that names no amount (every entry is an action)."""
     return cast(list[Action], legal)
-
-
-def _rank(c: int) -> int:
-    return c % 12 + 1
-
-
-def _suit(c: int) -> int:
-    return c // 12
 
 
 @register_bot("somachi", "heuristic")
@@ -145,9 +137,9 @@ class SomachiHeuristicBot(Bot):
     def _my_piles(self, state: SomachiState, seat: int) -> set[int]:
         """Suits of the piles in my tableau that take adds."""
         return {
-            _suit(c)
+            SUIT_INDEX[c]
             for c in state.tab[seat]
-            if _rank(c) in (ALAK, ARL) or (state.afo and _rank(c) > 8)
+            if RANK[c] in (ALAK, ARL) or (state.afo and RANK[c] > 8)
         }
 
     # -- decisions -------------------------------------------------------------------
@@ -156,19 +148,19 @@ class SomachiHeuristicBot(Bot):
         hand = state.hands[seat]
         counts = [0] * 8
         for c in hand:
-            if _rank(c) <= 8:
-                counts[_suit(c)] += 1
+            if RANK[c] <= 8:
+                counts[SUIT_INDEX[c]] += 1
         best: Action = STAND
         best_v = -1.0
         for a in legal:
             if a.kind != "open":
                 continue
             c = a.arg
-            r = _rank(c)
+            r = RANK[c]
             if r == ALAK:
-                v = 10.0 + counts[_suit(c)]
+                v = 10.0 + counts[SUIT_INDEX[c]]
             elif r == ARL:
-                v = 5.0 + counts[_suit(c)]
+                v = 5.0 + counts[SUIT_INDEX[c]]
             else:
                 continue  # keep a deiskatun (defence) and an arlas (attack) in hand
             if v > best_v:
@@ -178,10 +170,10 @@ class SomachiHeuristicBot(Bot):
     def _draw(self, state: SomachiState, seat: int, legal: list[Action]) -> Action:
         if TAKE in legal and state.discard:
             top = state.discard[-1]
-            r = _rank(top)
-            if r <= 8 and _suit(top) in self._my_piles(state, seat) and r >= 3:
+            r = RANK[top]
+            if r <= 8 and SUIT_INDEX[top] in self._my_piles(state, seat) and r >= 3:
                 return TAKE
-            if r == ALAK or (r == ARL and state.arl_owner[_suit(top)] < 0):
+            if r == ALAK or (r == ARL and state.arl_owner[SUIT_INDEX[top]] < 0):
                 return TAKE
         return DRAW if DRAW in legal else legal[0]
 
@@ -199,13 +191,13 @@ class SomachiHeuristicBot(Bot):
         own_adds = [a for a in adds if state.loc[a.arg[1]] == seat]
         if own_adds:
             # the highest number first; never the add that empties the hand while behind
-            own_adds.sort(key=lambda a: -_rank(a.arg[0]))
+            own_adds.sort(key=lambda a: -RANK[a.arg[0]])
             for a in own_adds:
-                if len(hand) > 1 or lead + _rank(a.arg[0]) >= 0:
+                if len(hand) > 1 or lead + RANK[a.arg[0]] >= 0:
                     return a
         if lead > 0 and adds and len(hand) <= 3:
             # racing to go out while ahead: dump numbers on other piles
-            return min(adds, key=lambda a: _rank(a.arg[0]))
+            return min(adds, key=lambda a: RANK[a.arg[0]])
         if state.gambling and lead >= 15:
             for entry in everything:
                 if isinstance(entry, AmountRange):  # the challenge
@@ -213,12 +205,12 @@ class SomachiHeuristicBot(Bot):
         # the finishing action
         plays = {a.arg: a for a in legal if a.kind == "play"}
         for c, a in plays.items():
-            if _rank(c) == ALAK:
+            if RANK[c] == ALAK:
                 return a
         for c, a in plays.items():
-            if _rank(c) == ARL:
-                gain = self._sweep_gain(state, seat, _suit(c))
-                held = _count_numbers_of_suit(hand, _suit(c))
+            if RANK[c] == ARL:
+                gain = self._sweep_gain(state, seat, SUIT_INDEX[c])
+                held = _count_numbers_of_suit(hand, SUIT_INDEX[c])
                 if gain > 0 or held >= 2:
                     return a
         best_attack: Action | None = None
@@ -226,7 +218,7 @@ class SomachiHeuristicBot(Bot):
         for a in legal:
             if a.kind == "attack":
                 c, target = a.arg
-                v = _attack_value(state.tab[target], _suit(c))
+                v = _attack_value(state.tab[target], SUIT_INDEX[c])
                 if v > best_v:
                     best_attack, best_v = a, v
         if best_attack is not None and best_v >= 8:
@@ -249,17 +241,17 @@ class SomachiHeuristicBot(Bot):
         gain = 0
         for s, t in enumerate(state.tab):
             if s != seat:
-                gain += sum(1 for d in t if _suit(d) == x)
+                gain += sum(1 for d in t if SUIT_INDEX[d] == x)
         for d in reversed(state.discard):
-            if _suit(d) != x:
+            if SUIT_INDEX[d] != x:
                 break
             gain += 1
         return gain
 
     def _keep_value(self, state: SomachiState, seat: int, c: int, mine: set[int]) -> float:
         """How much we want to keep card ``c`` (the lowest is discarded)."""
-        r = _rank(c)
-        x = _suit(c)
+        r = RANK[c]
+        x = SUIT_INDEX[c]
         if r == DEISKATUN:
             return 50.0
         if r in (ALAK, ARL):
@@ -355,13 +347,13 @@ def search_playout(
     if kind == K_DRAW:
         if len(plain) == 2:  # draw or take
             top = world.discard[-1]
-            r = top % 12 + 1
-            x = top // 12
+            r = RANK[top]
+            x = SUIT_INDEX[top]
             if r <= 8:
                 if r >= 3:
                     loc = world.loc
-                    base = x * 12
-                    if loc[base + 8] == actor or loc[base + 9] == actor:
+                    row = CARD_OF[x]
+                    if loc[row[ALAK]] == actor or loc[row[ARL]] == actor:
                         return TAKE
             elif r == ALAK or (r == ARL and world.arl_owner[x] < 0):
                 return TAKE
@@ -369,7 +361,7 @@ def search_playout(
     if kind == K_OPEN:
         best = plain[-1]  # stand
         for a in plain:
-            r = a.arg % 12 + 1 if a.kind == "open" else 0
+            r = RANK[a.arg] if a.kind == "open" else 0
             if r == ALAK:
                 return a
             if r == ARL and best is plain[-1]:
@@ -401,7 +393,7 @@ def _playout_main(
         k = a.kind
         if k == "add":
             c, f = a.arg
-            r = c % 12 + 1
+            r = RANK[c]
             if loc[f] == actor:
                 if len(hand) == 1:  # going out: only when that leaves us ahead
                     if lead is None:
@@ -417,13 +409,13 @@ def _playout_main(
                 v = -40.0 - r
         elif k == "discard":
             c = a.arg
-            r = c % 12 + 1
+            r = RANK[c]
             if r <= 8:
-                base = c - c % 12
+                row = CARD_OF[SUIT_INDEX[c]]
                 v = 20.0 - r
-                if loc[base + 8] == actor or loc[base + 9] == actor:
+                if loc[row[ALAK]] == actor or loc[row[ARL]] == actor:
                     v -= 15.0
-                o = owner[c // 12]
+                o = owner[SUIT_INDEX[c]]
                 if o >= 0 and o != actor:
                     v -= 10.0  # its arl would claim it
             elif r == DEISKATUN:
@@ -433,15 +425,15 @@ def _playout_main(
             else:
                 v = -20.0
         elif k == "play":
-            r = a.arg % 12 + 1
+            r = RANK[a.arg]
             v = 45.0 if r == ALAK else 35.0 if r == ARL else -35.0 if r == DEISKATUN else -10.0
         elif k == "attack":
             c, target = a.arg
-            x = c // 12
+            x = SUIT_INDEX[c]
             worth = 0
             for d in world.tab[target]:
-                if d // 12 == x:
-                    r = d % 12 + 1
+                if SUIT_INDEX[d] == x:
+                    r = RANK[d]
                     worth += r if r <= 8 else 8 if r == ALAK else 0
             v = 30.0 + worth if worth >= 8 else -5.0
         else:  # claim or collect

@@ -39,10 +39,9 @@ from typing import Any, cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import register_search
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK
+from cardhall.cards import ALAK, ARL, ARLAS, COUNT_VALUE, DEISKATUN, RAILOG_DECK, RANK
 from cardhall.engine import Action, Legal, Outcome, State, expand_legal
 from cardhall.games.yamiro import (
-    COUNT_VALUE,
     DECK_SEAT,
     PLAYS,
     Yamiro,
@@ -63,8 +62,6 @@ __all__ = [
 
 #: Card index by notation, as views write cards.
 _INDEX: dict[str, int] = {str(c): int(c) for c in RAILOG_DECK}
-#: Rank of a card index (1..12).
-_RANK_OF: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
 
 #: Value of holding a card for later hands, by rank (numbers 1..8, then the faces).
 KEEP: dict[int, float] = {r: 0.35 * r for r in range(1, 9)}
@@ -165,7 +162,7 @@ _MULTIPLIER = (1, 2, 1, 4)  # by faces played: bit 1 an alak, bit 2 an arl (as e
 def _unseen(out: Sequence[int]) -> _Unseen:
     """The cards not in ``out`` (see :data:`_Unseen`)."""
     ranks = [0, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]
-    rank_of = _RANK_OF
+    rank_of = RANK
     for c in out:
         ranks[rank_of[c]] -= 1
     numbers = sum(ranks[1:9])
@@ -247,7 +244,7 @@ class _Position:
         self.hand = hand
         self.played = played
         self.sides = sides
-        rank_of = _RANK_OF
+        rank_of = RANK
         count_value = COUNT_VALUE
         ranks = out[0].copy()  # unseen cards by rank
         seen = seen_numbers = seen_number_sum = seen_count = 0  # in the hand and played
@@ -399,7 +396,7 @@ class _Position:
         return _p_any(self.unseen, self.unseen_ranks[rank], 3 + self.partner_after)
 
     def score(self, card: int) -> float:
-        rank = _RANK_OF[card]
+        rank = RANK[card]
         p_win = self.p_win(card, rank)
         # stakes
         gain = self._stake_theirs + self.opp_after * self.mean_count
@@ -570,7 +567,7 @@ def _best_value(played: list[int], rest: list[int], plays: int) -> float:
     total = 0
     alak = arl = False
     for c in played:
-        r = c % 12 + 1
+        r = RANK[c]
         if r <= 8:
             total += r
         elif r == ALAK:
@@ -578,9 +575,9 @@ def _best_value(played: list[int], rest: list[int], plays: int) -> float:
         elif r == ARL:
             arl = True
     plays = min(plays, len(rest))
-    numbers = sorted((c % 12 + 1 for c in rest if c % 12 < 8), reverse=True)
-    has_alak = not alak and any(c % 12 + 1 == ALAK for c in rest)
-    has_arl = not arl and any(c % 12 + 1 == ARL for c in rest)
+    numbers = sorted((RANK[c] for c in rest if RANK[c] <= 8), reverse=True)
+    has_alak = not alak and any(RANK[c] == ALAK for c in rest)
+    has_arl = not arl and any(RANK[c] == ARL for c in rest)
     best = 0
     for add_alak in (False, True) if has_alak else (False,):
         for add_arl in (False, True) if has_arl else (False,):
@@ -649,7 +646,7 @@ def _features(
     (+1 for each hand side 1 starts), then the arlas, deiskatun, alak and arl held and the
     number pips held."""
     x = [0.0] * 6
-    rank = _RANK_OF
+    rank = RANK
     for s in range(n):
         sign = 1.0 if s & 1 == 0 else -1.0
         for c in hands[s]:
@@ -705,7 +702,7 @@ def rollout(world: State, root: State) -> Outcome | None:
     w = cast(YamiroState, world)
     if w.solitaire:
         return None
-    apply = w._apply
+    apply = w.apply_unchecked
     hand_no = w.hand_no
     while not w.over and w.hand_no == hand_no:
         seat = w.to_move

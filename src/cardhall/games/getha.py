@@ -78,7 +78,17 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
-from cardhall.cards import RAILOG_DECK, RailogCard
+from cardhall.cards import (
+    ALAK,
+    ARL,
+    ARLAS,
+    DEISKATUN,
+    RAILOG_DECK,
+    RANK,
+    SUIT,
+    SUIT_INDEX,
+    RailogCard,
+)
 from cardhall.engine import (
     COMPILED,
     Action,
@@ -93,7 +103,7 @@ from cardhall.engine import (
     arg_int,
     jsonable,
 )
-from cardhall.errors import IllegalActionError, NotationError, OptionError
+from cardhall.errors import NotationError, OptionError
 from cardhall.money import Money
 from cardhall.registry import register
 from cardhall.shuffle import shuffle
@@ -109,12 +119,10 @@ __all__ = [
 
 # --------------------------------------------------------------------------- cards as ints
 
-ALAK_R, ARL_R, DEISKATUN_R, ARLAS_R = 8, 9, 10, 11  # card % 12 of the four faces
-
 
 def suits_of(cards: Iterable[int]) -> list[int]:
     """The suits present in ``cards``, ascending."""
-    return sorted({c // 12 + 1 for c in cards})
+    return sorted({SUIT[c] for c in cards})
 
 
 def parse(text: str) -> list[int]:
@@ -130,12 +138,13 @@ def cards_text(cards: Iterable[int]) -> list[RailogCard]:
 def hand_key(cards: Iterable[int]) -> tuple[int, int, int]:
     """(alak count, number of number cards, their total): the ladder's ranking keys."""
     alak = count = total = 0
+    rank = RANK
     for c in cards:
-        r = c % 12
-        if r < 8:
+        r = rank[c]
+        if r <= 8:
             count += 1
-            total += r + 1
-        elif r == ALAK_R:
+            total += r
+        elif r == ALAK:
             alak += 1
     return alak, count, total
 
@@ -151,16 +160,16 @@ def battle(x: Sequence[int], y: Sequence[int]) -> tuple[int, dict[str, Any]]:
     >>> battle(c, d)[1]["totals"]
     [22, 39]
     """
-    xa = sum(1 for c in x if c % 12 == ALAK_R)
-    ya = sum(1 for c in y if c % 12 == ALAK_R)
-    xn = sorted((c for c in x if c % 12 < 8), key=lambda c: (-(c % 12), c))
-    yn = sorted((c for c in y if c % 12 < 8), key=lambda c: (-(c % 12), c))
+    xa = sum(1 for c in x if RANK[c] == ALAK)
+    ya = sum(1 for c in y if RANK[c] == ALAK)
+    xn = sorted((c for c in x if RANK[c] <= 8), key=lambda c: (-RANK[c], c))
+    yn = sorted((c for c in y if RANK[c] <= 8), key=lambda c: (-RANK[c], c))
     cancelled = min(xa, ya)
     sx, sy = xa - cancelled, ya - cancelled
     x_lost, x_left = xn[:sy], xn[sy:]
     y_lost, y_left = yn[:sx], yn[sx:]
-    tx = sum(c % 12 + 1 for c in x_left)
-    ty = sum(c % 12 + 1 for c in y_left)
+    tx = sum(RANK[c] for c in x_left)
+    ty = sum(RANK[c] for c in y_left)
     if tx != ty:
         result = 1 if tx > ty else -1
     else:
@@ -201,7 +210,7 @@ def resolve_pot(
         if explain:
             steps.append({"step": "no_cards", "seats": gone})
     # the arlas filter, all at once
-    arlas = {p: [c // 12 + 1 for c in played[p] if c % 12 == ARLAS_R] for p in alive}
+    arlas = {p: [SUIT[c] for c in played[p] if RANK[c] == ARLAS] for p in alive}
     holders = [p for p in alive if arlas[p]]
     if holders:
         dropped = []
@@ -211,7 +220,7 @@ def resolve_pot(
             shown = {s for q in holders if q != p for s in arlas[q]}
             if not shown:
                 continue
-            deis = {c // 12 + 1 for c in played[p] if c % 12 == DEISKATUN_R}
+            deis = {SUIT[c] for c in played[p] if RANK[c] == DEISKATUN}
             safe = shown <= deis if deiskatun_same_suit else bool(deis)
             if not safe:
                 dropped.append(p)
@@ -267,7 +276,7 @@ def _take(left: list[int], k: int, suits: int) -> list[int] | None:
     got: list[int] = []
     at: list[int] = []
     for i, c in enumerate(left):
-        if suits >> (c // 12) & 1:
+        if suits >> SUIT_INDEX[c] & 1:
             got.append(c)
             at.append(i)
             if len(got) == k:
@@ -690,8 +699,8 @@ class GethaState(State):
             return
         for q in live:
             chosen = self.choice[q] or ()
-            self.played[q] = [c for c in self.hand[q] if c // 12 + 1 in chosen]
-            self.reserve[q] = [c for c in self.hand[q] if c // 12 + 1 not in chosen]
+            self.played[q] = [c for c in self.hand[q] if SUIT[c] in chosen]
+            self.reserve[q] = [c for c in self.hand[q] if SUIT[c] not in chosen]
             self.hand[q] = []
         self.selected = True
         if not self.quiet:
@@ -782,8 +791,8 @@ class GethaState(State):
     def _claims(self) -> None:
         live = [p for p in self.order if self.money.is_live(p)]
         for owner in live:
-            for arl in [c for c in self.played[owner] if c % 12 == ARL_R]:
-                suit = arl // 12
+            for arl in [c for c in self.played[owner] if RANK[c] == ARL]:
+                suit = SUIT_INDEX[arl]
                 taken: list[dict[str, Any]] = []
                 got: list[int] = []
                 sources: list[tuple[list[int], str]] = []
@@ -797,9 +806,9 @@ class GethaState(State):
                         sources.append((self.folded[q], f"folded:{q}"))
                 sources += [(xh, f"extra:{j + 1}") for j, xh in enumerate(self.extra)]
                 for cards, source in sources:
-                    hit = [c for c in cards if c // 12 == suit]
+                    hit = [c for c in cards if SUIT_INDEX[c] == suit]
                     if hit:
-                        cards[:] = [c for c in cards if c // 12 != suit]
+                        cards[:] = [c for c in cards if SUIT_INDEX[c] != suit]
                         got.extend(hit)
                         if not self.quiet:
                             taken.append({"from": source, "cards": cards_text(hit)})
@@ -816,7 +825,7 @@ class GethaState(State):
             if (
                 self.money.is_live(p)
                 and self.reserve[p]
-                and len({c // 12 for c in self.played[p]}) < 2
+                and len({SUIT_INDEX[c] for c in self.played[p]}) < 2
             ):
                 return p
         return -1
@@ -826,16 +835,16 @@ class GethaState(State):
             p = self._needs_replacement()
             if p < 0:
                 break
-            if len({c // 12 for c in self.reserve[p]}) > 1:
+            if len({SUIT_INDEX[c] for c in self.reserve[p]}) > 1:
                 self.phase = REPLACE
                 self.turn = p
                 return
-            self._replace(p, self.reserve[p][0] // 12 + 1, auto=True)
+            self._replace(p, SUIT[self.reserve[p][0]], auto=True)
         self._resolve()
 
     def _replace(self, p: int, suit: int, auto: bool = False) -> None:
-        moved = [c for c in self.reserve[p] if c // 12 + 1 == suit]
-        self.reserve[p] = [c for c in self.reserve[p] if c // 12 + 1 != suit]
+        moved = [c for c in self.reserve[p] if SUIT[c] == suit]
+        self.reserve[p] = [c for c in self.reserve[p] if SUIT[c] != suit]
         self.played[p].extend(moved)
         if not self.quiet:
             self.showdown.append(
@@ -848,7 +857,7 @@ class GethaState(State):
                 }
             )
             self._emit("replace", p, suit=suit, cards=cards_text(moved), auto=auto)
-        if any(c % 12 == ARL_R for c in moved):
+        if any(RANK[c] == ARL for c in moved):
             self._claims()
 
     def _resolve(self) -> None:
@@ -979,7 +988,7 @@ class GethaState(State):
             suits = suits_of(self.hand[seat])
             if len(suits) == 1:
                 return [_SELECTS[suits[0] - 1]]
-            return [Action("select", pair) for pair in combinations(suits, 2)]
+            return [_SELECTS[8 + _PAIR_INDEX[pair]] for pair in combinations(suits, 2)]
         if seat != self.turn:
             return []
         money = self.money
@@ -1040,14 +1049,15 @@ class GethaState(State):
         money = self.money
         return mb is None or money.put[seat] + money.stacks[seat] <= money.cur + int(mb)
 
-    def _is_legal(self, seat: int, action: Any) -> bool:
-        """Fast legality check (the same answer as membership in legal_actions)."""
-        if type(action) is not Action:
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """As the base class's, without building the legal list (the same answer: the
+        conformance suite checks it on every legal action and every illegal probe)."""
+        if type(action) is not Action or type(seat) is not int:
             return False
         phase = self.phase
         kind, arg = action
         if phase == SELECT:
-            return action in self.legal_actions(seat)
+            return 0 <= seat < self.game.players and action in self.legal_actions(seat)
         if phase == OVER or seat != self.turn:
             return False
         if phase == BRINGIN:
@@ -1059,11 +1069,7 @@ class GethaState(State):
         if phase == ANSWER:
             return kind in ("pay", "decline") and arg is None
         if phase in (DRAW, DECLARE):
-            return (
-                kind == "discard"
-                and action in _DISCARD_SET
-                and len(action.arg) <= self._most_discards()
-            )
+            return action in _DISCARD_SETS[self._most_discards()]
         if phase == REPLACE:
             return action in self.legal_actions(seat)
         money = self.money
@@ -1084,19 +1090,6 @@ class GethaState(State):
             lo, hi = self._raise_range(seat)
             return lo <= arg <= hi
         return False
-
-    def apply(self, seat: int, action: Any) -> None:
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        if (
-            type(seat) is not int
-            or not 0 <= seat < self.game.players
-            or not self._is_legal(seat, action)
-        ):
-            self.check_legal(seat, action)
-            raise IllegalActionError(seat, action, "not legal now")  # pragma: no cover
-        self._apply(seat, action)
-        self.history.append((seat, action))
 
     def _apply(self, seat: int, action: Action) -> None:
         phase = self.phase
@@ -1324,8 +1317,8 @@ class GethaState(State):
             for p in range(n):
                 if self.money.is_live(p):
                     for c in self.played[p]:
-                        if c % 12 == ARL_R:
-                            arl_suits |= 1 << (c // 12)
+                        if RANK[c] == ARL:
+                            arl_suits |= 1 << SUIT_INDEX[c]
         for p in range(n):
             if p == seat:
                 continue
@@ -1334,7 +1327,7 @@ class GethaState(State):
                 a, b = len(self.played[p]), len(self.reserve[p])
                 counts = [0] * 8
                 for c in left:
-                    counts[c // 12] += 1
+                    counts[SUIT_INDEX[c]] += 1
                 pairs = list(_SUIT_PAIRS)
                 shuffle(rng, pairs)
                 done = False
@@ -1356,7 +1349,7 @@ class GethaState(State):
                         return False
                     suits = 0
                     for c in got:
-                        suits |= 1 << (c // 12)
+                        suits |= 1 << SUIT_INDEX[c]
                     if b and suits & (suits - 1) == 0:  # a reserve needs two played suits
                         return False
                     res = _take(left, b, _ALL_SUITS & ~suits)
@@ -1371,15 +1364,15 @@ class GethaState(State):
             elif self.revealed and live:
                 mine = 0
                 for c in self.played[p]:
-                    mine |= 1 << (c // 12)
+                    mine |= 1 << SUIT_INDEX[c]
                 b = len(self.reserve[p])
                 barred = mine | arl_suits
                 if self.phase == REPLACE and p == self.turn:
-                    s1 = next((c for c in left if not barred >> (c // 12) & 1), None)
+                    s1 = next((c for c in left if not barred >> SUIT_INDEX[c] & 1), None)
                     if s1 is None:
                         return False
                     left.remove(s1)
-                    second = _take(left, 1, _ALL_SUITS & ~(barred | 1 << (s1 // 12)))
+                    second = _take(left, 1, _ALL_SUITS & ~(barred | 1 << SUIT_INDEX[s1]))
                     if second is None:
                         return False
                     rest = _take(left, b - 2, _ALL_SUITS & ~barred)
@@ -1439,11 +1432,11 @@ class GethaState(State):
                 if not self.revealed:
                     assert held == 8, f"seat {p} holds {held} cards"
             if self.selected and live[p]:
-                ps = {c // 12 for c in self.played[p]}
-                rs = {c // 12 for c in self.reserve[p]}
+                ps = {SUIT_INDEX[c] for c in self.played[p]}
+                rs = {SUIT_INDEX[c] for c in self.reserve[p]}
                 assert not ps & rs, f"seat {p} has a suit both played and in reserve"
                 assert len(ps) <= 2, f"seat {p} plays {len(ps)} suits"
-                assert sum(1 for c in self.played[p] if c % 12 == ALAK_R) <= 2
+                assert sum(1 for c in self.played[p] if RANK[c] == ALAK) <= 2
                 if not self.revealed:
                     assert len(ps) >= 1, f"seat {p} plays nothing"
                     assert len(ps) == 2 or not rs, f"seat {p} plays one suit but keeps others"
@@ -1451,23 +1444,26 @@ class GethaState(State):
             for o in range(n):
                 if not live[o]:
                     continue
-                for arl in (c for c in self.played[o] if c % 12 == ARL_R):
-                    s = arl // 12
+                for arl in (c for c in self.played[o] if RANK[c] == ARL):
+                    s = SUIT_INDEX[arl]
                     for q in range(n):
                         if q != o:
                             for z in (self.played[q], self.reserve[q], self.folded[q]):
-                                assert all(c // 12 != s for c in z), "an active arl missed a card"
+                                assert all(SUIT_INDEX[c] != s for c in z), (
+                                    "an active arl missed a card"
+                                )
                     for xh in self.extra:
-                        assert all(c // 12 != s for c in xh), "an active arl missed an extra card"
+                        assert all(SUIT_INDEX[c] != s for c in xh), (
+                            "an active arl missed an extra card"
+                        )
             if self.phase == REPLACE:
                 for p in self.order:
                     if p == self.turn:
                         break
-                    if live[p] and len({c // 12 for c in self.played[p]}) < 2:
+                    if live[p] and len({SUIT_INDEX[c] for c in self.played[p]}) < 2:
                         assert not self.reserve[p], f"seat {p} skipped a replacement"
 
 
-_DISCARD_SET = frozenset(a for a in _DISCARDS if len(a.arg) <= 6)
 #: Legal discards when at most k cards may go, fewest cards first (keeping all is first).
 
 
@@ -1478,6 +1474,7 @@ def _discards_upto(k: int) -> list[Legal]:
 
 
 _DISCARD_LISTS = [_discards_upto(k) for k in range(7)]
+_DISCARD_SETS = [frozenset(legal) for legal in _DISCARD_LISTS]
 
 
 _REDACTED = Event("hidden", None, {}, frozenset())

@@ -60,7 +60,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
+from cardhall.cards import (
+    ALAK,
+    ARL,
+    ARLAS,
+    CARD_OF,
+    DEISKATUN,
+    RAILOG_DECK,
+    RANK,
+    SUIT_INDEX,
+    RailogCard,
+)
 from cardhall.engine import (
     COMPILED,
     Action,
@@ -95,8 +105,6 @@ TARGET_POINTS = 584
 MAX_HANDS = 1000
 
 D = RAILOG_DECK
-#: Rank (1..12) of each card index.
-_RANK: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
 
 # ----------------------------------------------------------------------------- decisions
 
@@ -138,9 +146,9 @@ _QUIET = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
 ) = range(15)
 
 #: The faces that open a pile taking adds, per suit (alak, arl; every face under AFO).
-_OPENERS: tuple[tuple[int, ...], ...] = tuple((x * 12 + 8, x * 12 + 9) for x in range(8))
+_OPENERS: tuple[tuple[int, ...], ...] = tuple((CARD_OF[x][ALAK], CARD_OF[x][ARL]) for x in range(8))
 _OPENERS_AFO: tuple[tuple[int, ...], ...] = tuple(
-    tuple(range(x * 12 + 8, x * 12 + 12)) for x in range(8)
+    tuple(CARD_OF[x][r] for r in (ALAK, ARL, DEISKATUN, ARLAS)) for x in range(8)
 )
 #: ``actors()`` answers, built once.
 _NOBODY: frozenset[int] = frozenset()
@@ -164,17 +172,17 @@ _SIMPLE_ID = {a.kind: i for i, a in enumerate(_SIMPLE)}
 OPEN_A = tuple(Action("open", c) for c in D)
 PLAY_A = tuple(Action("play", c) for c in D)
 DISCARD_A = tuple(Action("discard", c) for c in D)
-COLLECT_A = tuple(Action("collect", D[s * 12 + ARL - 1]) for s in range(8))
+COLLECT_A = tuple(Action("collect", D[CARD_OF[s][ARL]]) for s in range(8))
 ATTACK_A = tuple(
-    tuple(Action("attack", (D[s * 12 + ARLAS - 1], t)) for t in range(8)) for s in range(8)
+    tuple(Action("attack", (D[CARD_OF[s][ARLAS]], t)) for t in range(8)) for s in range(8)
 )
 #: ADD_A[number card][face rank - 9]
 ADD_A: dict[int, tuple[Action, ...]] = {
     c: tuple(
-        Action("add", (D[c], D[(c // 12) * 12 + f - 1])) for f in (ALAK, ARL, DEISKATUN, ARLAS)
+        Action("add", (D[c], D[CARD_OF[SUIT_INDEX[c]][f]])) for f in (ALAK, ARL, DEISKATUN, ARLAS)
     )
     for c in range(96)
-    if c % 12 < 8
+    if RANK[c] <= 8
 }
 _BASE_OPEN, _BASE_PLAY, _BASE_DISCARD, _BASE_COLLECT, _BASE_ATTACK, _BASE_ADD, _NUM_IDS = (
     11,
@@ -205,14 +213,6 @@ def _arg_add(text: str) -> tuple[RailogCard, RailogCard]:
     return RailogCard.parse(parts[0]), RailogCard.parse(parts[1])
 
 
-def _suit(c: int) -> int:
-    return c // 12
-
-
-def _rank(c: int) -> int:
-    return c % 12 + 1
-
-
 def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
     """Points of a tableau: numbers at face value, alak 8, other faces 0 (8 under ACC).
 
@@ -223,7 +223,7 @@ def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
     """
     total = 0
     for c in cards:
-        r = c % 12 + 1
+        r = RANK[c]
         if r <= 8:
             total += r
         elif r == ALAK or all_cards_count:
@@ -452,12 +452,12 @@ class Somachi(Game):
         if kind == "discard":
             return _BASE_DISCARD + int(arg)
         if kind == "collect":
-            return _BASE_COLLECT + int(arg) // 12
+            return _BASE_COLLECT + SUIT_INDEX[arg]
         if kind == "attack":
-            return _BASE_ATTACK + int(arg[0]) // 12 * 8 + int(arg[1])
+            return _BASE_ATTACK + SUIT_INDEX[arg[0]] * 8 + int(arg[1])
         if kind == "add":
             n, f = int(arg[0]), int(arg[1])
-            return _BASE_ADD + n // 12 * 32 + (n % 12) * 4 + (f % 12 + 1 - ALAK)
+            return _BASE_ADD + SUIT_INDEX[n] * 32 + (RANK[n] - 1) * 4 + (RANK[f] - ALAK)
         if kind in self.amount_kinds:
             raise NotationError(f"{action} has no fixed id (amounts are ranges: see amount_sizes)")
         raise NotationError(f"not a somachi action: {action!r}")
@@ -481,7 +481,7 @@ class Somachi(Game):
             return ATTACK_A[s][t]
         s, rest = divmod(i - _BASE_ADD, 32)
         n, f = divmod(rest, 4)
-        return ADD_A[s * 12 + n][f]
+        return ADD_A[CARD_OF[s][n + 1]][f]
 
 
 # ----------------------------------------------------------------------------- state
@@ -604,7 +604,7 @@ class SomachiState(State):
         if kind == K_OPEN:
             out = []
             for c in sorted(self.hands[seat]):
-                r = c % 12 + 1
+                r = RANK[c]
                 if r in (ALAK, ARL) or (self.afo and r > 8):
                     out.append(OPEN_A[c])
             out.append(STAND)
@@ -614,7 +614,7 @@ class SomachiState(State):
         if kind == K_W2:
             return [COLLECT_A[need[2]], PASS]
         if kind == K_W3:
-            dk = need[2] * 12 + DEISKATUN - 1
+            dk = CARD_OF[need[2]][DEISKATUN]
             return [DEFEND, PASS] if dk in self.hands[seat] else [PASS]
         assert self.money is not None
         stack = self.money.stacks[seat]
@@ -640,14 +640,14 @@ class SomachiState(State):
         for s, t in enumerate(self.tab):
             if s != seat:
                 for c in t:
-                    if c // 12 == suit:
+                    if SUIT_INDEX[c] == suit:
                         return True
         return False
 
     def _claimable(self, seat: int) -> bool:
         if not self.discard:
             return False
-        return self.arl_owner[self.discard[-1] // 12] == seat and self.disc_by[-1] != seat
+        return self.arl_owner[SUIT_INDEX[self.discard[-1]]] == seat and self.disc_by[-1] != seat
 
     def _faces(self, x: int) -> list[int]:
         """The face cards of suit ``x``'s piles that accept adds, in seat then placement
@@ -670,19 +670,20 @@ class SomachiState(State):
         two = len(hand) == 2 and taken >= 0
         afo = self.afo
         loc = self.loc
+        openers = _OPENERS
         for c in hand:
-            r = _RANK[c]
+            r = RANK[c]
             if r <= 8:
-                x = c // 12
+                x = SUIT_INDEX[c]
                 faces = faces_of.get(x)
                 if faces is None:
                     if afo:
                         faces = self._faces(x)
                     else:  # the usual case inline: the alak and the arl of suit x
-                        b = x * 12 + 8
+                        b, b1 = openers[x]  # the alak and the arl
                         if loc[b] < 0:
-                            faces = [b + 1] if loc[b + 1] >= 0 else []
-                        elif loc[b + 1] < 0:
+                            faces = [b1] if loc[b1] >= 0 else []
+                        elif loc[b1] < 0:
                             faces = [b]
                         else:
                             faces = self._faces(x)
@@ -696,24 +697,24 @@ class SomachiState(State):
                         continue
                 row = ADD_A[c]
                 for f in faces:
-                    adds.append(row[_RANK[f] - ALAK])
+                    adds.append(row[RANK[f] - ALAK])
             elif r == ARLAS:
                 if self.afo:
                     plays.append(PLAY_A[c])
-                x = c // 12
+                x = SUIT_INDEX[c]
                 tab = self.tab
                 active = self.active
                 for t in range(self.players):
                     if t != seat and active[t]:
                         for d in tab[t]:
-                            if d // 12 == x:
+                            if SUIT_INDEX[d] == x:
                                 plays.append(ATTACK_A[x][t])
                                 break
             else:
                 plays.append(PLAY_A[c])
         out = adds
         discard = self.discard
-        if discard and self.arl_owner[discard[-1] // 12] == seat and self.disc_by[-1] != seat:
+        if discard and self.arl_owner[SUIT_INDEX[discard[-1]]] == seat and self.disc_by[-1] != seat:
             out.append(CLAIM)  # _claimable
         if self.w2:
             owner = self.arl_owner
@@ -731,16 +732,16 @@ class SomachiState(State):
 
     def _stranded(self, seat: int, taken: int) -> bool:
         """Whether a hand of just the taken card could not end the turn (S-33)."""
-        r = taken % 12 + 1
+        r = RANK[taken]
         if r <= 8:
-            if self._faces(taken // 12):
+            if self._faces(SUIT_INDEX[taken]):
                 return False
         elif r != ARLAS or self.afo:
             return False
         else:
-            x = taken // 12
+            x = SUIT_INDEX[taken]
             for t in range(self.players):
-                if t != seat and self.active[t] and any(d // 12 == x for d in self.tab[t]):
+                if t != seat and self.active[t] and any(SUIT_INDEX[d] == x for d in self.tab[t]):
                     return False
         if not self.to_pile:
             if self._claimable(seat):
@@ -799,7 +800,7 @@ class SomachiState(State):
         elif kind == K_W3:
             x = need[2]
             if a == "defend":
-                dk = D[x * 12 + DEISKATUN - 1]
+                dk = D[CARD_OF[x][DEISKATUN]]
                 self._from_hand(seat, dk)
                 self._place_pile(seat, dk)
                 self._emit("defend", seat, card=dk, attacker=need[3])
@@ -823,7 +824,7 @@ class SomachiState(State):
             self.loc[c] = owner
             self.pile_of[c] = f
             self._emit("add", seat, card=c, pile=f, owner=owner)
-            self._trig_w2(c // 12, owner)
+            self._trig_w2(SUIT_INDEX[c], owner)
             tasks.append((T_MAIN, seat))
             tasks.append((T_FLUSH, seat))
             tasks.append((T_END,))
@@ -832,7 +833,7 @@ class SomachiState(State):
             tasks.append((T_MAIN, seat))
             tasks.append((T_FLUSH, seat))
         elif a == "collect":
-            self._collect(seat, action.arg // 12)
+            self._collect(seat, SUIT_INDEX[action.arg])
             tasks.append((T_MAIN, seat))
             tasks.append((T_FLUSH, seat))
         elif a == "challenge":
@@ -934,7 +935,7 @@ class SomachiState(State):
                     self.discard
                     and self.discard[-1] == c
                     and self.active[o]
-                    and self.arl_owner[c // 12] == o
+                    and self.arl_owner[SUIT_INDEX[c]] == o
                     and self.disc_by[-1] != o
                     and not (self.in_turn and self.turn_seat == o)
                 ):
@@ -1000,7 +1001,7 @@ class SomachiState(State):
     def _trig_w1(self) -> None:
         if self.discard:
             c = self.discard[-1]
-            o = self.arl_owner[c // 12]
+            o = self.arl_owner[SUIT_INDEX[c]]
             if o >= 0 and self.disc_by[-1] != o:
                 self.trig.append((T_W1, o, c))
 
@@ -1089,10 +1090,10 @@ class SomachiState(State):
         self._from_hand(seat, c)
         self._place_pile(seat, c)
         self._emit("open", seat, card=c)
-        if c % 12 + 1 == ARL:
-            self._sweep(seat, c // 12)
+        if RANK[c] == ARL:
+            self._sweep(seat, SUIT_INDEX[c])
         else:
-            self._trig_w2(c // 12, seat)
+            self._trig_w2(SUIT_INDEX[c], seat)
         # the draw that is part of an opening (S-36)
         d = self._draw_card()
         if d is not None:
@@ -1148,32 +1149,32 @@ class SomachiState(State):
             self.need = (K_MAIN, p)
 
     def _effect(self, seat: int, c: int, target: int) -> None:
-        x = c // 12
+        x = SUIT_INDEX[c]
         if target >= 0:
             self.negated = False
-            dk = x * 12 + DEISKATUN - 1
+            dk = CARD_OF[x][DEISKATUN]
             self.tasks.append((T_ATTACK, seat, target, c))
             if self.loc[dk] == target:
                 self.negated = True
             else:
                 self.need = (K_W3, target, x, seat)
             return
-        if c % 12 + 1 == ARL:
+        if RANK[c] == ARL:
             self._sweep(seat, x)
         else:
             self._trig_w2(x, seat)
 
     def _resolve_attack(self, seat: int, target: int, c: int) -> None:
-        x = c // 12
+        x = SUIT_INDEX[c]
         arlas = D[c]
         self.limbo = -1
-        dk = x * 12 + DEISKATUN - 1
+        dk = CARD_OF[x][DEISKATUN]
         if self.loc[dk] == target:
             self._to_bottom([arlas])
             self._emit("negated", seat, card=arlas, target=target)
             return
-        lost = [d for d in self.tab[target] if d // 12 == x]
-        self.tab[target] = [d for d in self.tab[target] if d // 12 != x]
+        lost = [d for d in self.tab[target] if SUIT_INDEX[d] == x]
+        self.tab[target] = [d for d in self.tab[target] if SUIT_INDEX[d] != x]
         for d in lost:
             self.loc[d] = -1
             self.pile_of[d] = -1
@@ -1231,8 +1232,8 @@ class SomachiState(State):
         for c in self.tab[seat]:
             self.loc[c] = -1
             self.pile_of[c] = -1
-            if c % 12 + 1 == ARL and self.arl_owner[c // 12] == seat:
-                self.arl_owner[c // 12] = -1
+            if RANK[c] == ARL and self.arl_owner[SUIT_INDEX[c]] == seat:
+                self.arl_owner[SUIT_INDEX[c]] = -1
         self.removed_pub.extend(self.tab[seat])
         self.tab[seat] = []
 
@@ -1321,19 +1322,19 @@ class SomachiState(State):
         self.tab[seat].append(c)
         self.loc[c] = seat
         self.pile_of[c] = c
-        if c % 12 + 1 == ARL:
-            self.arl_owner[c // 12] = seat
+        if RANK[c] == ARL:
+            self.arl_owner[SUIT_INDEX[c]] = seat
 
     def _take_cards(self, seat: int, x: int, cards: list[RailogCard], what: str) -> None:
         """An arl owner takes ``cards`` of suit ``x`` (to the hand, or the arl pile)."""
         if not cards:
             return
         if self.to_pile:
-            arl = x * 12 + ARL - 1
+            arl = CARD_OF[x][ARL]
             for c in cards:
                 self.tab[seat].append(c)
                 self.loc[c] = seat
-                self.pile_of[c] = arl if c % 12 < 8 else c
+                self.pile_of[c] = arl if RANK[c] <= 8 else c
         else:
             self.hands[seat].extend(cards)
             for c in cards:
@@ -1346,9 +1347,9 @@ class SomachiState(State):
         for k in range(1, n):
             t = (seat + k) % n
             tab = self.tab[t]
-            if any(c // 12 == x for c in tab):
-                mine = [c for c in tab if c // 12 == x]
-                self.tab[t] = [c for c in tab if c // 12 != x]
+            if any(SUIT_INDEX[c] == x for c in tab):
+                mine = [c for c in tab if SUIT_INDEX[c] == x]
+                self.tab[t] = [c for c in tab if SUIT_INDEX[c] != x]
                 for c in mine:
                     self.loc[c] = -1
                     self.pile_of[c] = -1
@@ -1358,7 +1359,7 @@ class SomachiState(State):
     def _discard_run(self, x: int) -> list[RailogCard]:
         out: list[RailogCard] = []
         disc = self.discard
-        while disc and disc[-1] // 12 == x:
+        while disc and SUIT_INDEX[disc[-1]] == x:
             out.append(disc.pop())
             self.disc_by.pop()
         return out
@@ -1371,7 +1372,7 @@ class SomachiState(State):
             self._trig_w1()
 
     def _claim(self, seat: int) -> None:
-        x = self.discard[-1] // 12
+        x = SUIT_INDEX[self.discard[-1]]
         run = self._discard_run(x)
         self._take_cards(seat, x, run, "claim")
         self._trig_w1()
@@ -1481,8 +1482,8 @@ class SomachiState(State):
         tab = self.tab[seat]
         out: list[list[RailogCard]] = []
         for f in tab:
-            if f % 12 >= 8:
-                out.append([f, *(c for c in tab if c % 12 < 8 and self.pile_of[c] == f)])
+            if RANK[f] > 8:
+                out.append([f, *(c for c in tab if RANK[c] <= 8 and self.pile_of[c] == f)])
         return out
 
     def pending(self) -> dict[str, Any] | None:
@@ -1711,20 +1712,20 @@ class SomachiState(State):
         for s in range(n):
             for c in self.tab[s]:
                 assert self.loc[c] == s, f"{D[c]} misplaced"
-                r = c % 12 + 1
+                r = RANK[c]
                 if r > 8:
                     assert self.pile_of[c] == c
                     if r == ARL:
-                        assert arls[c // 12] == -1, "two arls of one suit on the table"
-                        arls[c // 12] = s
+                        assert arls[SUIT_INDEX[c]] == -1, "two arls of one suit on the table"
+                        arls[SUIT_INDEX[c]] = s
                     if r == ARLAS:
                         assert self.afo or self.to_pile, "an arlas on the table without AFO"
                 else:
                     f = self.pile_of[c]
-                    assert f >= 0 and f // 12 == c // 12 and self.loc[f] == s, (
+                    assert f >= 0 and SUIT_INDEX[f] == SUIT_INDEX[c] and self.loc[f] == s, (
                         f"{D[c]} off its pile"
                     )
-                    rf = f % 12 + 1
+                    rf = RANK[f]
                     assert self.afo or rf in (ALAK, ARL), f"{D[c]} added to a {rf} pile"
                     assert self.tab[s].index(D[f]) < self.tab[s].index(c), "pile out of order"
         # 3. at most one arl per suit, and the owner table agrees

@@ -46,7 +46,16 @@ from bisect import insort
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
+from cardhall.cards import (
+    ALAK,
+    ARL,
+    ARLAS,
+    COUNT_VALUE,
+    DEISKATUN,
+    RAILOG_DECK,
+    RANK,
+    RailogCard,
+)
 from cardhall.engine import (
     COMPILED,
     SPECTATOR,
@@ -81,11 +90,6 @@ ROUNDS = 4
 #: The pseudo-seat of the deck, the opposing side in solitaire.
 DECK_SEAT = -1
 
-# Per card index: rank 1..12, face value in a hand (numbers only), capture count value.
-_RANK: tuple[int, ...] = tuple(c % 12 + 1 for c in range(96))
-_NUMBER: tuple[int, ...] = tuple(r if r <= 8 else 0 for r in _RANK)
-#: Capture count value of each card index: numbers at face value, faces 8.
-COUNT_VALUE: tuple[int, ...] = tuple(r if r <= 8 else 8 for r in _RANK)
 _TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
 PLAYS: tuple[Action, ...] = tuple(Action("play", c) for c in RAILOG_DECK)
 
@@ -136,7 +140,7 @@ def evaluate(
     live: tuple[list[int], list[int]] = ([], [])  # uncancelled arlas play indexes
     credit = [0, 0]  # deiskatun of a side still waiting for an arlas to cancel
     cancelled: list[int] = []
-    rank_of = _RANK
+    rank_of = RANK
     for i, card in enumerate(cards):
         rank = rank_of[card]
         if rank <= 8:
@@ -483,21 +487,17 @@ class YamiroState(State):
             return []
         return [PLAYS[c] for c in self.hands[seat]]
 
-    def apply(self, seat: int, action: Any) -> None:
-        # Fast path: a card object from this seat's hand, on its turn, is legal; anything
-        # else takes the base class's full validation (with its error messages).
-        if (
-            type(action) is Action
-            and type(seat) is int
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """As the base class's, without building the list: a card of the seat's hand
+        (the same answer: the conformance suite checks it)."""
+        return (
+            type(seat) is int
             and seat == self.to_move
+            and type(action) is Action
             and action.kind == "play"
             and type(action.arg) is RailogCard
             and action.arg in self.hands[seat]
-        ):
-            self._apply(seat, action)
-            self.history.append((seat, action))
-            return
-        super().apply(seat, action)
+        )
 
     def _apply(self, seat: int, action: Action) -> None:
         card = int(action.arg)
@@ -638,8 +638,8 @@ class YamiroState(State):
                     "total": result.totals[side],
                     "multiplier": result.multipliers[side],
                     "value": result.values[side],
-                    "arlas": [i + 1 for i in idx if _RANK[played[i]] == ARLAS],
-                    "deiskatun": sum(1 for i in idx if _RANK[played[i]] == DEISKATUN),
+                    "arlas": [i + 1 for i in idx if RANK[played[i]] == ARLAS],
+                    "deiskatun": sum(1 for i in idx if RANK[played[i]] == DEISKATUN),
                     "captures": [_TEXT[c] for c in self.captures[side]],
                     "capture_total": capture_value(self.captures[side]),
                 }

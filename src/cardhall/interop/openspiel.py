@@ -373,8 +373,7 @@ class CardhallState(pyspiel.State):
     def _rebuild(self, orders: Sequence[Sequence[int]], history: list[tuple[int, Action]]) -> State:
         st = _engine_of(self._key)._initial_state(ExplicitChance(0, orders))
         for seat, action in history:
-            st._apply(seat, action)
-            st.history.append((seat, action))
+            st.apply_unchecked(seat, action)
         return st
 
     def _apply_engine(self, seat: int, action_id: int) -> None:
