@@ -33,7 +33,13 @@ from cardhall.engine import (
     legal_count,
     legal_json,
 )
-from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
+from cardhall.errors import (
+    ChanceError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    RecordError,
+)
 from cardhall.registry import game_class, game_names, make_game
 
 
@@ -398,3 +404,67 @@ def test_silenced_states_play_the_same_without_events(
     assert quiet.outcome() == loud.outcome()
     assert quiet.is_over == loud.is_over
     assert len(quiet.events) == before < len(loud.events)
+
+
+# --------------------------------------------------------------------------- chance as a step
+
+EXPLICIT_CASES = [
+    ("abstrac", 2, {"match": True, "target": 150}),
+    ("getha", 3, {"chips": 12, "max_deals": 3}),
+    ("getha", 8, {"simultaneous_discard_above": 2, "max_deals": 2}),
+    ("somachi", 3, {"seed_discard": True}),
+    ("somachi", 4, {"clear_discard_between_hands": False, "hands_per_game": 6}),
+    ("yamiro", 2, {}),
+    ("yamiro", 1, {}),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), EXPLICIT_CASES)
+def test_explicit_chance_stops_at_every_shuffle_and_plays_the_same_game(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game = make_game(name, players, **options)
+    auto = game.new_state(seed=11)
+    rng = random.Random(11)
+    while not auto.is_over:
+        seat = min(auto.actors())
+        auto.apply(seat, choose_uniform(rng, auto.legal_actions(seat)))
+    orders = auto.chance.used
+    explicit = game.new_state(explicit=True)
+    given = 0
+
+    def shuffles() -> None:
+        nonlocal given
+        while explicit.pending_shuffle() is not None:
+            assert explicit.actors() == frozenset() and not explicit.is_over
+            assert explicit.pending_shuffle() == tuple(sorted(int(c) for c in orders[given]))
+            explicit.apply_shuffle(orders[given])
+            given += 1
+
+    shuffles()
+    for seat, action in auto.history:
+        assert explicit.pending_shuffle() is None
+        explicit.apply(seat, action)
+        shuffles()
+    assert given == len(orders) and (given >= 2 or name == "yamiro")
+    assert explicit.digest() == auto.digest()
+
+
+def test_a_wrong_shuffle_is_refused_and_nothing_moves_while_one_is_pending() -> None:
+    game = make_game("getha", 3)
+    state = game.new_state(explicit=True)
+    pending = state.pending_shuffle()
+    assert pending == tuple(range(96)) and state.actors() == frozenset()
+    before = state.digest()
+    for bad in (list(range(95)), [0] * 96, list(range(1, 97)), ["alak/S1"] * 96):
+        with pytest.raises(ChanceError, match="exactly the 96 cards"):
+            state.apply_shuffle(bad)
+        assert state.digest() == before and state.pending_shuffle() == pending
+    with pytest.raises(IllegalActionError, match="being shuffled"):
+        state.apply(0, "bringin 1")
+    order = list(range(96))[::-1]
+    state.apply_shuffle([str(RAILOG_DECK[c]) for c in order])  # notation works too
+    assert state.pending_shuffle() is None and state.actors() == frozenset({0})
+    assert state.chance.used == [tuple(order)]
+    with pytest.raises(ChanceError, match="no shuffle is pending"):
+        state.apply_shuffle(order)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.conformance import random_playout
+from cardhall.engine import State, choose_uniform, expand_legal, legal_at, legal_count
 from cardhall.errors import RecordError
 from cardhall.record import FORMAT, Record, load_record, replay
 from cardhall.registry import make_game
@@ -130,3 +131,56 @@ def test_load_record_reports_unreadable_files(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     finished_record().save(good)
     assert load_record(good) == finished_record()
+
+
+def test_replay_stops_at_any_action_and_resumes_from_a_json_snapshot() -> None:
+    game = make_game("getha", 3, chips=10, max_deals=3)
+    original = game.new_state(seed=6)
+    rng = random.Random(6)
+    while not original.is_over:
+        seat = min(original.actors())
+        original.apply(seat, choose_uniform(rng, original.legal_actions(seat)))
+    record = Record.from_json(Record.from_state(original).to_json())
+    n = len(record.actions)
+    marks: list[int] = []
+
+    def mark(state: State) -> None:
+        marks.append(len(state.history))
+
+    for upto in (0, 1, n // 3, n // 2, n):
+        marks.clear()
+        head = replay(record, upto, each=mark)
+        assert len(head.history) == upto and marks == list(range(1, upto + 1))
+        # a snapshot: the JSON record of the first actions, replayed, then resumed
+        snapshot = replay(Record.from_json(Record.from_state(head).to_json()))
+        marks.clear()
+        resumed = replay(record, state=snapshot, each=mark)
+        assert resumed.digest() == original.digest() and marks == list(range(upto + 1, n + 1))
+    with pytest.raises(RecordError, match="cannot replay"):
+        replay(record, n + 1)
+    other = replay(Record.from_state(make_game("getha", 3, chips=10).new_state(seed=6)))
+    with pytest.raises(RecordError, match="game and options"):
+        replay(record, state=other)
+    wrong = replay(record, 4)
+    seat = min(wrong.actors())
+    legal = expand_legal(wrong.legal_actions(seat))
+    wrong.apply(seat, next(a for a in legal if str(a) != record.actions[4][1]))
+    with pytest.raises(RecordError, match="not the record's first actions"):
+        replay(record, state=wrong)
+    with pytest.raises(RecordError, match="past action 3"):
+        replay(record, 3, state=replay(record, 4))
+
+
+def test_an_explicit_replay_stops_where_the_record_has_no_more_orders() -> None:
+    game = make_game("getha", 3, chips=10)
+    original = game.new_state(seed=2)
+    while original.deals < 2:  # type: ignore[attr-defined]
+        seat = min(original.actors())
+        legal = original.legal_actions(seat)
+        original.apply(seat, legal_at(legal, legal_count(legal) - 1))
+    record = Record.from_state(original)
+    record.reshuffles = []  # keep only the first deal's order
+    state = replay(record, explicit=True, check_result=False)
+    assert state.pending_shuffle() == tuple(range(96)) and state.actors() == frozenset()
+    state.apply_shuffle(original.chance.used[1])
+    assert state.digest() == original.digest()

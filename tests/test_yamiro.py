@@ -910,3 +910,80 @@ def test_determinize_masks_events_per_seat_and_follows_new_events() -> None:
         mover = min(state.actors())
         state.apply(mover, state.legal_actions(mover)[0])
     assert len(state.determinize(1, rng).events) == len(state.events)
+
+
+def test_with_explicit_chance_a_reshuffle_in_the_middle_of_a_hand_waits_for_its_order() -> None:
+    """The same long tie as above, with explicit chance: the play whose draw finds the
+    pile empty stops the game (nobody may act) until the reshuffle's order is given, then
+    the play's draw is taken from it and the hand goes on; then, in a game where the
+    discards are all 96 cards, the empty-handed attacker of the next hand waits too."""
+    start = ["8/S1", "1/S1", "7/S1", "2/S1", "8/S5", "1/S5", "7/S5", "2/S5"]
+    game = make_game("yamiro", 2, must_have_winner=True)
+    auto = game.new_state(deck=mirrored_deck(start), seed=3)
+    play_out(auto, [start[0::2], start[1::2]], [0, 1] * 4)
+    mirror_play(auto, lambda s: any(e.kind == "reshuffle" for e in s.events))
+    state = game.new_state(deck=mirrored_deck(start), seed=3, explicit=True)
+    for seat, action in auto.history[:-1]:
+        state.apply(seat, action)
+    seat, action = auto.history[-1]
+    state.apply(seat, action)  # its draw needs the reshuffle
+    assert state.pending_shuffle() == tuple(sorted(int(c) for c in auto.chance.used[1]))
+    assert state.actors() == frozenset() and state.legal_actions(1 - seat) == []
+    assert not any(e.kind == "reshuffle" for e in state.events)
+    state.apply_shuffle(auto.chance.used[1])
+    assert state.digest() == auto.digest()
+    # the next hand's attacker starts with an empty hand: it waits for the reshuffle too
+    auto = game.new_state(deck=mirrored_deck(), seed=4)
+    mirror_play(auto, lambda s: s.hand_no > 0)
+    state = game.new_state(deck=mirrored_deck(), seed=4, explicit=True)
+    for seat, action in auto.history:
+        state.apply(seat, action)
+    assert state.pending_shuffle() is not None and state.actors() == frozenset()
+    state.apply_shuffle(auto.chance.used[1])
+    assert state.digest() == auto.digest() and state.actors() == frozenset({1})
+
+
+@pytest.mark.parametrize("draw_before_last", [False, True])
+@pytest.mark.parametrize("leave", [0, 1, 2])
+def test_solitaire_draws_wait_for_a_reshuffle_at_each_stage(
+    draw_before_last: bool, leave: int
+) -> None:
+    """Solitaire with the pile run down to ``leave`` cards (the others moved to the
+    discards) after 0..7 plays: the first draw of the deck or the player that finds it
+    empty waits for the reshuffle (nobody acts meanwhile); given that order, the explicit
+    game is the automatic one that had it recorded."""
+    game = make_game(
+        "yamiro",
+        1,
+        must_have_winner=True,
+        solitaire_draw_before_last=draw_before_last,
+        reshuffle_discards=True,
+    )
+    deck = [str(c) for c in RAILOG_DECK]
+
+    def exhausted(state: Any, pause: int) -> Any:
+        for _ in range(pause):
+            state.apply(0, state.legal_actions(0)[0])
+        end = len(state.pile) - leave
+        state.discard = state.discard + state.pile[state.pos : end]
+        state.pos = end
+        return state
+
+    for pause in range(8):
+        explicit = exhausted(game.new_state(deck=deck, seed=1, explicit=True), pause)
+        while explicit.pending_shuffle() is None and not explicit.is_over:
+            explicit.apply(0, explicit.legal_actions(0)[0])
+        pending = explicit.pending_shuffle()
+        assert pending is not None and explicit.actors() == frozenset()
+        order = [str(RAILOG_DECK[c]) for c in reversed(pending)]
+        explicit.apply_shuffle(order)
+        auto = exhausted(game.new_state(deck=deck, seed=1, reshuffles=[order]), pause)
+        for _, action in explicit.history[pause:]:
+            auto.apply(0, action)
+        assert auto.digest() == explicit.digest()
+        while not auto.is_over:
+            action = auto.legal_actions(0)[0]
+            auto.apply(0, action)
+            explicit.apply(0, action)
+            assert explicit.pending_shuffle() is None
+        assert auto.digest() == explicit.digest()

@@ -43,7 +43,13 @@ from typing import Any, ClassVar, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from cardhall.cards import FrenchCard, RailogCard
-from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
+from cardhall.errors import (
+    ChanceError,
+    IllegalActionError,
+    NotationError,
+    OptionError,
+    RecordError,
+)
 from cardhall.shuffle import shuffle
 
 __all__ = [
@@ -465,48 +471,76 @@ def parse_assignments(items: Iterable[str], what: str = "option") -> dict[str, A
 class Chance:
     """The source of every shuffle in a game, and the record of what each produced.
 
-    A shuffle takes the cards to shuffle and returns them in a new order. When the state
+    A shuffle takes the cards to shuffle and puts them in a new order. When the state
     was given recorded orders (a stacked deck, or a record being replayed), the next
-    recorded order is used, after checking it holds exactly those cards; otherwise the
-    order comes from ``seed`` and the shuffle's index. Results depend only on the
-    *multiset* of cards, never on the order they were handed in, so a determinized copy
-    of a state reshuffles exactly like the real one.
+    recorded order is used, after checking it holds exactly those cards; otherwise, when
+    ``automatic`` (the default, like pokerkit's automations), the order comes from ``seed``
+    and the shuffle's index; otherwise there is no order yet: the state waits for one
+    (:meth:`State.pending_shuffle`, :meth:`State.apply_shuffle`). Results depend only on
+    the *multiset* of cards, never on the order they were handed in, so a determinized
+    copy of a state reshuffles exactly like the real one.
 
     ``used`` lists every order produced so far: ``used[0]`` is the record's ``deck`` and
     the rest its ``reshuffles``.
     """
 
-    __slots__ = ("recorded", "seed", "used")
+    __slots__ = ("automatic", "recorded", "seed", "used")
 
-    def __init__(self, seed: int | str | None = None, recorded: Sequence[Sequence[int]] = ()):
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        recorded: Sequence[Sequence[int]] = (),
+        automatic: bool = True,
+    ):
         self.seed = 0 if seed is None else seed
         self.recorded: tuple[tuple[int, ...], ...] = tuple(tuple(o) for o in recorded)
         self.used: list[tuple[int, ...]] = []
+        self.automatic = automatic
 
-    def shuffle(self, cards: Iterable[Any]) -> list[Any]:
-        """Shuffle ``cards`` (the next recorded order, or a seeded shuffle). The result holds
-        the objects given (pass card objects to get card objects back)."""
+    def next_order(self, cards: Iterable[Any]) -> list[Any] | None:
+        """The order of the next shuffle of ``cards`` (the next recorded order, else a
+        seeded one when automatic), now part of :attr:`used`; ``None`` when an explicit
+        chance has no order for it yet. The result holds the objects given."""
         pool = sorted(cards)
         k = len(self.used)
         if k < len(self.recorded):
-            order = self.recorded[k]
-            if sorted(order) != pool:
+            result = _ordered(pool, self.recorded[k])
+            if result is None:
                 raise RecordError(
                     f"recorded card order #{k} does not hold the {len(pool)} cards being "
-                    f"shuffled ({len(order)} given)"
+                    f"shuffled ({len(self.recorded[k])} given)"
                 )
-            by_value = {int(c): c for c in pool}  # keep the caller's card objects
-            result = [by_value[int(c)] for c in order]
-        else:
+        elif self.automatic:
             rng = random.Random(f"{self.seed}:{k}")
             shuffle(rng, pool)
             result = pool
+        else:
+            return None
         self.used.append(tuple(result))
         return list(result)
 
+    def take(self, cards: Iterable[Any], order: Sequence[int]) -> list[Any]:
+        """Record ``order`` (card indexes) as the next shuffle of ``cards``: an explicit
+        chance step. Raises :class:`ChanceError` unless it holds exactly those cards."""
+        pool = sorted(cards)
+        result = _ordered(pool, order)
+        if result is None:
+            raise ChanceError(
+                f"a shuffle order must hold exactly the {len(pool)} cards being shuffled "
+                f"({len(order)} given)"
+            )
+        self.used.append(tuple(result))
+        return result
+
+    def shuffle(self, cards: Iterable[Any]) -> list[Any]:
+        """Shuffle ``cards`` now (:meth:`next_order`, which must have an order)."""
+        order = self.next_order(cards)
+        if order is None:
+            raise ChanceError("no order for this shuffle: it must be given (apply_shuffle)")
+        return order
+
     def clone(self) -> Chance:
-        other = Chance() if COMPILED else Chance.__new__(Chance)
-        other.seed = self.seed
+        other = Chance(self.seed, (), self.automatic)
         other.recorded = self.recorded
         other.used = self.used.copy()
         return other
@@ -517,6 +551,19 @@ class Chance:
         other.used = self.used.copy()
         other.recorded = tuple(self.used)
         return other
+
+
+def _ordered(pool: list[Any], order: Sequence[Any]) -> list[Any] | None:
+    """``pool``'s objects (sorted) in the order of the card indexes ``order``, or ``None``
+    if ``order`` is not exactly those cards."""
+    try:
+        ints = [int(c) for c in order]
+    except (TypeError, ValueError):
+        return None
+    if sorted(ints) != [int(c) for c in pool]:
+        return None
+    by_value = {int(c): c for c in pool}  # keep the caller's card objects
+    return [by_value[c] for c in ints]
 
 
 # --------------------------------------------------------------------------- events & outcome
@@ -658,11 +705,15 @@ class Game(ABC):
         seed: int | str | None = None,
         deck: Sequence[Any] | None = None,
         reshuffles: Sequence[Sequence[Any]] = (),
+        explicit: bool = False,
     ) -> State:
         """A new game from a seed, or from a stacked ``deck`` (cards or notations, top first).
 
         ``reshuffles`` gives the orders of later shuffles (as recorded); shuffles beyond
-        what was given come from ``seed`` (0 when not given).
+        what was given come from ``seed`` (0 when not given), or, with ``explicit``, are
+        waited for: the state stops at each (:meth:`State.pending_shuffle`) until
+        :meth:`State.apply_shuffle` gives its order (a new explicit state without a deck
+        waits for its first shuffle).
         """
         recorded: list[Sequence[int]] = []
         if deck is not None:
@@ -670,7 +721,7 @@ class Game(ABC):
             recorded.extend(self.parse_cards(o) for o in reshuffles)
         elif reshuffles:
             raise OptionError("reshuffles need a deck")
-        return self._initial_state(Chance(seed, recorded))
+        return self._initial_state(Chance(seed, recorded, automatic=not explicit))
 
     @abstractmethod
     def _initial_state(self, chance: Chance) -> State:
@@ -827,6 +878,9 @@ class State(ABC):
         self.chance = chance
         self.events = []
         self.history = []
+        #: The shuffle the state waits for: (its cards, sorted; the method that goes on
+        #: with the order; that method's other arguments). See :meth:`_shuffle`.
+        self._pending: tuple[tuple[Any, ...], str, tuple[Any, ...]] | None = None
 
     # -- the protocol --------------------------------------------------------------------
 
@@ -924,6 +978,50 @@ class State(ABC):
         self._apply(seat, action)
         self.history.append((seat, action))
 
+    # -- chance as a step ---------------------------------------------------------------
+
+    def pending_shuffle(self) -> tuple[int, ...] | None:
+        """The cards (sorted indexes) of the shuffle the state waits for, or ``None``.
+
+        With an automatic :class:`Chance` (the default) there is never one: every shuffle
+        is drawn from the seeded chance, or taken from recorded orders, as it comes. With
+        ``explicit`` chance (``game.new_state(..., explicit=True)``: replays, the OpenSpiel
+        adapter, tests) the state stops at each shuffle it has no order for; nobody may act
+        until :meth:`apply_shuffle` gives one.
+        """
+        pending = self._pending
+        return None if pending is None else tuple(int(c) for c in pending[0])
+
+    def apply_shuffle(self, order: Sequence[Any]) -> None:
+        """Give the pending shuffle its order (card indexes, cards or notations, top of
+        the deck first as the game deals them), and go on to the next decision or the next
+        shuffle. Raises :class:`ChanceError` if no shuffle is pending or ``order`` is not
+        exactly its cards; the state is then unchanged."""
+        pending = self._pending
+        if pending is None:
+            raise ChanceError("no shuffle is pending")
+        cards = [self.game.parse_cards([c])[0] if isinstance(c, str) else c for c in order]
+        result = self.chance.take(pending[0], cards)
+        self._pending = None
+        getattr(self, pending[1])(result, *pending[2])
+        self._resume()
+
+    def _resume(self) -> None:
+        """Called after a pending shuffle's step has run (:meth:`apply_shuffle`): a game
+        whose steps run from a queue goes on with it here (Somachi); others need not."""
+
+    def _shuffle(self, cards: Iterable[Any], then: str, *args: Any) -> None:
+        """Shuffle ``cards``, then go on with ``self.<then>(order, *args)``: at once when
+        the chance has an order (automatic, or recorded), else when :meth:`apply_shuffle`
+        gives it. A game calls this last in whatever step needs the shuffle (nothing after
+        it may depend on the order) and keeps its zones whole until ``then`` runs."""
+        pool = sorted(cards)
+        order = self.chance.next_order(pool)
+        if order is None:
+            self._pending = (tuple(pool), then, args)
+            return
+        getattr(self, then)(order, *args)
+
     def is_legal(self, seat: int, action: Any) -> bool:
         """Whether ``seat`` may play ``action`` now: whether it is one of
         :meth:`legal_actions` (an amount inside a legal range counts). Never raises;
@@ -945,6 +1043,8 @@ class State(ABC):
             raise IllegalActionError(seat, action, "the game is over")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalActionError(seat, action, f"no such seat (0..{self.players - 1})")
+        if self._pending is not None:
+            raise IllegalActionError(seat, action, "the cards are being shuffled (apply_shuffle)")
         actors = self.actors()
         if seat not in actors:
             waiting = ", ".join(str(s) for s in sorted(actors))
@@ -1019,6 +1119,7 @@ class State(ABC):
         other.events = self.events.copy()
         other.history = self.history.copy()
         other.quiet = self.quiet
+        other._pending = self._pending
 
     def digest(self) -> str:
         """A canonical text of everything observable, for equality checks in tests."""

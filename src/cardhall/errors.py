@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "CardhallError",
+    "ChanceError",
     "ChipError",
     "IllegalActionError",
     "NotationError",
@@ -67,3 +68,9 @@ class ChipError(CardhallError, ValueError):
 
     The chips are unchanged when it is raised (see :mod:`cardhall.money`).
     """
+
+
+class ChanceError(CardhallError, ValueError):
+    """A chance step that cannot be taken: a shuffle order that does not hold exactly the
+    cards being shuffled, or a shuffle given when the state waits for none (see
+    :meth:`cardhall.engine.State.apply_shuffle`). The state is unchanged."""

@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -254,24 +254,72 @@ def load_record(path: str | Path) -> Record:
     return Record.from_json(text)
 
 
-def replay(record: Record, check_result: bool = True) -> State:
-    """Replay a record to its final state.
+def replay(
+    record: Record,
+    upto: int | None = None,
+    *,
+    check_result: bool = True,
+    explicit: bool = False,
+    state: State | None = None,
+    each: Callable[[State], None] | None = None,
+) -> State:
+    """Replay a record: its game and options, its card orders, then its actions (the
+    first ``upto`` of them, or all). The one replay of the project: records, the research
+    adapters and the web's rebuild all come here.
+
+    The state goes on as the original did: shuffles beyond the record's orders come from
+    its seed, or, with ``explicit``, wait for :meth:`State.apply_shuffle` (the state stops
+    at a :meth:`State.pending_shuffle`).
+
+    ``state`` resumes from a state replayed earlier from this record's first actions (a
+    snapshot, itself replayed from a JSON record): only the record's later actions are
+    applied, and the record's card orders become the state's recorded ones. ``each`` is
+    called with the state after every action applied (a server keeps per-action marks).
 
     Raises :class:`RecordError` naming the first problem: bad game or options, a deck
-    that is not the game's cards, the first illegal action with its index, or a recorded
-    result that differs from the replayed one.
+    that is not the game's cards, the first illegal action with its index, a snapshot
+    that is not this record's, or (for a whole record) a recorded result that differs
+    from the replayed one.
+
+    >>> from cardhall.registry import make_game
+    >>> game = make_game("abstrac")
+    >>> original = game.new_state(seed=5)
+    >>> for move in ("first", "take 3", "take 1", "take 2"):
+    ...     original.apply(min(original.actors()), move)
+    >>> rec = Record.from_state(original)
+    >>> half = replay(rec, upto=2)
+    >>> len(half.history), replay(rec, state=half).digest() == original.digest()
+    (2, True)
     """
     try:
         game = make_game(record.game, record.players, **record.options)
     except CardhallError as exc:
         raise RecordError(f"record game/options: {exc}") from None
     try:
-        state = game.new_state(seed=record.seed, deck=record.deck, reshuffles=record.reshuffles)
-    except RecordError:
-        raise
+        orders = [game.parse_cards(record.deck)] if record.deck else []
+        orders.extend(game.parse_cards(o) for o in record.reshuffles)
     except CardhallError as exc:
         raise RecordError(f"record deck: {exc}") from None
-    for index, (seat, notation) in enumerate(record.actions):
+    end = len(record.actions) if upto is None else upto
+    if not 0 <= end <= len(record.actions):
+        raise RecordError(f"cannot replay {end} actions of a record of {len(record.actions)}")
+    if state is None:
+        try:
+            state = game.new_state(
+                seed=record.seed,
+                deck=orders[0] if orders else None,
+                reshuffles=orders[1:],
+                explicit=explicit,
+            )
+        except RecordError:
+            raise
+        except CardhallError as exc:
+            raise RecordError(f"record deck: {exc}") from None
+    else:
+        _check_snapshot(state, game, record, orders, end)
+    start = len(state.history)
+    for index in range(start, end):
+        seat, notation = record.actions[index]
         try:
             state.apply(seat, notation)
         except RecordError as exc:
@@ -280,19 +328,42 @@ def replay(record: Record, check_result: bool = True) -> State:
             raise RecordError(
                 f"action {index} [{seat}, {notation!r}] is illegal: {exc}", index=index
             ) from None
-    if check_result and record.result is not None:
-        outcome = state.outcome()
-        if outcome is None:
-            raise RecordError("record has a result but the replayed game is not over")
-        want = record.result
-        if "scores" in want and [float(x) for x in want["scores"]] != list(
-            map(float, outcome.scores)
-        ):
-            raise RecordError(
-                f"recorded scores {want['scores']} differ from replayed {list(outcome.scores)}"
-            )
-        if "winners" in want and sorted(want["winners"]) != sorted(outcome.winners):
-            raise RecordError(
-                f"recorded winners {want['winners']} differ from replayed {list(outcome.winners)}"
-            )
+        if each is not None:
+            each(state)
+    if check_result and end == len(record.actions) and record.result is not None:
+        _compare_result(state, record.result)
     return state
+
+
+def _check_snapshot(
+    state: State, game: Any, record: Record, orders: list[list[Any]], end: int
+) -> None:
+    """A state to resume from must be this record's game at one of its earlier actions."""
+    if state.game.name != game.name or state.game.options != game.options:
+        raise RecordError("the snapshot is not a state of this record's game and options")
+    n = len(state.history)
+    if n > end:
+        raise RecordError(f"the snapshot is past action {end} (it has played {n})")
+    mine = [(s, str(a)) for s, a in state.history]
+    if mine != [(s, a) for s, a in record.actions[:n]]:
+        raise RecordError("the snapshot's actions are not the record's first actions")
+    used = [[int(c) for c in o] for o in state.chance.used]
+    wanted = [[int(c) for c in o] for o in orders]
+    if wanted[: len(used)] != used:
+        raise RecordError("the snapshot's card orders are not the record's")
+    # later shuffles come from the record's orders, exactly as in a full replay
+    state.chance.recorded = tuple(tuple(o) for o in wanted)
+
+
+def _compare_result(state: State, want: dict[str, Any]) -> None:
+    outcome = state.outcome()
+    if outcome is None:
+        raise RecordError("record has a result but the replayed game is not over")
+    if "scores" in want and [float(x) for x in want["scores"]] != list(map(float, outcome.scores)):
+        raise RecordError(
+            f"recorded scores {want['scores']} differ from replayed {list(outcome.scores)}"
+        )
+    if "winners" in want and sorted(want["winners"]) != sorted(outcome.winners):
+        raise RecordError(
+            f"recorded winners {want['winners']} differ from replayed {list(outcome.winners)}"
+        )

@@ -50,6 +50,8 @@ SECOND = Action("second")
 TAKES = (Action("take", 1), Action("take", 2), Action("take", 3))
 _TAKE_LISTS: tuple[list[Legal], ...] = ([TAKES[0]], [TAKES[0], TAKES[1]], list(TAKES))
 _CHOICE_LIST: list[Legal] = [FIRST, SECOND]
+#: ``to_move`` while the next deal's cards wait to be shuffled (see State.apply_shuffle).
+SHUFFLING = -2
 
 SET_POINTS = (0, 0, 0, 2, 8)  # by number of cards of one rank
 RUN_POINTS = (0, 0, 0, 3, 4, 6, 12)  # by length of a maximal suit sequence
@@ -153,27 +155,36 @@ class AbstracState(State):
         self.deals: list[dict[str, Any]] = []  # finished deals (match history)
         self.dealer = 1
         self.over = False
-        self._new_deal()
-
-    def _new_deal(self) -> None:
-        self.row: list[int] = self.chance.shuffle(FRENCH_DECK)
+        self.row: list[int] = []
         self.pos = 0  # index of the top end of the remaining row
         self.taken: list[list[int]] = [[], []]
         self.to_move = -1  # -1 while the nondealer has not chosen
+        self.first = -1
+        self._new_deal()
+
+    def _new_deal(self) -> None:
+        self.to_move = SHUFFLING
+        self._shuffle(FRENCH_DECK, "_lay_out")
+
+    def _lay_out(self, row: list[int]) -> None:
+        self.row = row
+        self.pos = 0
+        self.taken = [[], []]
+        self.to_move = -1
         self.first = -1
         self._emit("layout", None, dealer=self.dealer, row=tuple(self.row))
 
     # -- protocol --------------------------------------------------------------------------
 
     def actors(self) -> frozenset[int]:
-        if self.over:
+        if self.over or self.to_move == SHUFFLING:
             return _NOBODY
         if self.to_move < 0:
             return _ALONE[1 - self.dealer]
         return _ALONE[self.to_move]
 
     def legal_actions(self, seat: int) -> list[Legal]:
-        if self.over:
+        if self.over or self.to_move == SHUFFLING:
             return []
         if self.to_move < 0:
             return _CHOICE_LIST.copy() if seat == 1 - self.dealer else []

@@ -342,8 +342,8 @@ _DISCARDS = [Action("discard", tuple(i + 1 for i in range(8) if m >> i & 1)) for
 _SELECTS = [Action("select", (s,)) for s in range(1, 9)] + [Action("select", p) for p in PAIRS]
 _REPLACES = [Action("replace", s) for s in range(1, 9)]
 
-# phases
-BRINGIN, ANSWER, DRAW, DECLARE, SELECT, BET, REPLACE, OVER = (
+# phases (SHUFFLE: waiting for the order of a shuffle, see State.apply_shuffle)
+BRINGIN, ANSWER, DRAW, DECLARE, SELECT, BET, REPLACE, OVER, SHUFFLE = (
     "bringin",
     "answer",
     "draw",
@@ -352,6 +352,7 @@ BRINGIN, ANSWER, DRAW, DECLARE, SELECT, BET, REPLACE, OVER = (
     "bet",
     "replace",
     "over",
+    "shuffle",
 )
 
 
@@ -541,7 +542,7 @@ class GethaState(State):
         self.turn = -1
         self.over = False
         self.order: list[int] = []  # dealt-in seats clockwise from the dealer's left
-        self.deck: list[int] = []
+        self.deck: list[int] = list(range(96))  # gathered, as between deals
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.played: list[list[int]] = [[] for _ in range(n)]
         self.reserve: list[list[int]] = [[] for _ in range(n)]
@@ -599,7 +600,15 @@ class GethaState(State):
                 self._emit(
                     "ante", None, paid={str(p): a for p, a in zip(self.order, paid, strict=True)}
                 )
-        deck = self.chance.shuffle(range(96))
+        self.phase = SHUFFLE
+        self.turn = -1
+        self._shuffle(range(96), "_deal_cards")
+
+    def _deal_cards(self, deck: list[int]) -> None:
+        """The deal, once its shuffle is known: eight cards to each hand, then the bring-in."""
+        o = self.game.options
+        money = self.money
+        d = self.dealer
         hands = len(self.order) + max(0, 4 - len(self.order))
         for j, p in enumerate(self.order):
             self.hand[p] = sorted(deck[j : 8 * hands : hands])
@@ -648,19 +657,28 @@ class GethaState(State):
                 return
         if self.phase == DECLARE:
             pooled = [c for p in self.order for c in self.pool[p]]
-            self.deck = self.chance.shuffle(self.deck + pooled)
-            for p in self.order:
-                self.pool[p] = []
-            self._emit("reshuffle", None, cards=len(self.deck))
-            for p in self.order:
-                k = self.discarded[p]
-                if k > 0 and self.money.is_live(p):
-                    drawn = self.deck[:k]
-                    del self.deck[:k]
-                    self.hand[p] = sorted(self.hand[p] + drawn)
-                    self.drawn[p] = k
-                    if not self.quiet:
-                        self._emit_private("draw", p, {"cards": cards_text(drawn)}, {"count": k})
+            self.phase = SHUFFLE
+            self.turn = -1
+            self._shuffle(self.deck + pooled, "_draw_declared")
+            return
+        self.phase = SELECT
+        self.turn = -1
+
+    def _draw_declared(self, deck: list[int]) -> None:
+        """The declared discards shuffled back into the deck: each seat draws its count."""
+        self.deck = deck
+        for p in self.order:
+            self.pool[p] = []
+        self._emit("reshuffle", None, cards=len(self.deck))
+        for p in self.order:
+            k = self.discarded[p]
+            if k > 0 and self.money.is_live(p):
+                drawn = self.deck[:k]
+                del self.deck[:k]
+                self.hand[p] = sorted(self.hand[p] + drawn)
+                self.drawn[p] = k
+                if not self.quiet:
+                    self._emit_private("draw", p, {"cards": cards_text(drawn)}, {"count": k})
         self.phase = SELECT
         self.turn = -1
 
@@ -972,7 +990,7 @@ class GethaState(State):
 
     def actors(self) -> frozenset[int]:
         phase = self.phase
-        if phase == OVER:
+        if phase in (OVER, SHUFFLE):
             return frozenset()
         if phase == SELECT:
             return frozenset(p for p in self.money.live_seats() if self.choice[p] is None)
@@ -980,7 +998,7 @@ class GethaState(State):
 
     def legal_actions(self, seat: int) -> list[Legal]:
         phase = self.phase
-        if phase == OVER:
+        if phase in (OVER, SHUFFLE):
             return []
         if phase == SELECT:
             if not self.money.is_live(seat) or self.choice[seat] is not None:
@@ -1158,7 +1176,7 @@ class GethaState(State):
             "max_deals": self.game.options["max_deals"],
             "dealer": self.dealer,
             "phase": self.phase,
-            "turn": self.turn if self.phase not in (SELECT, OVER) else None,
+            "turn": self.turn if self.phase not in (SELECT, OVER, SHUFFLE) else None,
             "order": list(self.order),
             "bring_in": self.bring_in,
             "cur": money.cur if betting else 0,

@@ -143,7 +143,11 @@ _QUIET = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
     T_W1,
     T_W2,
     T_CHAL,
-) = range(15)
+    T_DEAL,
+    T_OPEN_DRAW,
+    T_DRAW,
+    T_SEED,
+) = range(19)
 
 #: The faces that open a pile taking adds, per suit (alak, arl; every face under AFO).
 _OPENERS: tuple[tuple[int, ...], ...] = tuple((CARD_OF[x][ALAK], CARD_OF[x][ARL]) for x in range(8))
@@ -525,8 +529,7 @@ class SomachiState(State):
         self.money: Money | None = (
             Money([int(o["chips"])] * n, mode=str(o["allin_mode"])) if self.gambling else None
         )
-        order = chance.shuffle(D)
-        self.deck: list[RailogCard] = order[::-1]
+        self.deck: list[RailogCard] = []
         self.pub_tail = 0
         self.discard: list[RailogCard] = []
         self.disc_by: list[int] = []
@@ -563,9 +566,13 @@ class SomachiState(State):
         self.open_order: list[int] = []
         self._cache_seat = -1
         self._cache: list[Legal] = []
-        self._emit("game", None, players=n, options=dict(o))
-        self._start_hand()
+        self._shuffle(D, "_first_deck")
         self._run()
+
+    def _first_deck(self, order: list[RailogCard]) -> None:
+        self.deck = order[::-1]
+        self._emit("game", None, players=self.players, options=dict(self.game.options))
+        self._start_hand()
 
     # ------------------------------------------------------------------ protocol
 
@@ -764,10 +771,10 @@ class SomachiState(State):
         if kind == K_MAIN:
             self._apply_main(seat, action)
         elif kind == K_DRAW:
+            self.tasks.append((T_MAIN, seat))
+            self.tasks.append((T_FLUSH, seat))
             if a == "draw":
-                c = self._draw_card()
-                if c is not None:
-                    self._to_hand_private(seat, c, "draw")
+                self.tasks.append((T_DRAW, seat))  # the draw may wait for a reshuffle
             else:
                 c = self.discard.pop()
                 self.disc_by.pop()
@@ -776,8 +783,6 @@ class SomachiState(State):
                 self.taken = c
                 self._emit("take", seat, card=c, discard_size=len(self.discard))
                 self._trig_w1()
-            self.tasks.append((T_MAIN, seat))
-            self.tasks.append((T_FLUSH, seat))
         elif kind == K_OPEN:
             if a == "stand":
                 self._emit("stand", seat)
@@ -923,7 +928,7 @@ class SomachiState(State):
     def _run(self) -> None:
         """Work through the continuation stack until a seat must decide (or the game ends)."""
         tasks = self.tasks
-        while self.need is None and not self.over:
+        while self.need is None and not self.over and self._pending is None:
             tasks = self.tasks
             t = tasks.pop()
             code = t[0]
@@ -977,14 +982,26 @@ class SomachiState(State):
                 self._catch_up(t[1])
             elif code == T_REGSTART:
                 first = self._next_active(self.dealer)
-                if self.seed_discard:
-                    if self.deck:
-                        self._seed_flip()
-                    else:
-                        self._reshuffle()  # flips a seed itself
                 tasks.append((T_NEXT,))
                 tasks.append((T_FLUSH, first))
                 self.turn_seat = self.dealer
+                if self.seed_discard:
+                    tasks.append((T_SEED,))
+            elif code == T_SEED:
+                if self.deck:
+                    self._seed_flip()
+                else:
+                    self._reshuffle()  # flips a seed itself
+            elif code == T_DEAL:
+                self._deal(t[1])
+            elif code == T_OPEN_DRAW:
+                self._open_draw(t[1])
+            elif code == T_DRAW:
+                drawn = self._draw_card()
+                if drawn is not None:
+                    self._to_hand_private(t[1], drawn, "draw")
+                elif self._pending is not None:
+                    tasks.append(t)  # again, once the reshuffle is given
             else:  # pragma: no cover
                 raise AssertionError(f"unknown task {t!r}")
 
@@ -1055,18 +1072,27 @@ class SomachiState(State):
         self._emit(
             "hand", None, number=len(self.hand_log) + 1, dealer=self.dealer, seats=self.open_order
         )
-        for _ in range(HAND_SIZE):
-            for s in self.open_order:
-                c = self._draw_card()
-                if c is not None:
-                    self.hands[s].append(c)
-                    if self.deck_known_flag:
-                        self.pub[s] |= 1 << c
-        for s in self.open_order:
+        self.tasks = [(T_AFTER_OPEN,), (T_OPENSTEP, 0), (T_DEAL, 0)]
+
+    def _deal(self, k: int) -> None:
+        """Deal the hands, one card at a time clockwise, from the ``k``-th card on."""
+        order = self.open_order
+        m = len(order)
+        while k < HAND_SIZE * m:
+            c = self._draw_card()
+            if c is not None:
+                s = order[k % m]
+                self.hands[s].append(c)
+                if self.deck_known_flag:
+                    self.pub[s] |= 1 << c
+            elif self._pending is not None:
+                self.tasks.append((T_DEAL, k))  # again, once the reshuffle is given
+                return
+            k += 1
+        for s in order:
             self._emit_private(
                 "deal", s, {"cards": sorted(self.hands[s])}, {"count": len(self.hands[s])}
             )
-        self.tasks = [(T_AFTER_OPEN,), (T_OPENSTEP, 0)]
         self.trig = []
 
     def _open_step(self, k: int) -> None:
@@ -1094,8 +1120,14 @@ class SomachiState(State):
             self._sweep(seat, SUIT_INDEX[c])
         else:
             self._trig_w2(SUIT_INDEX[c], seat)
-        # the draw that is part of an opening (S-36)
+        self.tasks.append((T_OPEN_DRAW, seat))
+
+    def _open_draw(self, seat: int) -> None:
+        """The draw that is part of an opening (S-36), then the opener's bet."""
         d = self._draw_card()
+        if d is None and self._pending is not None:
+            self.tasks.append((T_OPEN_DRAW, seat))  # again, once the reshuffle is given
+            return
         if d is not None:
             self._to_hand_private(seat, d, "draw")
         elif self.discard:
@@ -1398,33 +1430,34 @@ class SomachiState(State):
             return pool >= 2
         return pool - (1 if self.discard else 0) >= 1
 
-    def _reshuffle(self) -> bool:
+    def _reshuffle(self) -> None:
         """RS: rebuild the deck from the removed pile and the discard pile (keeping its top
-        unless ``seed_discard``). Returns whether the deck has cards afterwards."""
+        unless ``seed_discard``), if they hold any card: at once, or, with explicit chance,
+        once the order is given (the deck stays empty until then)."""
         pool: list[RailogCard] = list(self.removed_pub)
         for r in self.removed_priv:
             pool.extend(r)
-        if self.seed_discard:
-            pool.extend(self.discard)
-            keep: list[RailogCard] = []
-            keep_by: list[int] = []
-        else:
-            pool.extend(self.discard[:-1])
-            keep = self.discard[-1:]
-            keep_by = self.disc_by[-1:]
-        if not pool:
-            return False
+        pool.extend(self.discard if self.seed_discard else self.discard[:-1])
+        if pool:
+            self._shuffle(pool, "_reshuffled")
+
+    def _reshuffled(self, order: list[RailogCard]) -> None:
         self.removed_pub = []
         self.removed_priv = [[] for _ in range(self.players)]
-        self.discard = keep
-        self.disc_by = keep_by
-        order = self.chance.shuffle(pool)
+        if self.seed_discard:
+            self.discard = []
+            self.disc_by = []
+        else:
+            self.discard = self.discard[-1:]
+            self.disc_by = self.disc_by[-1:]
         self.deck = order[::-1]
         self.pub_tail = 0
         self._emit("reshuffle", None, deck_size=len(self.deck))
         if self.seed_discard:
             self._seed_flip()
-        return bool(self.deck)
+
+    def _resume(self) -> None:
+        self._run()
 
     def _seed_flip(self) -> None:
         c = self.deck.pop()
@@ -1435,14 +1468,14 @@ class SomachiState(State):
         self._trig_w1()
 
     def _draw_card(self) -> RailogCard | None:
-        """The top card of the deck (reshuffling if needed), or -1 if there is none.
+        """The top card of the deck (reshuffling if needed), or ``None`` if there is none
+        or the reshuffle waits for its order (then :attr:`_pending` is set).
         Sets :attr:`deck_known_flag` when everyone knew which card it was."""
-        if not self.deck and not self._reshuffle():
-            self.deck_known_flag = False
-            return None
-        if not self.deck:  # pragma: no cover - seed flip took the only card
-            self.deck_known_flag = False
-            return None
+        if not self.deck:
+            self._reshuffle()
+            if not self.deck:  # nothing to reshuffle, a pending order, or a seed took it
+                self.deck_known_flag = False
+                return None
         deck = self.deck
         self.deck_known_flag = len(deck) <= self.pub_tail
         c = deck.pop()

@@ -89,6 +89,8 @@ HAND_SIZE = 4
 ROUNDS = 4
 #: The pseudo-seat of the deck, the opposing side in solitaire.
 DECK_SEAT = -1
+#: What a draw gives while the rebuilt pile waits for its order (explicit chance).
+WAITING = -2
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
 PLAYS: tuple[Action, ...] = tuple(Action("play", c) for c in RAILOG_DECK)
@@ -349,7 +351,7 @@ class YamiroState(State):
         self.draw_before_last = bool(opts["solitaire_draw_before_last"])
         self.hands_total = 4 if n == 4 else 8
         self.dealer = 1 if n == 2 else 0
-        self.pile: list[int] = self.chance.shuffle(range(96))  # never mutated: shared
+        self.pile: list[int] = []  # never mutated: shared (replaced by a reshuffle)
         self.pos = 0  # index of the top of the pile
         self.discard: list[int] = []
         self.captures: list[list[int]] = [[], []]
@@ -359,11 +361,20 @@ class YamiroState(State):
         self.hand_no = 0  # 0-based index of the hand in progress
         self.starter = 0
         self.turn = 0  # plays by players so far in this hand
-        self.to_move = 0  # seat to play, or -1 when the game is over
+        self.to_move = -1  # seat to play, or -1 when nobody may (the game is over, or the
+        # cards are being shuffled)
         self.results: list[dict[str, Any]] = []
         self.reshuffled: tuple[int, ...] | None = None  # cards of the last reshuffle
         self.over = False
-        # Deal one at a time, starting left of the dealer (seat 0 in solitaire).
+        #: The step a pending reshuffle interrupted, and the seat that was to move then.
+        self._todo: tuple[str, tuple[int, ...]] | None = None
+        self._paused_to_move = -1
+        self._shuffle(range(96), "_deal")
+
+    def _deal(self, pile: list[int]) -> None:
+        """Deal one at a time, starting left of the dealer (seat 0 in solitaire)."""
+        n = self.n
+        self.pile = pile
         first = 0 if n == 1 else (self.dealer + 1) % n
         for k in range(HAND_SIZE * n):
             insort(self.hands[(first + k) % n], self.pile[k])
@@ -381,18 +392,34 @@ class YamiroState(State):
 
     def _draw(self) -> int:
         """Take the top card of the pile (rebuilding it from the discards when allowed);
-        ``-1`` if there is none."""
+        ``-1`` if there is none, :data:`WAITING` if the rebuilt pile waits for its order
+        (explicit chance: the caller saves its step in :attr:`_todo` and stops)."""
         if self.pos >= len(self.pile):
             if not (self.reshuffle and self.discard):
                 return -1
-            self.pile = self.chance.shuffle(self.discard)
-            self.reshuffled = tuple(sorted(self.pile))
-            self.discard = []
-            self.pos = 0
-            self._emit("reshuffle", None, count=len(self.pile))
+            self._shuffle(self.discard, "_reshuffled")
+            if self._pending is not None:
+                self._paused_to_move = self.to_move
+                self.to_move = -1  # nobody acts while the cards are shuffled
+                return WAITING
         card = self.pile[self.pos]
         self.pos += 1
         return card
+
+    def _reshuffled(self, pile: list[int]) -> None:
+        self.pile = pile
+        self.reshuffled = tuple(sorted(pile))
+        self.discard = []
+        self.pos = 0
+        self._emit("reshuffle", None, count=len(pile))
+
+    def _resume(self) -> None:
+        """Go on with the step the reshuffle interrupted (it draws again)."""
+        todo = self._todo
+        if todo is not None:
+            self._todo = None
+            self.to_move = self._paused_to_move
+            getattr(self, todo[0])(*todo[1])
 
     def _start_hand(self) -> None:
         h = self.hand_no
@@ -406,15 +433,17 @@ class YamiroState(State):
         self._emit("hand", self.starter, hand=h + 1)
         if self.solitaire:
             self.to_move = 0
-            if self._turn_up():
-                self._ready()
+            self._solitaire_draws(4, 0)
         else:
             self.to_move = self.starter
             self._ready()
 
     def _turn_up(self) -> bool:
-        """Solitaire: the deck plays its next card; False (and a tie) if it has none."""
+        """Solitaire: the deck plays its next card; False (and a tie) if it has none, or
+        when the card waits for a reshuffle (then :attr:`_pending` is set)."""
         card = self._draw()
+        if card == WAITING:
+            return False
         if card < 0:
             self._resolve(stopped=True)
             return False
@@ -430,7 +459,9 @@ class YamiroState(State):
         seat = self.to_move
         if self.hands[seat]:
             return
-        self._draw_into(seat)
+        if self._draw_into(seat):
+            self._todo = ("_ready", ())
+            return
         if not self.hands[seat]:
             self._resolve(stopped=True)
 
@@ -516,6 +547,18 @@ class YamiroState(State):
             self.pos += 1
         else:
             drawn = self._draw()
+            if drawn == WAITING:
+                self._todo = ("_play_draws", (seat, card, turn))
+                return
+        self._played(seat, card, turn, drawn)
+
+    def _play_draws(self, seat: int, card: int, turn: int) -> None:
+        """After a reshuffle the play's draw is taken again."""
+        self._played(seat, card, turn, self._draw())
+
+    def _played(self, seat: int, card: int, turn: int, drawn: int) -> None:
+        """A card played and the player's draw (``-1``: none): events, then the hand goes on."""
+        hand = self.hands[seat]
         if drawn >= 0:
             insort(hand, drawn)
         if not self.quiet:
@@ -549,35 +592,62 @@ class YamiroState(State):
         # solitaire_draw_before_last the last draw comes before P4 instead of after it.
         if not self.quiet:
             self.events.append(_new_tuple(Event, ("play", 0, {"card": _TEXT[card]}, None)))
-        if turn < ROUNDS:
+        self._solitaire_draws(0 if turn < ROUNDS else 2, turn)
+
+    def _solitaire_draws(self, stage: int, turn: int) -> None:
+        """Solitaire, after the player's ``turn``-th play (stage 0: one of the first four;
+        2: a later one), or at the start of a hand (stage 4): the deck's cards and the
+        player's draws, in order. A stage that waits for a reshuffle is saved in
+        :attr:`_todo` and taken again afterwards."""
+        if stage == 0:  # the deck plays its next card
             if not self._turn_up():
+                if self._pending is not None and self._todo is None:
+                    self._todo = ("_solitaire_draws", (0, turn))
                 return
-            self._draw_into(0)
-            if turn == ROUNDS - 1 and self.draw_before_last:
-                self._draw_into(0)
+            stage = 1
+        if stage == 1:  # the player draws (twice before P4 under draw_before_last)
+            if self._draw_into(0):
+                self._todo = ("_solitaire_draws", (1, turn))
+                return
+            stage = 5 if turn == ROUNDS - 1 and self.draw_before_last else 6
+        if stage == 5:  # the second draw
+            if self._draw_into(0):
+                self._todo = ("_solitaire_draws", (5, turn))
+                return
+            stage = 6
+        if stage == 6:
             self._ready()
             return
-        if not (turn == ROUNDS and self.draw_before_last):
-            self._draw_into(0)
-        if (
-            not self.must_have_winner
-            or evaluate(self.played, [s & 1 for s in self.who], self.anytime).winner is not None
-        ):
-            self._resolve()
-            return
-        self._emit("tiebreak", None, round=turn + 1)
+        if stage == 2:  # a play after the regular four: the player draws, then judge
+            if not (turn == ROUNDS and self.draw_before_last) and self._draw_into(0):
+                self._todo = ("_solitaire_draws", (2, turn))
+                return
+            if (
+                not self.must_have_winner
+                or evaluate(self.played, [s & 1 for s in self.who], self.anytime).winner is not None
+            ):
+                self._resolve()
+                return
+            self._emit("tiebreak", None, round=turn + 1)
+        # stage 4 (and after a tie-break): the deck turns up its next card
         if self._turn_up():
             self._ready()
+        elif self._pending is not None and self._todo is None:
+            self._todo = ("_solitaire_draws", (4, turn))
 
-    def _draw_into(self, seat: int) -> None:
+    def _draw_into(self, seat: int) -> bool:
+        """The seat draws a card if there is one; True if it waits for a reshuffle."""
         card = self._draw()
+        if card == WAITING:
+            return True
         if card >= 0:
             insort(self.hands[seat], card)
             if self.quiet:
-                return
+                return False
             events = self.events
             events.append(_new_tuple(Event, ("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat])))
             events.append(_new_tuple(Event, ("draw", seat, {"card": None}, self._outsiders[seat])))
+        return False
 
     @property
     def is_over(self) -> bool:
@@ -722,6 +792,9 @@ class YamiroState(State):
         other.over = self.over
         other._masked = None
         other.quiet = self.quiet
+        other._pending = self._pending
+        other._todo = self._todo
+        other._paused_to_move = self._paused_to_move
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> YamiroState:

@@ -22,23 +22,19 @@ parameters are ``players``, the game's options (with the research defaults, e.g.
 ``max_deals=10``) and ``max_decisions``, the decision cap (-1: the game's default; a game
 stopped by it is terminal and ``state.is_truncated()``; see :mod:`cardhall.interop.spec`).
 
-**Chance: explicit, one chance node per card.** The engine draws every shuffle from the
-state's :class:`~cardhall.engine.Chance`. Here a :class:`ExplicitChance` stands in for it:
-when the engine asks for a shuffle whose order is not known yet, the adapter turns that
-moment into chance nodes, one per position of the new order, each offering the cards still
-to be placed with equal probability (so the order is a uniform random permutation, exactly
-what the engine would have drawn). When the order is complete the engine's step is redone
-with that order recorded. This keeps OpenSpiel's own contract: the history (chance actions
-included) determines the state, so serialisation by history, ``random_sim_test``, the
-API tests and algorithms that enumerate or sample chance (MCCFR, IS-MCTS) work unchanged.
-``SAMPLED_STOCHASTIC`` was rejected: OpenSpiel cannot serialise such states by history,
-and a chance draw hidden inside a player's move makes that move non-deterministic for
-search. The price is one chance action per shuffled card (cheap: no engine work).
-
-The engine step that needed a shuffle is redone either by replaying the game's actions on
-a fresh state with the recorded orders (states that are the real game) or from a copy made
-before the step (worlds made by :meth:`CardhallState.resample_from_infostate`, whose past
-orders are not the real ones).
+**Chance: explicit, one chance node per card.** The engine takes chance as a step: an
+engine state made with ``explicit=True`` stops at every shuffle (``pending_shuffle()``)
+until it is given the order (``apply_shuffle``). The adapter turns each pending shuffle
+into chance nodes, one per position of the new order, each offering the cards still to be
+placed with equal probability (so the order is a uniform random permutation, exactly what
+the engine would have drawn); when the order is complete it gives it to the engine, which
+goes on from where it stopped. This keeps OpenSpiel's own contract: the history (chance
+actions included) determines the state, so serialisation by history, ``random_sim_test``,
+the API tests and algorithms that enumerate or sample chance (MCCFR, IS-MCTS) work
+unchanged. ``SAMPLED_STOCHASTIC`` was rejected: OpenSpiel cannot serialise such states by
+history, and a chance draw hidden inside a player's move makes that move
+non-deterministic for search. The price is one chance action per shuffled card (cheap: no
+engine work until the last).
 
 **Turn order.** The current player is the lowest seat in ``state.actors()``.
 
@@ -51,13 +47,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
-from cardhall.engine import Action, Chance, Game, OptionSpec, State
+from cardhall.engine import Game, OptionSpec, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import (
     ActionSpace,
@@ -75,7 +70,6 @@ __all__ = [
     "CardhallGame",
     "CardhallObserver",
     "CardhallState",
-    "ExplicitChance",
     "game_type",
     "register_all",
     "short_name",
@@ -84,7 +78,6 @@ __all__ = [
 PREFIX = "cardhall_"
 _ENGINE_GAMES: dict[str, Game] = {}
 _RESEARCH: dict[str, tuple[Research, bool]] = {}  # per game key: (research, normalize)
-_FIRST_POOL: dict[str, _Cards] = {}  # the first shuffle of each configuration (always the same)
 
 
 def short_name(game: str) -> str:
@@ -116,49 +109,6 @@ class _Cache(dict[Any, Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Cache, ())
-
-
-class _NeedShuffle(BaseException):
-    """Raised inside the engine when it asks for a shuffle whose order is not known yet
-    (a BaseException so that no game code can swallow it)."""
-
-    def __init__(self, pool: list[int]) -> None:
-        super().__init__(f"a shuffle of {len(pool)} cards is needed")
-        self.pool = pool
-
-
-class ExplicitChance(Chance):
-    """A :class:`Chance` that only replays recorded orders; asking for a new one raises
-    (the adapter then turns the shuffle into chance nodes)."""
-
-    __slots__ = ()
-
-    def shuffle(self, cards: Iterable[Any]) -> list[Any]:
-        if len(self.used) >= len(self.recorded):
-            raise _NeedShuffle(sorted(int(c) for c in cards))
-        return super().shuffle(cards)
-
-    def clone(self) -> ExplicitChance:
-        other = ExplicitChance.__new__(ExplicitChance)
-        other.seed = self.seed
-        other.recorded = self.recorded
-        other.used = self.used.copy()
-        return other
-
-    def fork(self, seed: int | str) -> ExplicitChance:
-        other = ExplicitChance(seed)
-        other.used = self.used.copy()
-        other.recorded = tuple(self.used)
-        return other
-
-    @staticmethod
-    def adopt(chance: Chance) -> ExplicitChance:
-        """The explicit version of any chance: past orders kept, future ones explicit."""
-        other = ExplicitChance(chance.seed)
-        other.used = chance.used.copy()
-        used = tuple(tuple(int(c) for c in o) for o in chance.used)
-        other.recorded = used + chance.recorded[len(used) :]
-        return other
 
 
 # --------------------------------------------------------------------------- parameters
@@ -333,83 +283,51 @@ class CardhallState(pyspiel.State):
     """A cardhall game in progress, seen through OpenSpiel's API.
 
     Attributes are plain data (OpenSpiel deep-copies and pickles them one by one): the
-    engine state ``engine`` (``None`` until the first shuffle is complete), and the chance
-    bookkeeping.
+    engine state ``engine`` (with explicit chance: it waits at each shuffle), and the
+    chance bookkeeping (the pending shuffle's cards still to place, and those placed).
     """
 
     def __init__(self, game: CardhallGame) -> None:
         """Constructor; should only be called by Game.new_initial_state."""
         super().__init__(game)
         self._key = game.key
-        self.engine: State | None = None
-        self._setup: tuple[_Cards, ...] = ()  # orders drawn before the engine state exists
+        #: The engine state, with explicit chance: it stops at each shuffle.
+        self.engine: State = _engine_of(self._key).new_state(explicit=True)
         self._pool: _Cards | None = None  # cards still to place in the pending shuffle
         self._drawn: _Cards = _NO_CARDS  # the pending shuffle's order so far
-        self._orders: _Cards = _NO_CARDS  # orders known when the pending shuffle began
-        self._pending: tuple[int, int] | None = None  # (seat, action id) awaiting the shuffle
         self._distinct = True  # whether the pending shuffle's cards are all different
-        self._replayable = True  # False for resampled worlds (past orders are not real)
         self._resamples = 0
         self._cache = _Cache()  # per seat: view, strings, tensor of the current engine state
         self._event_texts: _Cards = _NO_CARDS  # (seats or None, text) per engine event so far
         self._action_texts: _Cards = _NO_CARDS  # (seat, notation) per engine action so far
-        self._start()
+        self._next_chance()
 
     # -- chance machinery ------------------------------------------------------------------
 
-    def _start(self) -> None:
-        if not self._setup and self._key in _FIRST_POOL:  # skip rebuilding the same setup
-            self._pool = _FIRST_POOL[self._key]
-            self._distinct = len(set(self._pool)) == len(self._pool)
+    def _next_chance(self) -> None:
+        """Turn the engine's pending shuffle, if any, into chance nodes."""
+        pending = self.engine.pending_shuffle()
+        self._drawn = _NO_CARDS
+        if pending is None:
+            self._pool = None
             return
-        try:
-            self.engine = _engine_of(self._key)._initial_state(ExplicitChance(0, self._setup))
-        except _NeedShuffle as need:
-            self._pool = _Cards(need.pool)
-            self._distinct = len(set(need.pool)) == len(need.pool)
-            if not self._setup:
-                _FIRST_POOL[self._key] = self._pool
-
-    def _rebuild(self, orders: Sequence[Sequence[int]], history: list[tuple[int, Action]]) -> State:
-        st = _engine_of(self._key)._initial_state(ExplicitChance(0, orders))
-        for seat, action in history:
-            st.apply_unchecked(seat, action)
-        return st
+        self._pool = _Cards(pending)
+        self._distinct = len(set(pending)) == len(pending)
 
     def _apply_engine(self, seat: int, action_id: int) -> None:
         st = self.engine
-        assert st is not None
         self._cache = _Cache()
-        action = _space_of(self._key).action(st, seat, action_id)
-        if type(st.chance) is not ExplicitChance:
-            st.chance = ExplicitChance.adopt(st.chance)
-        backup = None if self._replayable else st.clone()
-        try:
-            st.apply(seat, action)
-        except _NeedShuffle as need:
-            orders = st.chance.recorded
-            self.engine = backup if backup is not None else self._rebuild(orders, st.history)
-            self._orders = _Cards(orders)
-            self._pool = _Cards(need.pool)
-            self._distinct = len(set(need.pool)) == len(need.pool)
-            self._drawn = _NO_CARDS
-            self._pending = (seat, action_id)
+        st.apply(seat, _space_of(self._key).action(st, seat, action_id))
+        self._next_chance()
 
     def _finish_shuffle(self) -> None:
-        order = tuple(self._drawn)
-        self._drawn = _NO_CARDS
-        self._pool = None
-        if self.engine is None:
-            self._setup = (*self._setup, _Cards(order))
-            self._start()
-            return
-        assert self._pending is not None
-        seat, action_id = self._pending
-        self._pending = None
-        chance = self.engine.chance
-        assert isinstance(chance, ExplicitChance)
-        chance.recorded = (*self._orders, order)
-        self._apply_engine(seat, action_id)
+        self._cache = _Cache()
+        self.engine.apply_shuffle(self._drawn)
+        self._next_chance()
+
+    def _dealt(self) -> bool:
+        """Whether the first shuffle has been made (before it nobody knows anything)."""
+        return bool(self.engine.chance.used)
 
     # -- OpenSpiel (PySpiel) API functions are below. ---------------------------------------
 
@@ -418,7 +336,6 @@ class CardhallState(pyspiel.State):
         if self._pool is not None:
             return int(pyspiel.PlayerId.CHANCE)
         st = self.engine
-        assert st is not None
         if _RESEARCH[self._key][0].finished(st):
             return int(pyspiel.PlayerId.TERMINAL)
         seat = acting_seat(st)
@@ -427,9 +344,7 @@ class CardhallState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         """Returns a list of legal actions, sorted in ascending order."""
-        st = self.engine
-        assert st is not None
-        return list(_space_of(self._key).legal(st, player))
+        return list(_space_of(self._key).legal(self.engine, player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Returns the possible chance outcomes and their probabilities."""
@@ -454,9 +369,7 @@ class CardhallState(pyspiel.State):
             if not self._pool:
                 self._finish_shuffle()
             return
-        st = self.engine
-        assert st is not None
-        seat = acting_seat(st)
+        seat = acting_seat(self.engine)
         if seat is None:
             raise IllegalActionError(None, action, "the game is over")
         self._apply_engine(seat, action)
@@ -470,7 +383,7 @@ class CardhallState(pyspiel.State):
         space = _space_of(self._key)
         st = self.engine
         try:
-            if st is not None and self._pool is None and player == acting_seat(st):
+            if self._pool is None and player == acting_seat(st):
                 return str(space.action(st, player, action))
             return space.name(action)
         except (IndexError, ValueError, KeyError, NotImplementedError, IllegalActionError):
@@ -478,22 +391,19 @@ class CardhallState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Returns True if the game is over (or stopped by the decision cap)."""
-        st = self.engine
-        return self._pool is None and st is not None and _RESEARCH[self._key][0].finished(st)
+        return self._pool is None and _RESEARCH[self._key][0].finished(self.engine)
 
     def is_truncated(self) -> bool:
         """Whether the game stopped before its natural end: by the decision cap, or by a
         limit of its options (Getha's ``max_deals`` with two seats holding chips)."""
-        st = self.engine
-        return self._pool is None and st is not None and _RESEARCH[self._key][0].truncated(st)
+        return self._pool is None and _RESEARCH[self._key][0].truncated(self.engine)
 
     def returns(self) -> list[float]:
         """Total reward for each player over the course of the game so far: the payoffs
         once the game is over or truncated (scaled into [-1, 1] with ``normalize``)."""
-        st = self.engine
-        if self._pool is None and st is not None:
+        if self._pool is None:
             r, normalize = _RESEARCH[self._key]
-            payoffs = r.payoffs(st, normalize)
+            payoffs = r.payoffs(self.engine, normalize)
             if payoffs is not None:
                 return list(payoffs)
         return [0.0] * _engine_of(self._key).players
@@ -505,20 +415,16 @@ class CardhallState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardhallState:
         """A state the player cannot tell from this one, sampled with the engine's
         ``determinize`` (used by OpenSpiel's Python IS-MCTS)."""
-        st = self.engine
-        if st is None or self._pool is not None:
+        if self._pool is not None:
             raise IllegalActionError(player_id, "resample", "not at a decision node")
         self._resamples += 1
         rng = random.Random(f"{float(probability_sampler())}:{self._resamples}")
-        world = st.determinize(player_id, rng)
+        world = self.engine.determinize(player_id, rng)
+        world.chance.automatic = False  # its later shuffles are chance nodes too
         new = self.get_game().new_initial_state()
         new.engine = world
-        new._setup = ()
         new._pool = None
         new._drawn = _NO_CARDS
-        new._orders = _NO_CARDS
-        new._pending = None
-        new._replayable = False
         new._cache = _Cache()
         new._event_texts = _NO_CARDS  # the world's hidden events differ from the real ones
         new._action_texts = _NO_CARDS
@@ -527,13 +433,11 @@ class CardhallState(pyspiel.State):
     def __str__(self) -> str:
         """String for debug purposes. No particular semantics are required."""
         st = self.engine
-        if st is None:
-            return f"shuffling: {len(self._drawn)} placed, {len(self._pool or ())} to place"
         zones = "; ".join(f"{k}: {[int(c) for c in v]}" for k, v in st.zones().items())
         last = " ".join(str(a) for _, a in st.history[-8:])
         text = f"{zones}\nmoves: {len(st.history)}, last: {last}\nactors: {sorted(st.actors())}"
         if self._pool is not None:
-            text += f"\nshuffling for {self._pending}: {self._drawn}"
+            text += f"\nshuffling: {self._drawn} placed, {len(self._pool)} to place"
         return text
 
 
@@ -576,7 +480,7 @@ class CardhallObserver:
     def set_from(self, state: CardhallState, player: int) -> None:
         """Updates `tensor` and `dict` to reflect `state` from PoV of `player`."""
         st = state.engine
-        if st is None:  # still shuffling: nothing is known yet
+        if not state._dealt():  # still shuffling: nothing is known yet
             self.tensor.fill(0.0)
             return
         cache = state._cache
@@ -599,7 +503,7 @@ class CardhallObserver:
     def string_from(self, state: CardhallState, player: int) -> str:
         """Observation of `state` from the PoV of `player`, as a string."""
         st = state.engine
-        if st is None:
+        if not state._dealt():
             if self.kind == "private":
                 return ""
             return f"p{player} shuffling {len(state._drawn)}"
@@ -625,7 +529,6 @@ def _information_state_string(state: CardhallState, player: int) -> str:
     """:func:`cardhall.interop.information_state_string`, with the text of each event and
     action kept on the state as the game goes (search asks for it at every node)."""
     st = state.engine
-    assert st is not None
     texts = state._event_texts
     if len(texts) < len(st.events):
         new = tuple(event_text(e) for e in st.events[len(texts) :])
@@ -645,7 +548,6 @@ def _view(state: CardhallState, player: int) -> dict[str, Any]:
     key = ("view", player)
     view = state._cache.get(key)
     if view is None:
-        assert state.engine is not None
         view = state._cache[key] = state.engine.view(player)
     return view
 
