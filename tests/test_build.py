@@ -109,27 +109,28 @@ def test_digests_see_a_card_turned_into_an_int() -> None:
 
 def test_python_subclasses_of_the_engine_classes_work_in_either_build() -> None:
     """Games, adapters and tests extend Game, State and Chance from plain Python (a new game
-    registered by a plug-in, the OpenSpiel adapter's ExplicitChance): the compiled build
-    keeps those classes open to them."""
-    from cardhall.cards import FRENCH_DECK
+    registered by a plug-in, a counting chance): the compiled build keeps those classes
+    open to them, and an explicit chance waits for its order in either build."""
     from cardhall.engine import Chance
-    from cardhall.interop.openspiel import ExplicitChance
     from cardhall.registry import make_game
 
     class CountingChance(Chance):
         shuffles = 0
 
-        def shuffle(self, cards: Any) -> list[Any]:
+        def next_order(self, cards: Any) -> list[Any] | None:
             CountingChance.shuffles += 1
-            return super().shuffle(cards)
+            return super().next_order(cards)
 
     game = make_game("abstrac")
     state = game._initial_state(CountingChance(3))
     assert CountingChance.shuffles == 1
     assert state.view(0)["row"] == game.new_state(seed=3).view(0)["row"]
     order = list(range(23, -1, -1))
-    explicit = ExplicitChance(0, [order]).clone()
-    assert [int(c) for c in explicit.shuffle(FRENCH_DECK)] == order
+    explicit = game.new_state(explicit=True)
+    assert explicit.pending_shuffle() == tuple(range(24))
+    explicit.apply_shuffle(order)
+    assert explicit.pending_shuffle() is None
+    assert [int(c) for c in explicit.chance.used[0]] == order
 
 
 def test_states_pickle_and_copy_mid_game_in_either_build() -> None:

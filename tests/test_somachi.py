@@ -17,7 +17,7 @@ import pytest
 from cardhall.bots import make_bot
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.conformance import check_cards_conserved, random_playout
-from cardhall.engine import Action, AmountRange, choose_uniform
+from cardhall.engine import HIDDEN_EVENT, Action, AmountRange, choose_uniform
 from cardhall.errors import IllegalActionError, NotationError, OptionError
 from cardhall.games.somachi import TARGET_POINTS, SomachiState, tableau_score
 from cardhall.record import Record, replay
@@ -600,6 +600,22 @@ def test_determinize_keeps_what_a_seat_knows() -> None:
         assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
         assert world.discard == state.discard
         check_cards_conserved(world)
+
+
+def test_a_world_sampled_for_a_seat_holds_no_other_seats_private_deal() -> None:
+    """Issue 15's leak: worlds kept the other seats' private deal events with their real
+    cards. Now every event hidden from the seat is masked, its place kept."""
+    state = make_game("somachi", 3).new_state(seed=4)
+    hidden = [i for i, e in enumerate(state.events) if not e.visible_to(0)]
+    assert any(state.events[i].kind == "deal" and state.events[i].data for i in hidden)
+    world = state.determinize(0, random.Random(1))
+    assert len(world.events) == len(state.events)
+    for i, (real, sampled) in enumerate(zip(state.events, world.events, strict=True)):
+        if i in hidden:
+            assert sampled == HIDDEN_EVENT and not sampled.visible_to(0)
+        else:
+            assert sampled == real
+    assert world.events_for(0) == state.events_for(0)
 
 
 def test_notation_and_ids_round_trip() -> None:

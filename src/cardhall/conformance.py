@@ -24,7 +24,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cardhall.engine import Action, AmountRange, Game, Legal, State, choose_uniform
+from cardhall.engine import (
+    HIDDEN_EVENT,
+    Action,
+    AmountRange,
+    Game,
+    Legal,
+    State,
+    choose_uniform,
+)
 from cardhall.errors import IllegalActionError, NotationError
 from cardhall.record import Record, replay
 
@@ -237,6 +245,11 @@ def _check_leaks(state: State, rng: random.Random, swaps: int) -> None:
                 f"seat {seat}'s legal actions changed when hidden cards were redealt"
             )
             check_cards_conserved(other)
+            for real, sampled in zip(state.events, other.events, strict=True):
+                assert sampled == (real if real.visible_to(seat) else HIDDEN_EVENT), (
+                    f"a world sampled for seat {seat} holds an event hidden from it: "
+                    f"{sampled.kind} {dict(sampled.data)}"
+                )
             again = other.determinize(seat, random.Random(12345))
             assert json.dumps(again.view(seat), sort_keys=True) == json.dumps(
                 reference, sort_keys=True

@@ -54,6 +54,7 @@ from cardhall.shuffle import shuffle
 
 __all__ = [
     "COMPILED",
+    "HIDDEN_EVENT",
     "SPECTATOR",
     "Action",
     "AmountRange",
@@ -600,6 +601,11 @@ _AUDIENCES: dict[int, tuple[tuple[frozenset[int], frozenset[int]], ...]] = {
 #: the Python-level named-tuple constructor: ``_new_tuple(Event, (kind, seat, data, to))``.
 _new_tuple = tuple.__new__
 
+#: What an event hidden from a seat becomes in a world sampled for that seat
+#: (:meth:`State.masked_events`): its place in the list, nothing else (no kind, no seat,
+#: no data, nobody may see it).
+HIDDEN_EVENT = Event("hidden", None, {}, frozenset())
+
 
 def jsonable(value: Any) -> Any:
     """JSON form of event data: cards become their notation (events may hold card objects,
@@ -872,6 +878,8 @@ class State(ABC):
     history: list[tuple[int, Action]]
     #: Whether events are no longer recorded (see :meth:`silence`).
     quiet: bool = False
+    #: The last answer of :meth:`masked_events`: (seat, number of events, masked list).
+    _masked_events: tuple[int, int, list[Event]] | None = None
 
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
@@ -928,6 +936,25 @@ class State(ABC):
         if self.game.perfect_information:
             return self.clone()
         raise NotImplementedError(f"{self.game.name} does not implement determinize")
+
+    # (an override gives its world ``self.masked_events(seat)`` as its events)
+
+    def masked_events(self, seat: int) -> list[Event]:
+        """The events as ``seat`` may know them: each event hidden from it replaced by
+        :data:`HIDDEN_EVENT` (its place kept, its kind, seat and data gone). A fresh list.
+
+        Every :meth:`determinize` gives its world these events, so a world sampled for a
+        seat holds no other seat's private events (the conformance leak test checks it).
+        The last answer is kept: a search samples one state thousands of times, and events
+        are only ever appended.
+        """
+        events = self.events
+        cached = self._masked_events
+        if cached is None or cached[0] != seat or cached[1] != len(events):
+            hidden = HIDDEN_EVENT
+            cached = (seat, len(events), [e if e.visible_to(seat) else hidden for e in events])
+            self._masked_events = cached
+        return cached[2].copy()
 
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if a game invariant (chips, card counts...) is broken.

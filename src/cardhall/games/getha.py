@@ -94,7 +94,6 @@ from cardhall.engine import (
     Action,
     AmountRange,
     Chance,
-    Event,
     Game,
     Legal,
     OptionSpec,
@@ -1261,7 +1260,7 @@ class GethaState(State):
         """
         other = self.clone()
         other.chance = self.chance.fork(rng.getrandbits(64))
-        other.events = self._redacted_events(seat)
+        other.events = self.masked_events(seat)
         n = self.game.players
         if self.over:
             return other
@@ -1306,20 +1305,6 @@ class GethaState(State):
     #: ((seat, actions, events, deals, phase), sorted hidden cards): the last pool of
     #: determinize, which a search asks for thousands of times (never mutated).
     _pool: tuple[tuple[int, int, int, int, str], list[int]] | None = None
-
-    #: (seat, number of events, redacted events): the last answer of _redacted_events. A
-    #: class default, so that clones (which start without it) stay cheap.
-    _redacted: tuple[int, int, list[Event]] | None = None
-
-    def _redacted_events(self, seat: int) -> list[Event]:
-        """The events with those hidden from ``seat`` redacted (a fresh list; the last
-        answer is cached, since a search determinizes the same state many times)."""
-        events = self.events
-        cached = self._redacted
-        if cached is None or cached[0] != seat or cached[1] != len(events):
-            cached = (seat, len(events), [e if e.visible_to(seat) else _REDACTED for e in events])
-            self._redacted = cached
-        return cached[2].copy()
 
     def _redeal(self, seat: int, pool: list[int], rng: random.Random) -> bool:
         """One attempt at the constrained redeal of :meth:`determinize` (in place).
@@ -1493,6 +1478,3 @@ def _discards_upto(k: int) -> list[Legal]:
 
 _DISCARD_LISTS = [_discards_upto(k) for k in range(7)]
 _DISCARD_SETS = [frozenset(legal) for legal in _DISCARD_LISTS]
-
-
-_REDACTED = Event("hidden", None, {}, frozenset())

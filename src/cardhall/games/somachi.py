@@ -1692,6 +1692,7 @@ class SomachiState(State):
         hand cards of others in the removed pile. The discard pile is public knowledge (every
         card in it was seen arriving) and stays as it is."""
         other = self.clone()
+        other.events = self.masked_events(seat)  # no other seat's private deal or draw
         n = self.players
         pool: list[RailogCard] = []
         keep_hands: list[list[RailogCard]] = []

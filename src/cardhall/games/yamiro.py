@@ -339,7 +339,6 @@ class YamiroState(State):
             return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         super().__init__(game, chance)
         #: determinize's last masked event list: (seat, events length, list)
-        self._masked: tuple[int, int, list[Event]] | None = None
         opts = game.options
         n = game.players
         self.n = n
@@ -790,7 +789,6 @@ class YamiroState(State):
         other.results = self.results.copy()  # its dicts are never mutated
         other.reshuffled = self.reshuffled
         other.over = self.over
-        other._masked = None
         other.quiet = self.quiet
         other._pending = self._pending
         other._todo = self._todo
@@ -804,19 +802,10 @@ class YamiroState(State):
         discards), the sizes of the other hands and of the pile, and, after a reshuffle,
         that the pile holds only cards of that reshuffle. The hidden cards are gathered,
         sorted and redealt with ``rng`` under those constraints; the future shuffles are
-        forked from ``rng`` too. Events hidden from ``seat`` keep their place but lose their data.
+        forked from ``rng`` too. Events hidden from ``seat`` are masked (:meth:`masked_events`).
         """
         other = self.clone()
-        # The masked events are kept for the next call from the same seat (a search
-        # determinizes one state thousands of times); events are only ever appended.
-        events = self.events
-        cached = self._masked
-        if cached is not None and cached[0] == seat and cached[1] == len(events):
-            other.events = cached[2].copy()
-        else:
-            masked = [e if e.visible_to(seat) else Event(e.kind, e.seat, {}, e.to) for e in events]
-            self._masked = (seat, len(events), masked)
-            other.events = masked.copy()
+        other.events = self.masked_events(seat)
         others = [s for s in range(self.n) if s != seat]
         pile_len = len(self.pile) - self.pos
         hidden = sorted([*self.pile[self.pos :], *(c for s in others for c in self.hands[s])])

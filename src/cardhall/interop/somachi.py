@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from cardhall.cards import ALAK, RANK, SUIT_INDEX
 from cardhall.engine import Event, State
 from cardhall.games.somachi import MAX_HANDS, NEED_NAMES, TARGET_POINTS
 from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
@@ -410,11 +411,11 @@ class SomachiEncoder(Encoder):
         if kind in ("take", "open", "play", "discard", "seed"):
             return [base + int(data["card"])]
         if kind == "add":
-            return [base + int(data["card"]) * 4 + int(data["pile"]) % 12 - 8]
+            return [base + int(data["card"]) * 4 + RANK[int(data["pile"])] - ALAK]
         if kind == "collect":
             return [base + int(data["suit"]) - 1]
         if kind == "attack":
-            return [base + int(data["card"]) // 12 * 8 + int(data["target"])]
+            return [base + SUIT_INDEX[int(data["card"])] * 8 + int(data["target"])]
         if kind == "pass":
             return [base + _WINDOWS.index(data["window"])]
         if kind in ("challenge", "bring_in", "raise", "pay", "stay_in"):
