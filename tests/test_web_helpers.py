@@ -136,7 +136,7 @@ class PeekState(State):
         other.turn = self.turn
         return other
 
-    def determinize(self, seat: int, rng: random.Random) -> PeekState:
+    def _determinize(self, seat: int, rng: random.Random) -> PeekState:
         other = self.clone()
         hidden = sorted(c for s, h in enumerate(self.hands) if s != seat for c in h)
         hidden += sorted(self.deck)

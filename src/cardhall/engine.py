@@ -38,7 +38,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -926,25 +926,33 @@ class State(ABC):
     def clone(self) -> State:
         """An independent copy (cheap: no deep copies of immutable parts)."""
 
-    def determinize(self, seat: int, rng: random.Random) -> State:
+    def determinize(self: _S, seat: int, rng: random.Random) -> _S:
         """A copy where the cards hidden from ``seat`` are redealt at random, consistent
-        with everything ``seat`` has seen. The result must depend only on what ``seat``
-        may know and on ``rng`` (so swapping hidden cards cannot change it).
+        with everything ``seat`` has seen (a world sampled for ``seat``). The result
+        depends only on what ``seat`` may know and on ``rng`` (so swapping hidden cards
+        cannot change it).
 
-        Perfect-information games return a clone; others must override.
+        The game redeals (:meth:`_determinize`); this base class then masks the events
+        once for every game: the world's events are :meth:`masked_events`, so it holds no
+        other seat's private events.
         """
-        if self.game.perfect_information:
-            return self.clone()
-        raise NotImplementedError(f"{self.game.name} does not implement determinize")
+        world = self._determinize(seat, rng)
+        world.events = self.masked_events(seat)
+        return world
 
-    # (an override gives its world ``self.masked_events(seat)`` as its events)
+    def _determinize(self: _S, seat: int, rng: random.Random) -> _S:
+        """The game's redeal for :meth:`determinize` (its events need no care: the base
+        class replaces them). Perfect-information games return a clone; others override."""
+        if self.game.perfect_information:
+            return cast(_S, self.clone())
+        raise NotImplementedError(f"{self.game.name} does not implement determinize")
 
     def masked_events(self, seat: int) -> list[Event]:
         """The events as ``seat`` may know them: each event hidden from it replaced by
         :data:`HIDDEN_EVENT` (its place kept, its kind, seat and data gone). A fresh list.
 
-        Every :meth:`determinize` gives its world these events, so a world sampled for a
-        seat holds no other seat's private events (the conformance leak test checks it).
+        :meth:`determinize` gives its world these events, so a world sampled for a seat
+        holds no other seat's private events (the conformance leak test checks it).
         The last answer is kept: a search samples one state thousands of times, and events
         are only ever appended.
         """
@@ -1161,6 +1169,9 @@ class State(ABC):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         return self.clone()
+
+
+_S = TypeVar("_S", bound=State)
 
 
 def copy_lists(lists: Sequence[list[Any]]) -> list[list[Any]]:

@@ -270,7 +270,7 @@ class AbstracState(State):
         other.first = self.first
         return other
 
-    def determinize(self, seat: int, rng: random.Random) -> AbstracState:
+    def _determinize(self, seat: int, rng: random.Random) -> AbstracState:
         return self.clone()
 
     def check_invariants(self) -> None:

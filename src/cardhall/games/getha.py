@@ -1247,7 +1247,7 @@ class GethaState(State):
         other.results = self.results.copy()
         return other
 
-    def determinize(self, seat: int, rng: random.Random) -> GethaState:
+    def _determinize(self, seat: int, rng: random.Random) -> GethaState:
         """Redeal every card hidden from ``seat``: the deck, the others' cards, discards,
         folded and extra hands, keeping every zone's size and what ``seat`` knows.
 
@@ -1260,7 +1260,6 @@ class GethaState(State):
         """
         other = self.clone()
         other.chance = self.chance.fork(rng.getrandbits(64))
-        other.events = self.masked_events(seat)
         n = self.game.players
         if self.over:
             return other

@@ -1686,13 +1686,12 @@ class SomachiState(State):
         # open_order and _cache are replaced, never mutated: shared
         return other
 
-    def determinize(self, seat: int, rng: random.Random) -> SomachiState:
+    def _determinize(self, seat: int, rng: random.Random) -> SomachiState:
         """Redeal what ``seat`` cannot know: the others' hands (apart from cards everyone
         saw them take), the deck (apart from the cards put under it in view of all) and the
         hand cards of others in the removed pile. The discard pile is public knowledge (every
         card in it was seen arriving) and stays as it is."""
         other = self.clone()
-        other.events = self.masked_events(seat)  # no other seat's private deal or draw
         n = self.players
         pool: list[RailogCard] = []
         keep_hands: list[list[RailogCard]] = []

@@ -795,17 +795,16 @@ class YamiroState(State):
         other._paused_to_move = self._paused_to_move
         return other
 
-    def determinize(self, seat: int, rng: random.Random) -> YamiroState:
+    def _determinize(self, seat: int, rng: random.Random) -> YamiroState:
         """Redeal the other players' hands and the pile's order at random.
 
         What ``seat`` knows: its own hand, every played card (current hand, captures,
         discards), the sizes of the other hands and of the pile, and, after a reshuffle,
         that the pile holds only cards of that reshuffle. The hidden cards are gathered,
         sorted and redealt with ``rng`` under those constraints; the future shuffles are
-        forked from ``rng`` too. Events hidden from ``seat`` are masked (:meth:`masked_events`).
+        forked from ``rng`` too (the base class masks the events).
         """
         other = self.clone()
-        other.events = self.masked_events(seat)
         others = [s for s in range(self.n) if s != seat]
         pile_len = len(self.pile) - self.pos
         hidden = sorted([*self.pile[self.pos :], *(c for s in others for c in self.hands[s])])
