@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from cardhall.conformance import check_cards_conserved, random_playout
 from cardhall.engine import Action, AmountRange, expand_legal, legal_at
 from cardhall.errors import IllegalActionError, NotationError, OptionError
 from cardhall.games.getha import GethaState, battle, hand_key, parse, resolve_pot
-from cardhall.record import Record, replay
+from cardhall.record import Record, load_record, replay
 from cardhall.registry import make_game
 
 # --------------------------------------------------------------------------- helpers
@@ -950,3 +951,33 @@ def test_a_million_chips_give_short_legal_lists_and_small_views() -> None:
             state.apply(seat, bots[seat].choose(state, seat))
         assert "bringin" in kinds
         assert sum(state.money.stacks) == 8_000_000
+
+
+RULINGS = Path(__file__).parent / "data" / "rulings"
+
+
+def test_g38_g39_a_seat_all_in_at_the_ante_stays_in_and_an_orphaned_carry_is_split() -> None:
+    """A record (two seats of one chip, ante 1; seed 92, random play): both pay their last
+    chip at the ante. G-38: neither is asked about the bring-in (the deal goes straight to
+    the discards, no bring-in is set) and both are eligible for the pot. The battle has no
+    winner, the pot is carried over and no seat holds a chip. G-39: the carry-over is split
+    evenly among the seats of the last deal, from the dealer's left."""
+    record = load_record(RULINGS / "getha-G38-G39.json")
+    assert record.options["chips"] == 1 and record.options["ante"] == 1
+    assert [a.split()[0] for _, a in record.actions] == ["discard", "discard", "select", "select"]
+    start = replay(record, upto=0)
+    assert start.view(None)["phase"] == "draw" and start.actors() == {1}
+    state = replay(record)
+    public = [(e.kind, dict(e.data)) for e in state.events if e.to is None]
+    ante = next(d for k, d in public if k == "ante")
+    assert ante["paid"] == {"1": 1, "0": 1}
+    assert next(d for k, d in public if k == "bringin")["amount"] == 0
+    (pot,) = [d for k, d in public if k == "pot"]
+    assert pot["eligible"] == [0, 1] and pot["winner"] is None and pot["amount"] == 2
+    over = next(d for k, d in public if k == "deal_over")
+    assert over["dealer"] == 0 and over["stacks"] == [0, 0] and over["carry"] == 2
+    split = next(d for k, d in public if k == "carry_split")
+    assert list(split["shares"].items()) == [("1", 1), ("0", 1)]
+    outcome = state.outcome()
+    assert state.is_over and outcome is not None and outcome.winners == (0, 1)
+    assert record.result == {"scores": [1.0, 1.0], "winners": [0, 1]}

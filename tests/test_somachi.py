@@ -18,7 +18,7 @@ from cardhall.bots import make_bot
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.conformance import check_cards_conserved, random_playout
 from cardhall.engine import HIDDEN_EVENT, Action, AmountRange, choose_uniform
-from cardhall.errors import IllegalActionError, NotationError, OptionError
+from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
 from cardhall.games.somachi import TARGET_POINTS, SomachiState, tableau_score
 from cardhall.record import Record, replay
 from cardhall.registry import make_game
@@ -702,15 +702,79 @@ def test_s22_stay_in_bets_on_an_arlas_and_its_deiskatun_are_both_owed() -> None:
     play(state, "1 defend")
     assert state.pending() == {"kind": "stay-in bet", "seat": 1}
     play(state, "1 bet 3")
-    # clockwise from the attacker: each pays every bet it did not make itself
-    assert state.pending() == {"kind": "owe", "seat": 0, "amount": 3, "for": "stay-in bets"}
-    play(state, "0 pay")
+    # S-40: clockwise from the attacker's left, the attacker last; each pays every bet it
+    # did not make itself
     assert state.pending() == {"kind": "owe", "seat": 1, "amount": 2, "for": "stay-in bets"}
     play(state, "1 pay")
     assert state.pending() == {"kind": "owe", "seat": 2, "amount": 5, "for": "stay-in bets"}
     play(state, "2 pay")
+    assert state.pending() == {"kind": "owe", "seat": 0, "amount": 3, "for": "stay-in bets"}
+    play(state, "0 pay")
     assert state.money is not None and state.money.stacks == [5, 5, 5]
     assert state.actors() == {1}
+
+
+def ruling_record(actions: list[str], version: int = 2) -> Record:
+    """The record of a two-seat gambling hand: seat 0 attacks seat 1's alak with an arlas
+    and bets 2, seat 1 defends with its deiskatun and bets 3; then ``actions``."""
+    deck = stacked(
+        ["arlas/S5", "1/S8", "2/S8", "3/S8"],
+        ["alak/S5", "2/S5", "alak/S6", "deiskatun/S5"],
+        then=ATTACK_THEN,
+    )
+    moves = ["0 stand", "1 open alak/S5", "1 check", "0 draw", "0 attack arlas/S5 1"]
+    moves += ["0 bet 2", "1 defend", "1 bet 3", *actions]
+    return Record.from_dict(
+        {
+            "format": "cardhall-record",
+            "version": version,
+            "game": "somachi",
+            "players": 2,
+            "options": {"gambling": True, "chips": 10, "hands_per_game": 1},
+            "deck": [str(c) for c in deck],
+            "actions": [[int(m[0]), m[2:]] for m in moves],
+        }
+    )
+
+
+def test_s40_stay_in_bets_are_matched_from_the_left_of_the_player_who_is_asked_last() -> None:
+    state = replay(ruling_record([]))
+    # seat 0's turn: seat 1 (its left) is asked first for seat 0's bet; seat 0 last
+    assert state.pending() == {"kind": "owe", "seat": 1, "amount": 2, "for": "stay-in bets"}
+    # seat 1 folds: one seat is left, the hand ends and seat 0 never pays seat 1's bet
+    state = replay(ruling_record(["1 fold"]))
+    assert state.is_over and state.hand_log[0]["reason"] == "fold"
+    assert not [e for e in state.events if e.kind == "pay" and e.seat == 0]
+    assert state.money is not None and state.money.stacks == [13, 7]
+    # in the old order seat 0 was asked first: that record is refused now ...
+    with pytest.raises(RecordError, match=r"action 8 \[0, 'pay'\].*not this seat's turn"):
+        replay(ruling_record(["0 pay", "1 fold"]))
+
+
+def test_s40_s41_a_record_from_before_the_rulings_still_replays_as_played() -> None:
+    """A version 1 record (before S-40 and S-41) replays with the rules it was played
+    with: seat 0 asked first, and the most chips winning."""
+    old = ruling_record(["0 pay", "1 fold"], version=1)
+    state = replay(old)
+    assert state.game.options["stay_in_order"] == "turn"
+    assert [e.seat for e in state.events if e.kind == "pay"] == [0]
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0,) and outcome.scores == (13, 7)
+    assert Record.from_json(old.to_json()).version == 1
+    with pytest.raises(RecordError, match="unsupported record version 3"):
+        Record.from_dict({**old.to_dict(), "version": 3})
+
+
+def test_s41_with_gambling_the_highest_tally_wins_and_chips_are_the_payoffs() -> None:
+    state = replay(ruling_record(["1 fold"]))
+    outcome = state.outcome()
+    assert outcome is not None
+    # nobody scored (tallies 0 and 0): both share the win, though seat 0 won the chips
+    assert state.tallies == [0, 0] and outcome.scores == (0, 0) and outcome.winners == (0, 1)
+    assert outcome.payoffs == (3.0, -3.0) and outcome.details["chips"] == [13, 7]
+    record = Record.from_state(state)
+    assert record.result == {"scores": [0, 0], "winners": [0, 1]}
+    assert replay(Record.from_json(record.to_json())).digest() == state.digest()
 
 
 def challenge_state(**opts: Any) -> SomachiState:
@@ -786,8 +850,9 @@ def test_s24_s25_s38_all_in_side_pots_and_folding() -> None:
     # seat 0 (alak, 8) beats seat 1 (arl, 0) for the main pot; the side pot goes back
     assert state.money.stacks == [2 + 6, 0 + 3, 1]
     outcome = state.outcome()
-    assert outcome is not None and outcome.scores == (8, 3, 1) and outcome.winners == (0,)
-    assert outcome.payoffs == (4.0, -1.0, -3.0)
+    # S-41: the tallies decide the game; the chips are the payoffs beside them
+    assert outcome is not None and outcome.scores == (8, 0, 0) and outcome.winners == (0,)
+    assert outcome.payoffs == (4.0, -1.0, -3.0) and outcome.details["chips"] == [8, 3, 1]
 
 
 def test_whole_pot_mode_makes_one_pot_for_everyone_still_in() -> None:

@@ -12,6 +12,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from cardhall.games.yamiro import (
     explain,
     hand_value,
 )
-from cardhall.record import Record, replay
+from cardhall.record import Record, load_record, replay
 from cardhall.registry import make_game
 
 # --------------------------------------------------------------------------- helpers
@@ -984,3 +985,32 @@ def test_solitaire_draws_wait_for_a_reshuffle_at_each_stage(
             explicit.apply(0, action)
             assert explicit.pending_shuffle() is None
         assert auto.digest() == explicit.digest()
+
+
+def test_y12_y13_an_empty_handed_seat_draws_first_and_only_an_empty_game_ties() -> None:
+    """A record: a twin-mirrored deck, every card answered by its twin, so hand 1 ties
+    until all 96 cards are played (Y-12: the tie stands). Y-13: hand 2 begins with both
+    hands empty; the seat to move draws first, from the reshuffled discards, and plays on.
+    The same record without ``reshuffle_discards``: nothing can be drawn, every later hand
+    is a tie and the game ends."""
+    record = load_record(Path(__file__).parent / "data" / "rulings" / "yamiro-Y12-Y13.json")
+    assert len(record.actions) == 96 and len(record.reshuffles) == 1
+    state = replay(record)
+    first = results(state)[0]
+    assert first["winner"] is None and first["cards"] == 96
+    assert not state.is_over and state.hand_no == 1 and state.to_move == 1
+    assert [len(h) for h in state.hands] == [0, 1]  # seat 1 drew first, seat 0 waits
+    assert [len(o) for o in state.chance.used] == [96, 96]
+    mine, theirs = state.events[-2:]  # the card to seat 1, "a card" to everyone else
+    assert (mine.kind, mine.seat, mine.data["card"]) == (
+        "draw",
+        1,
+        str(RAILOG_DECK[state.hands[1][0]]),
+    )
+    assert (theirs.kind, theirs.seat, theirs.data["card"]) == ("draw", 1, None)
+    assert not mine.visible_to(0) and theirs.visible_to(0)
+    assert state.legal_actions(1) == [Action("play", RAILOG_DECK[state.hands[1][0]])]
+    record.options["reshuffle_discards"] = False
+    record.reshuffles = []
+    stopped = replay(record)
+    assert stopped.is_over and [r["cards"] for r in results(stopped)] == [96] + [0] * 7

@@ -666,6 +666,10 @@ class Game(ABC):
     player_counts: ClassVar[tuple[int, ...]]
     #: Options in documentation order.
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: For records of an older format version (:data:`cardhall.record.VERSIONS`): the
+    #: options whose value then differs from today's default, by the version whose rules
+    #: they kept (a ruling that changes play adds an option whose default is the ruling).
+    legacy_options: ClassVar[dict[int, dict[str, Any]]] = {}
     #: The card class (``RailogCard`` or ``FrenchCard``).
     card_type: ClassVar[Any]
     #: Action kinds and the parser of their argument (``None``: no argument).

@@ -3,7 +3,7 @@
 A record is a JSON object::
 
     {
-      "format": "cardhall-record", "version": 1,
+      "format": "cardhall-record", "version": 2,
       "game": "abstrac",
       "players": 2,
       "options": {},
@@ -38,12 +38,16 @@ from typing import Any
 
 from cardhall.engine import State
 from cardhall.errors import CardhallError, RecordError
-from cardhall.registry import make_game
+from cardhall.registry import game_class, make_game
 
-__all__ = ["FORMAT", "VERSION", "Record", "load_record", "replay"]
+__all__ = ["FORMAT", "VERSION", "VERSIONS", "Record", "load_record", "record_options", "replay"]
 
 FORMAT = "cardhall-record"
-VERSION = 1
+VERSION = 2
+#: Format versions a record may have. Version 1 records were played before rulings that
+#: changed the rules (S-40, S-41): an option such a record leaves out takes the value its
+#: game had then (:attr:`cardhall.engine.Game.legacy_options`), so it replays as played.
+VERSIONS = (1, 2)
 
 
 @dataclass
@@ -60,6 +64,7 @@ class Record:
     reshuffles: list[list[str]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    version: int = VERSION
 
     # -- building ------------------------------------------------------------------------
 
@@ -96,7 +101,7 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": self.version,
             "game": self.game,
             "players": self.players,
             "options": self.options,
@@ -135,8 +140,10 @@ class Record:
             raise RecordError("record must be a JSON object")
         if "format" in data and data["format"] != FORMAT:
             raise RecordError(f"record format must be {FORMAT!r}, got {data['format']!r}")
-        if "version" in data and data["version"] != VERSION:
-            raise RecordError(f"unsupported record version {data['version']!r} (know {VERSION})")
+        version = data.get("version", VERSION)
+        if isinstance(version, bool) or version not in VERSIONS:
+            known = ", ".join(str(v) for v in VERSIONS)
+            raise RecordError(f"unsupported record version {version!r} (know {known})")
         for key in ("game", "deck", "actions"):
             if key not in data:
                 raise RecordError(f"record has no {key!r}")
@@ -206,6 +213,7 @@ class Record:
             reshuffles=reshuffles,
             result=result,
             meta=meta,
+            version=version,
         )
 
     def save(self, path: str | Path) -> None:
@@ -292,7 +300,7 @@ def replay(
     (2, True)
     """
     try:
-        game = make_game(record.game, record.players, **record.options)
+        game = make_game(record.game, record.players, **record_options(record))
     except CardhallError as exc:
         raise RecordError(f"record game/options: {exc}") from None
     try:
@@ -333,6 +341,28 @@ def replay(
     if check_result and end == len(record.actions) and record.result is not None:
         _compare_result(state, record.result)
     return state
+
+
+def record_options(record: Record) -> dict[str, Any]:
+    """The options a record's game is played with: its own, and for a record of an older
+    format version, the options it leaves out as its game had them then.
+
+    >>> old = Record(game="somachi", deck=[], actions=[], version=1)
+    >>> record_options(old)
+    {'stay_in_order': 'turn', 'gambling_winner': 'chips'}
+    >>> record_options(Record(game="somachi", deck=[], actions=[]))
+    {}
+    """
+    options = dict(record.options)
+    if record.version < VERSION:
+        try:
+            legacy = game_class(record.game).legacy_options
+        except CardhallError as exc:
+            raise RecordError(f"record game/options: {exc}") from None
+        for version in range(record.version, VERSION):
+            for key, value in legacy.get(version, {}).items():
+                options.setdefault(key, value)
+    return options
 
 
 def _check_snapshot(

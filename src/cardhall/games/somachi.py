@@ -244,6 +244,8 @@ class Somachi(Game):
     player_counts = (2, 3, 4, 5, 6, 7, 8)
     card_type = RailogCard
     amount_kinds = ("bet", "raise", "challenge")
+    #: Records of format version 1 were played before S-40 and S-41.
+    legacy_options = {1: {"stay_in_order": "turn", "gambling_winner": "chips"}}
     option_specs = (
         OptionSpec(
             "all_cards_count",
@@ -306,6 +308,24 @@ class Somachi(Game):
             choices=("side_pots", "whole_pot"),
             label="All-in",
             choice_labels=(("side_pots", "side pots"), ("whole_pot", "one whole pot")),
+        ),
+        OptionSpec(
+            "stay_in_order",
+            "left",
+            "who is asked first to match stay-in bets: the left neighbour of the seat whose "
+            "turn it is, that seat last (S-40), or that seat first (records before S-40)",
+            choices=("left", "turn"),
+            label="Stay-in bets are matched from",
+            choice_labels=(("left", "the left of the player"), ("turn", "the player")),
+        ),
+        OptionSpec(
+            "gambling_winner",
+            "tally",
+            "with gambling, who wins the game: the highest tally (S-41), or the most chips "
+            "(records before S-41)",
+            choices=("tally", "chips"),
+            label="With chips, the winner has",
+            choice_labels=(("tally", "the highest tally"), ("chips", "the most chips")),
         ),
         OptionSpec(
             "challenge_stack",
@@ -1221,8 +1241,11 @@ class SomachiState(State):
             return
         assert self.money is not None
         n = self.players
+        # S-40: from the left neighbour of the seat whose turn it is (``start``), that
+        # seat last; with ``stay_in_order="turn"`` (records before S-40) that seat first
+        first = start + 1 if self.game.options["stay_in_order"] == "left" else start
         for k in range(i, n):
-            s = (start + k) % n
+            s = (first + k) % n
             if not self.active[s] or self.money.stacks[s] == 0:
                 continue
             owed = sum(amt for b, amt in bets if b != s)
@@ -1495,12 +1518,22 @@ class SomachiState(State):
         if self.money is not None:
             chips = list(self.money.stacks)
             start = int(self.game.options["chips"])
-            best = max(chips)
             details["chips"] = chips
+            payoffs = tuple(float(c - start) for c in chips)
+            if self.game.options["gambling_winner"] == "chips":  # records before S-41
+                best = max(chips)
+                return Outcome(
+                    scores=tuple(chips),
+                    winners=tuple(s for s, c in enumerate(chips) if c == best),
+                    payoffs=payoffs,
+                    details=details,
+                )
+            # S-41: the highest tally still wins; the chips are the payoffs beside it
+            best = max(self.tallies)
             return Outcome(
-                scores=tuple(chips),
-                winners=tuple(s for s, c in enumerate(chips) if c == best),
-                payoffs=tuple(float(c - start) for c in chips),
+                scores=tuple(self.tallies),
+                winners=tuple(s for s, t in enumerate(self.tallies) if t == best),
+                payoffs=payoffs,
                 details=details,
             )
         best = max(self.tallies)
