@@ -1,0 +1,54 @@
+#!/usr/bin/env python
+"""How long the adversaries of tests/test_interop_spec.py make each default configuration
+run, against its declared bounds: the table of docs/interop.md ("What the adversaries
+... do to these bounds").
+
+    .venv/bin/python scripts/adversarial_bounds.py
+
+One seeded game (seed 0) per configuration and policy -- always the lowest action id,
+always the highest, always pass or decline where legal, random, tie-seeking -- checked
+against every declared bound (the test's own check) and printed as a Markdown table:
+decisions played, "(cap)" where the decision cap truncated the game. The policies and the
+configurations are the test's, so the table and the test cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import test_interop_spec as adversaries
+from cardhall.cli.progress import progress_bar
+from cardhall.interop.spec import research
+from cardhall.registry import make_game
+
+POLICIES = [*adversaries.POLICIES, "ties"]
+
+
+def main() -> None:
+    rows = []
+    with progress_bar("games", len(adversaries.DEFAULTS) * len(POLICIES)) as bar:
+        for name, players, options in adversaries.DEFAULTS:
+            r = research(make_game(name, players, **options))
+            cells = []
+            for policy in POLICIES:
+                state = adversaries._play(r, policy, 0)
+                adversaries._check(r, state)  # every declared bound holds
+                capped = not state.is_over
+                cells.append(f"{len(state.history):,}" + (" (cap)" if capped else ""))
+                bar.advance()
+            opts = "".join(f", `{k}`" if v is True else f", `{k}={v}`" for k, v in options.items())
+            label = f"{name.capitalize()}, {players} player{'s' if players > 1 else ''}{opts}"
+            rows.append([label, f"{r.bounds.max_decisions:,}", *cells])
+    head = ["configuration", "declared longest game", "lowest id", "highest id"]
+    head += ["pass / decline", "random", "tie-seeking"]
+    print("| " + " | ".join(head) + " |")
+    print("|---" * len(head) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()
