@@ -168,7 +168,7 @@ class SomachiStory(Story):
         if kind == "no_draw":
             return f"{w.act(s, 'has')} nothing to draw: the deck and the discard pile are empty"
         if kind == "turn_limit":
-            return f"the hand stops at the safety limit of {event['turns']} turns"
+            return f"the hand stops at the safety limit of {num(int(event['turns']))} turns"
         if kind == "bring_in":
             return (
                 f"{w.act(s, 'sets')} a bring-in of {w.chips(int(event['amount']))}: every "
@@ -223,7 +223,7 @@ class SomachiStory(Story):
         o = event.get("options") or self.ctx.options
         n = int(event.get("players", self.ctx.players))
         if o.get("thousand_points"):
-            length = f"hands until a tally reaches {TARGET_POINTS}"
+            length = f"hands until a tally reaches {num(TARGET_POINTS)}"
         else:
             hands = o.get("hands_per_game") or n
             length = plural(int(hands), "hand")

@@ -236,7 +236,7 @@ class YamiroStory(Story):
             return ""
         if rank in (ALAK, ARL) and after.multipliers[side] != before.multipliers[side]:
             t, m = after.totals[side], after.multipliers[side]
-            return f": {self.side_whose(side)} value is now {t * m} ({t} ×{m})"
+            return f": {self.side_whose(side)} value is now {num(t * m)} ({num(t)} ×{num(m)})"
         return ""
 
     def _why(self, event: Mapping[str, Any]) -> str:
@@ -263,9 +263,9 @@ class YamiroStory(Story):
         for side in (0, 1):
             if result is not None and result.multipliers[side] > 1:
                 t, m = result.totals[side], result.multipliers[side]
-                shown.append(f"{values[side]} ({t} ×{m})")
+                shown.append(f"{num(values[side])} ({num(t)} ×{num(m)})")
             else:
-                shown.append(str(values[side]))
+                shown.append(num(values[side]))
         head = "; ".join(parts) + "; " if parts else ""
         if winner is None:
             return head + f"no arlas stands and the values are equal ({shown[0]} each): a tie"
@@ -368,8 +368,8 @@ class YamiroStory(Story):
         v = result.values
         first = 0 if mine is None else mine
         return (
-            f"no arlas stands; values: {self.side_name(first)} {v[first]}, "
-            f"{self.side_name(1 - first)} {v[1 - first]}"
+            f"no arlas stands; values: {self.side_name(first)} {num(v[first])}, "
+            f"{self.side_name(1 - first)} {num(v[1 - first])}"
         )
 
     def their_status(self, view: Mapping[str, Any], seats: Sequence[int]) -> str | None:
@@ -401,6 +401,6 @@ class YamiroStory(Story):
         for c, s in zip(chain.cards, chain.seats, strict=True):
             worth[chain.side(s)] += capture_value([int(c)])
         return (
-            f"{text}. {standing}. At stake: the cards played so far, worth {worth[1 - mine]} "
-            f"from {self.side_name(1 - mine)} and {worth[mine]} from your side"
+            f"{text}. {standing}. At stake: the cards played so far, worth {num(worth[1 - mine])} "
+            f"from {self.side_name(1 - mine)} and {num(worth[mine])} from your side"
         )
