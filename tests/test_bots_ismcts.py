@@ -4,6 +4,7 @@ random play, for every registered game."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -124,12 +125,17 @@ def test_the_ismcts_level_uses_each_games_measured_budget() -> None:
         assert isinstance(bot, ISMCTSBot) and bot.iterations == budget
 
 
-def test_time_budget_is_respected() -> None:
+def test_time_budget_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search stops at the first iteration that ends past its budget (a fake clock, so
+    the test does not depend on the machine's speed; speed is measured in ``make bench``)."""
     game = make_game("abstrac")
     state = game.new_state(seed=4)
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(time, "perf_counter", lambda: next(ticks) * 0.01)  # 10 ms a reading
     result = ISMCTSBot(game, seed=1, time_limit=0.05).search(state, 0)
-    assert result.iterations > 10
-    assert result.seconds < 0.05 + 0.05
+    # readings: start 0.00, then one after each iteration: 0.01 .. 0.05 (past the budget)
+    assert result.iterations == 5
+    assert result.seconds == pytest.approx(0.06)
 
 
 def test_single_legal_action_needs_no_search() -> None:
