@@ -65,8 +65,12 @@ def test_every_card_is_valid_svg_with_its_notation_and_name(names: str) -> None:
             assert card.display(ns) in title.text
             assert ns.name(card.suit) in shown
             rank = str(card.rank) if card.is_number else FACE_NAMES[card.rank]
-            # The numeral or the full face name, in both corners.
-            assert shown.count(rank) == 2, (card, shown)
+            # The numeral or the full face name, in both corners; a face's name also runs
+            # down the left edge (and the right, turned), so that a fanned hand, which
+            # shows only that strip, tells arl from arlas.
+            assert shown.count(rank) == (2 if card.is_number else 4), (card, shown)
+            if not card.is_number:
+                assert 'transform="rotate(90 ' in card_svg(card, ns)
         else:
             assert str(card) in title.text
             assert shown[:2] == [card.rank_name, card.rank_name]  # both corners

@@ -105,6 +105,24 @@ def test_suit_names_are_presentation_only() -> None:
         SuitNames.get("nowhere")
 
 
+def test_suit_names_of_ones_own() -> None:
+    names = SuitNames.parse(" oak, ash,elm,yew,fir,box,bay,rue ")
+    assert [names.name(s) for s in (1, 8)] == ["oak", "rue"]
+    assert RailogCard.parse("arl/S8").display(names) == "arl of rue"
+    assert SuitNames.parse("omyr") is SuitNames.get("omyr")
+    # omyr's unattested suits keep their plain names, never a made-up identifier
+    assert SuitNames.get("omyr").names[3:] == ("S4", "S5", "S6", "S7", "S8")
+    for bad, said in [
+        ("oak,ash", "got 2 names"),
+        ("oak,ash,elm,yew,fir,box,bay,oak", "different names"),
+        ("oak,ash,elm,yew,fir,box,bay,", "1-16 characters"),
+        ("oak,ash,elm,yew,fir,box,bay," + "x" * 17, "1-16 characters"),
+        ("oak,ash,elm,yew,fir,box,bay,r\x00e", "1-16 characters"),
+    ]:
+        with pytest.raises(NotationError, match=said):
+            SuitNames.parse(bad)
+
+
 def test_parse_many_accepts_commas_and_lists() -> None:
     assert RailogCard.parse_many("1/S1, 2/S1 arl/S8") == [
         RailogCard.of(1, 1),

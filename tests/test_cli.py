@@ -176,3 +176,10 @@ def test_replay_answers_invalid_utf8_with_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
     assert result.output.startswith("error: record") and result.output.count("error") == 1
     assert "not UTF-8" in " ".join(result.output.split())
+
+
+def test_bench_only_matching_nothing_names_the_benchmarks() -> None:
+    result = runner.invoke(app, ["bench", "--only", "nosuch"])
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    assert "--only nosuch matches no benchmark; known: " in said and "playouts" in said

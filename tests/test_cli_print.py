@@ -67,7 +67,30 @@ def test_print_rules_with_options(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "the rules of getha for 5 players on" in result.output
     text = " ".join("".join(p.extract_text() for p in PdfReader(target).pages).split())
-    assert "chips: 80 (default 50)" in text and "players: 5" in text
+    assert "Starting chips: 80 (default 50)" in text and "players: 5" in text
+    assert "chips:" not in text.replace("Starting chips:", "")  # labels, not option keys
+
+
+@pytest.mark.parametrize(
+    ("flag", "said"),
+    [("--solitaire", "solitaire form (1 player)"), ("--partner", "partner form (4 players)")],
+)
+def test_print_rules_names_yamiro_forms(flag: str, said: str, tmp_path: Path) -> None:
+    target = tmp_path / "yamiro.pdf"
+    result = runner.invoke(app, ["print", "rules", "yamiro", flag, "--output", str(target)])
+    assert result.exit_code == 0, result.output
+    assert f"the rules of yamiro, {said} on" in " ".join(result.output.split())
+    text = " ".join("".join(p.extract_text() for p in PdfReader(target).pages).split())
+    assert f"{said.split(' (')[0]}" in text
+
+
+def test_print_deck_with_suit_names_of_ones_own(tmp_path: Path) -> None:
+    names = "oak,ash,elm,yew,fir,box,bay,rue"
+    result = runner.invoke(app, ["print", "deck", "--suit-names", names, "--svg", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert ">rue</text>" in (tmp_path / "arlas-S8.svg").read_text() or any(
+        ">rue</text>" in f.read_text() for f in tmp_path.glob("*S8*.svg")
+    )
 
 
 @pytest.mark.parametrize(
@@ -77,8 +100,18 @@ def test_print_rules_with_options(tmp_path: Path) -> None:
         (["print", "deck", "--pack", "tarot"], "--pack must be one of railog, french; got 'tarot'"),
         (
             ["print", "deck", "--suit-names", "elvish"],
-            "--suit-names must be one of omyr, plain; got 'elvish'",
+            "--suit-names: unknown suit name set 'elvish'; known: omyr, plain",
         ),
+        (
+            ["print", "deck", "--suit-names", "oak,ash"],
+            "8 different names of 1-16 characters separated by commas; got 2 names",
+        ),
+        (
+            ["print", "rules", "yamiro", "--partner", "--solitaire"],
+            "choose --partner or --solitaire, not both",
+        ),
+        (["print", "rules", "yamiro", "--partner", "-p", "2"], "--partner is Yamiro for 4"),
+        (["print", "rules", "getha", "--solitaire"], "are Yamiro's forms; got the game 'getha'"),
         (
             ["print", "deck", "--backs", "--flip", "side"],
             "--flip must be one of long, short; got 'side'",

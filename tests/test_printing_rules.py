@@ -43,8 +43,11 @@ def test_each_game_prints_on_at_most_two_pages(game: str) -> None:
     assert f"{title} - page {len(reader.pages)}" in text
     assert "At this table" in text
     # Every option is spelled out with its value in words (never True/False/None).
+    # Options read by their labels, as the lobby shows them, in the box and in the text.
     for spec in make_game(game).option_specs:
-        assert f"{spec.name}:" in text
+        assert f"{spec.describe()['label']}:" in text
+        if "_" in spec.name:  # (a one-word name may be an English word too)
+            assert spec.name not in text
     for raw in ("True", "False", "None"):
         assert raw not in text
     # The quick-reference card is there; the software's sections are not.
@@ -74,14 +77,14 @@ def test_chosen_options_are_spelled_out() -> None:
     result, _, text = sheet("getha", 6, chips=100, allin_mode="whole_pot", max_bet=5)
     assert result.players == 6
     assert "players: 6 (the game takes 2-8)" in text
-    assert "chips: 100 (default 50)" in text
-    assert "allin_mode: whole_pot (default side_pots)" in text
-    assert "max_bet: 5 (default none)" in text
-    assert "ante: 1 -" in text  # unchanged options say their value, without a default
+    assert "Starting chips: 100 (default 50)" in text
+    assert "All-in: one whole pot (default side pots)" in text
+    assert "Largest bet or raise: 5 (default none)" in text
+    assert "Ante: 1 -" in text  # unchanged options say their value, without a default
     _, _, text = sheet("abstrac", match=True, target=300)
-    assert "match: yes (default no)" in text and "target: 300 (default 500)" in text
+    assert "Match: yes (default no)" in text and "Match target: 300 (default 500)" in text
     _, _, text = sheet("yamiro", 1)
-    assert "players: 1 (the game takes 1, 2 or 4)" in text
+    assert "players: 1, solitaire form (the game takes 1, 2 or 4)" in text
 
 
 def test_largest_option_set_still_fits_two_pages() -> None:

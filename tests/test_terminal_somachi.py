@@ -62,10 +62,10 @@ def test_render_shows_the_table_and_only_your_hand() -> None:
     console = Console(file=out, width=140)
     console.print(render(state.view(1), OMYR))
     text = out.getvalue()
-    assert "your hand" in text and "alak of omyr-6" in text
+    assert "your hand" in text and "alak of S6" in text
     assert "arl of sitar" in text  # seat 3's tableau
     assert "5 of sitar" in text  # the top of the discard pile
-    assert "1 of omyr-6" not in text  # seat 3's hand stays hidden
+    assert "1 of S6" not in text  # seat 3's hand stays hidden
     assert "waiting for Seat 3 to claim or pass" in text
 
 

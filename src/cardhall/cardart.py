@@ -12,7 +12,8 @@ Railog cards (96): the suit is a **colour and a shape** (S1 red circle, S2 blue 
 apart. A number card shows its numeral in the corners and its Railog tally in the centre
 (one bar a unit up to four; a bar under them adds four: 5 is one bar over the bar, 8 is
 four bars over it). A face card shows its full name (alak, arl, deiskatun, arlas) across
-the card at the largest size at which the whole word fits. The suit's name, from the
+the card at the largest size at which the whole word fits, and again down its left edge so
+that a tightly fanned hand still tells arl from arlas. The suit's name, from the
 chosen :class:`~cardhall.cards.SuitNames` set, is written on every card.
 
 French cards (Abstrac's 24): rank and a drawn suit pip in the corners, a big pip and the
@@ -383,6 +384,12 @@ def _railog_svg(card: RailogCard, names: SuitNames) -> str:
         word = FACE_NAMES[card.rank]
         size = _fit(word, _W - 10, 14)
         header = _text(_CX, 6 + size * 0.76, word, size, col)
+        # The name again down the left edge: in a fanned hand only that strip shows, and
+        # "arl" and "arlas" must not both read "arl...".
+        side = _fit(word, 34, 7.5)
+        header += _text(
+            6.2, 21, word, side, col, anchor="start", extra=' transform="rotate(90 6.2 21)"'
+        )
         inner = _blank(col, double=True) + _both_ends(header)
         inner += shape_svg(style.shape, _CX, 41, 12, col, stroke=_INK)
         inner += _text(_CX, 61, suit_name, _fit(suit_name, 40, 6.5), col)

@@ -46,6 +46,7 @@ __all__ = [
     "RANK",
     "SUIT",
     "SUIT_INDEX",
+    "SUIT_NAMES_HELP",
     "SUIT_NAME_SETS",
     "FrenchCard",
     "RailogCard",
@@ -228,17 +229,37 @@ class SuitNames:
             ) from None
 
     @staticmethod
+    def parse(text: str) -> SuitNames:
+        """A set's key (``plain``, ``omyr``) or eight names of one's own, comma-separated.
+
+        >>> SuitNames.parse("oak, ash, elm, yew, fir, box, bay, rue").name(8)
+        'rue'
+        """
+        if "," not in text:
+            return SuitNames.get(text)
+        names = tuple(n.strip() for n in text.split(","))
+        bad = [n for n in names if not n or len(n) > 16 or not n.isprintable()]
+        if len(names) != RAILOG_SUITS or bad or len(set(n.lower() for n in names)) != len(names):
+            raise NotationError(
+                f"suit names must be a known set ({', '.join(sorted(SUIT_NAME_SETS))}) or "
+                f"{RAILOG_SUITS} different names of 1-16 characters separated by commas; "
+                f"got {len(names)} names in {text!r}"
+            )
+        return SuitNames("custom", names)
+
+    @staticmethod
     def default() -> SuitNames:
         return SUIT_NAME_SETS["plain"]
 
 
+#: How a person gives suit names on the command line (``--suit-names``).
+SUIT_NAMES_HELP = "suit names: plain (S1-S8), omyr, or eight names of your own, comma-separated"
+
 SUIT_NAME_SETS: dict[str, SuitNames] = {
     "plain": SuitNames("plain", tuple(f"S{i}" for i in range(1, 9))),
-    # The omyr deck: rblus, sitar and thrim are attested; the rest are placeholders
-    # a region may rename (see docs/cards.md).
-    "omyr": SuitNames(
-        "omyr", ("rblus", "sitar", "thrim", "omyr-4", "omyr-5", "omyr-6", "omyr-7", "omyr-8")
-    ),
+    # The omyr deck: rblus, sitar and thrim are attested; suits 4-8 keep their plain
+    # names until theirs are known (a table may give all eight: SuitNames.parse).
+    "omyr": SuitNames("omyr", ("rblus", "sitar", "thrim", "S4", "S5", "S6", "S7", "S8")),
 }
 
 # --------------------------------------------------------------------------- French

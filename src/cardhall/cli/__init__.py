@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardhall.cards import SUIT_NAMES_HELP
 from cardhall.engine import counts_text, option_value_text, parse_assignments
 from cardhall.errors import CardhallError, OptionError, RecordError
 from cardhall.registry import game_class, game_names, import_modules, make_game
@@ -74,6 +75,22 @@ def fail(message: str, code: int = 1) -> typer.Exit:
     """Print an error to stderr and return the Exit to raise."""
     err_console.print(f"[red]error:[/red] {message}")
     return typer.Exit(code)
+
+
+def form_players(game: str, players: int | None, partner: bool, solitaire: bool) -> int | None:
+    """The player count named by Yamiro's ``--partner`` / ``--solitaire`` flags (its form
+    is its player count: 2 standard, 4 partner, 1 solitaire), else ``players``."""
+    if not (partner or solitaire):
+        return players
+    if game != "yamiro":
+        raise fail(f"--partner and --solitaire are Yamiro's forms; got the game {game!r}")
+    if partner and solitaire:
+        raise fail("choose --partner or --solitaire, not both")
+    wanted = 4 if partner else 1
+    if players is not None and players != wanted:
+        flag = "--partner" if partner else "--solitaire"
+        raise fail(f"{flag} is Yamiro for {wanted}; got --players {players}")
+    return wanted
 
 
 def parse_options(items: list[str] | None) -> dict[str, Any]:
@@ -153,7 +170,7 @@ def play(
     partner: Annotated[bool, typer.Option(help="Yamiro: partner form (4 players)")] = False,
     solitaire: Annotated[bool, typer.Option(help="Yamiro: solitaire form (1 player)")] = False,
     save: Annotated[Path | None, typer.Option(help="where to save the record")] = None,
-    suit_names: Annotated[str, typer.Option(help="suit name set: plain, omyr")] = "plain",
+    suit_names: Annotated[str, typer.Option(help=SUIT_NAMES_HELP)] = "plain",
 ) -> None:
     """Play a game in the terminal against bots."""
     import random
@@ -162,16 +179,10 @@ def play(
     from cardhall.terminal import TerminalGame
 
     options = parse_options(option)
-    if partner or solitaire:
-        if game != "yamiro":
-            raise fail(f"--partner and --solitaire are Yamiro's forms; got the game {game!r}")
-        if partner and solitaire:
-            raise fail("choose --partner or --solitaire, not both")
-        # Yamiro's form is its player count: 2 standard, 4 partner, 1 solitaire.
-        players = 4 if partner else 1
+    players = form_players(game, players, partner, solitaire)
     try:
         g = make_game(game, players, **options)
-        names = SuitNames.get(suit_names)
+        names = SuitNames.parse(suit_names)
     except CardhallError as exc:
         raise fail(str(exc)) from None
     if not 0 <= seat < g.players:

@@ -27,17 +27,26 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the benchmarks and print their figures (ratios measured in one run)."""
         from cardhall.benchmarks.anchors import machine_line
-        from cardhall.cli import version_line
+        from cardhall.cli import fail, version_line
+        from cardhall.cli.progress import progress_bar
 
         # Wide tables stay whole when the output goes to a file or a pipe.
         console = Console(width=None if sys.stdout.isatty() else 160)
         console.print(version_line())
         results: dict[str, Any] = {"build": version_line(), "machine": machine_line()}
         wanted = tuple(m for m in MODULES if not only or any(o in m for o in only))
-        for mod in import_modules(wanted):
-            module = mod.__name__
-            console.rule(str(getattr(mod, "NAME", module)))
-            results[module.rsplit(".", 1)[-1]] = mod.run(console, quick)
+        if not wanted:
+            raise fail(
+                f"--only {' '.join(only or [])} matches no benchmark; known: "
+                + ", ".join(m.rsplit(".", 1)[-1] for m in MODULES)
+            )
+        # The bar (on stderr, gone when done) counts benchmarks; the figures go to stdout.
+        with progress_bar("benchmarks", len(wanted)) as bar:
+            for mod in import_modules(wanted):
+                module = mod.__name__
+                console.rule(str(getattr(mod, "NAME", module)))
+                results[module.rsplit(".", 1)[-1]] = mod.run(console, quick)
+                bar.advance()
         if json_out is not None:
             json_out.write_text(json.dumps(results, indent=1, default=str) + "\n")
             console.print(f"figures written to {json_out}")

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from cardhall.cards import SUIT_NAMES_HELP
 from cardhall.errors import CardhallError
 
 __all__ = ["register"]
@@ -45,7 +46,7 @@ def deck(
         "railog"
     ),
     paper: Annotated[str, typer.Option(help="a4 or letter")] = "a4",
-    suit_names: Annotated[str, typer.Option(help="suit name set: plain or omyr")] = "plain",
+    suit_names: Annotated[str, typer.Option(help=SUIT_NAMES_HELP)] = "plain",
     backs: Annotated[
         bool, typer.Option("--backs", help="add a page of card backs after each page")
     ] = False,
@@ -69,13 +70,9 @@ def deck(
     from cardhall.printing.deck import write_card_svgs, write_deck_pdf
 
     try:
-        names = SuitNames.get(suit_names)
-    except CardhallError:
-        from cardhall.cards import SUIT_NAME_SETS
-
-        raise fail(
-            f"--suit-names must be one of {', '.join(sorted(SUIT_NAME_SETS))}; got {suit_names!r}"
-        ) from None
+        names = SuitNames.parse(suit_names)
+    except CardhallError as exc:
+        raise fail(f"--suit-names: {exc}") from None
     try:
         if svg is not None:
             files = write_card_svgs(svg, pack, names)
@@ -114,12 +111,15 @@ def rules(
         Path | None,
         typer.Option(help="the PDF to write (default cardhall-rules-GAME.pdf)"),
     ] = None,
+    partner: Annotated[bool, typer.Option(help="Yamiro: partner form (4 players)")] = False,
+    solitaire: Annotated[bool, typer.Option(help="Yamiro: solitaire form (1 player)")] = False,
 ) -> None:
     """Write a game's rules as a one- or two-page PDF, with the options spelled out and a
     quick-reference card (turn order, scoring table)."""
-    from cardhall.cli import fail, parse_options
+    from cardhall.cli import fail, form_players, parse_options
 
     options = parse_options(option)
+    players = form_players(game, players, partner, solitaire)
     if _pdf_modules_missing():
         raise fail(_NEEDS_EXTRA)
     from cardhall.printing.rules import write_rules_pdf
@@ -132,6 +132,6 @@ def rules(
     except OSError as exc:
         raise fail(f"cannot write {target}: {exc.strerror or exc}") from None
     typer.echo(
-        f"wrote {target}: the rules of {game} for {sheet.players} players on {sheet.pages} "
+        f"wrote {target}: the rules of {sheet.title} on {sheet.pages} "
         f"page{'s' if sheet.pages > 1 else ''} ({sheet.font_size:g} pt)"
     )

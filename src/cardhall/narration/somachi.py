@@ -8,7 +8,7 @@ collect or defend, and what passing costs), the chips, and each hand's scores.
 >>> describe({"seq": 9, "kind": "pass", "seat": 2, "window": "claim", "card": "5/S2"}, ctx)
 'You let the 5 of sitar on the discard pile go (no claim now).'
 >>> describe({"seq": 9, "kind": "attack", "seat": 0, "card": "arlas/S4", "target": 2}, ctx)
-'Ann plays the arlas of omyr-4 against you.'
+'Ann plays the arlas of S4 against you.'
 """
 
 from __future__ import annotations

@@ -52,6 +52,15 @@ class RulesSheet:
     options: dict[str, Any]
     pages: int
     font_size: float
+    form: str = ""
+
+    @property
+    def title(self) -> str:
+        """The game and its table in words: ``'yamiro, solitaire form (1 player)'``."""
+        count = "1 player" if self.players == 1 else f"{self.players} players"
+        return (
+            f"{self.game}, {self.form} form ({count})" if self.form else f"{self.game} for {count}"
+        )
 
 
 def _value_text(value: Any) -> str:
@@ -64,19 +73,22 @@ def _value_text(value: Any) -> str:
 
 
 def option_lines(game: Game) -> list[tuple[str, str, str]]:
-    """``(option, value in words, meaning)`` for every option of ``game``, the value
-    followed by its default when it differs.
+    """``(option's label, value in words, meaning)`` for every option of ``game``, the
+    value followed by its default when it differs; labels and choices read as the lobby
+    shows them (:meth:`OptionSpec.describe`).
 
     >>> option_lines(make_game("abstrac", match=True))[0]
-    ('match', 'yes (default no)', 'play deals with alternating dealer until a total target')
+    ('Match', 'yes (default no)', 'play deals with alternating dealer until a total target')
     """
     out = []
     for spec in game.option_specs:
+        described = spec.describe()
+        words: dict[str, str] = described["choice_labels"] if spec.choices is not None else {}
         value = game.options[spec.name]
-        text = _value_text(value)
+        text = words.get(str(value), _value_text(value))
         if value != spec.default:
-            text += f" (default {_value_text(spec.default)})"
-        out.append((spec.name, text, spec.doc))
+            text += f" (default {words.get(str(spec.default), _value_text(spec.default))})"
+        out.append((described["label"], text, spec.doc))
     return out
 
 
@@ -130,7 +142,10 @@ def _printed(sections: list[_Section]) -> tuple[list[_Section], _Section | None]
 
 
 class _Styles:
-    def __init__(self, size: float) -> None:
+    def __init__(self, size: float, terms: dict[str, str] | None = None) -> None:
+        #: Option names as the reader reads them: a code span naming an option prints
+        #: as its label in italics (as the web's rules page shows it).
+        self.terms = terms or {}
         from reportlab.lib.styles import ParagraphStyle
 
         lead = size * 1.22
@@ -162,17 +177,20 @@ class _Styles:
         )
 
 
-def _inline(node: Any) -> str:
-    """Reportlab paragraph markup for a Markdown inline node (links keep their text)."""
+def _inline(node: Any, terms: dict[str, str]) -> str:
+    """Reportlab paragraph markup for a Markdown inline node (links keep their text; an
+    option's name reads as its label, from ``terms``)."""
     out = []
     for child in node.children or []:
         kind = child.type
         if kind == "text":
             out.append(escape(child.content.translate(_PLAIN), quote=False))
         elif kind == "strong":
-            out.append(f"<b>{_inline(child)}</b>")
+            out.append(f"<b>{_inline(child, terms)}</b>")
         elif kind == "em":
-            out.append(f"<i>{_inline(child)}</i>")
+            out.append(f"<i>{_inline(child, terms)}</i>")
+        elif kind == "code_inline" and child.content in terms:
+            out.append(f"<i>{escape(terms[child.content], quote=False)}</i>")
         elif kind == "code_inline":
             out.append(f'<font face="Courier">{escape(child.content.translate(_PLAIN))}</font>')
         elif kind == "softbreak":
@@ -180,11 +198,11 @@ def _inline(node: Any) -> str:
         elif kind == "hardbreak":
             out.append("<br/>")
         elif kind == "link":
-            out.append(_inline(child))
+            out.append(_inline(child, terms))
         elif kind == "html_inline":
             continue
         else:
-            out.append(_inline(child) or escape(child.content, quote=False))
+            out.append(_inline(child, terms) or escape(child.content, quote=False))
     return "".join(out)
 
 
@@ -203,10 +221,10 @@ def _blocks(nodes: list[Any], st: _Styles, width: float) -> Iterator[Any]:
     for node in nodes:
         kind = node.type
         if kind == "paragraph":
-            yield Paragraph(_inline(node.children[0]), st.body)
+            yield Paragraph(_inline(node.children[0], st.terms), st.body)
         elif kind == "heading":
             style = st.h2 if node.tag in ("h1", "h2") else st.h3
-            yield Paragraph(_inline(node.children[0]), style)
+            yield Paragraph(_inline(node.children[0], st.terms), style)
         elif kind in ("bullet_list", "ordered_list"):
             items = [
                 ListItem(list(_blocks(item.children, st, width - st.size * 1.6)))
@@ -251,7 +269,7 @@ def _table(node: Any, st: _Styles, width: float) -> Any:
         for tr in part.children:
             rows.append(
                 [
-                    Paragraph(_inline(cell.children[0]) if cell.children else "", st.cell)
+                    Paragraph(_inline(cell.children[0], st.terms) if cell.children else "", st.cell)
                     for cell in tr.children
                 ]
             )
@@ -288,7 +306,10 @@ def _story(game: Game, st: _Styles, column: float) -> list[Any]:
         ),
     ]
     # At this table: the player count and every option, spelled out.
-    players = f"{game.players} (the game takes {counts_text(game.player_counts)})"
+    form = getattr(game, "form", "")
+    players = f"{game.players}{f', {form} form' if form else ''} (the game takes " + (
+        f"{counts_text(game.player_counts)})"
+    )
     box: list[Any] = [
         Paragraph("<b>At this table</b>", st.h3),
         Paragraph(f"<b>players</b>: {escape(players)}", st.cell),
@@ -381,7 +402,18 @@ def _build(game: Game, paper: str, size: float) -> tuple[bytes, int]:
         pageCompression=1,
     )
     doc.addPageTemplates([PageTemplate(id="rules", frames=frames, onPage=footer)])
-    doc.build(_story(game, _Styles(size), column))
+    terms: dict[str, str] = {}
+    for spec in game.option_specs:
+        described = spec.describe()
+        terms[spec.name] = described["label"]
+        said_as = dict(described["choice_labels"])  # `allin_mode="whole_pot"`
+        if spec.kind == "bool":  # `challenge_stack=false`
+            said_as = {"true": "yes", "false": "no"}
+        for choice, said in said_as.items():
+            terms[f'{spec.name}="{choice}"'] = terms[f"{spec.name}={choice}"] = (
+                f"{described['label']}: {said}"
+            )
+    doc.build(_story(game, _Styles(size, terms), column))
     return out.getvalue(), doc.page
 
 
@@ -409,4 +441,4 @@ def write_rules_pdf(
         path.write(pdf)
     else:
         Path(path).write_bytes(pdf)
-    return RulesSheet(g.name, g.players, dict(g.options), pages, size)
+    return RulesSheet(g.name, g.players, dict(g.options), pages, size, getattr(g, "form", ""))
