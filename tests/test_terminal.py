@@ -83,7 +83,10 @@ def test_a_range_of_amounts_is_one_line_and_a_typed_amount_is_played(tmp_path: P
     )
     tg.play()
     text = out.getvalue()
-    assert "bringin: any amount from 1 to 999,999 — type 'bringin N'" in text
+    # the range in the narration's words, as the browser's bet box reads it
+    said = "Set the bring-in between 1 and 999,999 chips"
+    assert f"{said}: type 'bringin' and the amount" in text
+    assert "bringin:" not in text and "any amount" not in text
     assert " 1  Set the bring-in at 1 chip\n" in text and "at 2 chips" not in text  # the smallest
     assert "illegal action 'bringin 0'" in text
     assert tg.state.history[0] == (0, tg.game.parse_action("bringin 7"))

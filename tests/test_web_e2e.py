@@ -365,9 +365,8 @@ def test_replay_viewer_steps_through_a_record(
     page.shot("end")
     # from one seat's side: its own hand only
     page.page.select_option("#replay-side", "1")
-    page.page.wait_for_function(
-        "document.querySelector('#replay-where').textContent.startsWith('The deal')"
-    )
+    page.page.wait_for_selector("#hand")  # the seat's frames (face up, there was no hand)
+    assert page.page.inner_text("#replay-where").startswith("The deal")
     first = make_game("getha", 3, max_deals=1, chips=10).new_state(deck=record.deck)
     shown = page.page.eval_on_selector_all(
         "#hand [data-card]", "els => els.map(e => e.dataset.card)"
@@ -569,3 +568,69 @@ def test_a_million_chip_table_bets_from_a_range(server: Server, browser: Browser
     page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {version}")
     assert page.inner_text("#error") == ""
     assert seat.errors == []
+
+
+#: Somachi's decisions out of a seat's turn (a window), told once by the status line.
+WINDOWS = {"claim window", "collect window", "defence window", "challenge", "owe"}
+
+
+def test_a_record_saved_by_the_terminal_steps_through_from_a_seat_s_side(
+    server: Server, browser: Browser, tmp_path: Path
+) -> None:
+    """``cardhall play ... --save`` (a scripted human against bots), opened in the replay
+    viewer from the human's side: every frame shows the narration's status for that side
+    (never the page's own words), told once (a window out of turn is not repeated in a
+    banner), and no card the seat could not see by then."""
+    from typer.testing import CliRunner
+
+    from cardhall.cli import app
+    from cardhall.web.replayer import replay_frames
+
+    path = tmp_path / "terminal.json"
+    options = ["-o", "hands_per_game=1", "-o", "max_turns_per_hand=12"]
+    args = ["play", "somachi", "-p", "3", "--bot", "heuristic", "--seed", "0", *options]
+    played = CliRunner().invoke(app, [*args, "--save", str(path)], input="1\n" * 300)
+    assert played.exit_code == 0, played.output
+    record = Record.from_dict(json.loads(path.read_text()))
+    assert record.seats == ["Seat 1", "Seat 2 (heuristic bot)", "Seat 3 (heuristic bot)"]
+    told = replay_frames(record.to_dict(), "0")["frames"]
+    windows = [
+        i
+        for i, f in enumerate(told)
+        if (f["view"].get("pending") or {}).get("kind") in WINDOWS
+        and f["view"]["pending"].get("seat") == 0
+    ]
+    assert windows, "the seed gives seat 1 no window"
+    # the cards seat 1 may see after each move: its view and its events so far
+    state = make_game(record.game, record.players, **record.options).new_state(
+        deck=record.deck, reshuffles=record.reshuffles
+    )
+    allowed = [cards_in(json.dumps(state.view(0)) + json.dumps(state.events_for(0)))]
+    for seat, action in record.actions:
+        state.apply(seat, action)
+        allowed.append(cards_in(json.dumps(state.view(0)) + json.dumps(state.events_for(0))))
+    page = Seat(browser, "terminal-record", {"width": 1280, "height": 800})
+    page.page.goto(server.url + "/replay")
+    page.page.set_input_files("#record-file", str(path))
+    page.page.wait_for_selector("#replay-controls")
+    page.page.select_option("#replay-side", "0")
+    page.page.wait_for_selector("#hand")  # the seat's frames (the first load had none)
+    assert "Seat 2 (heuristic bot)" in page.page.inner_text("#replay-title")
+    shown_cards = "Array.from(document.querySelectorAll('[data-card]'), (e) => e.dataset.card)"
+    for at, frame in enumerate(told):
+        if at:
+            page.page.click("#replay-next")
+            assert page.page.inner_text("#replay-where").startswith(f"Move {at} of ")
+        status = page.page.inner_text("#status")
+        assert status == frame["status"], (at, status, frame["status"])
+        assert "To play" not in status
+        extra = set(page.page.evaluate(shown_cards)) - allowed[at]
+        assert not extra, f"move {at} shows {sorted(extra)}"
+        if at in windows:
+            text = page.read()
+            assert frame["status"].startswith("Not your turn")
+            assert text.count(frame["status"]) == 1, (at, frame["status"])
+            page.shot(f"window-{at}")
+    assert page.page.is_disabled("#replay-next")
+    assert "Game over" in page.read()
+    assert page.errors == []

@@ -45,16 +45,21 @@ __all__ = ["MENU_LIMIT", "TerminalGame", "menu", "renderer_for"]
 MENU_LIMIT = 12
 
 
-def menu(legal: Sequence[Legal]) -> tuple[list[Action], list[str]]:
+def menu(
+    legal: Sequence[Legal], words: Callable[[AmountRange], str] | None = None
+) -> tuple[list[Action], list[str]]:
     """Split legal actions into a numbered menu and summary lines: a range of amounts is
     one line (any amount is typed) and its smallest amount is numbered, and a kind with
     too many actions to list (e.g. Getha's 219 discards) shows its first three and its
-    last action numbered, the rest typed.
+    last action numbered, the rest typed. ``words`` gives a range's words (the
+    narration's label, as the browser's bet box reads it).
 
     >>> from cardhall.engine import Action, AmountRange
     >>> numbered, lines = menu([Action("fold"), AmountRange("bet", 2, 1_000_000)])
     >>> [str(a) for a in numbered], lines
-    (['fold', 'bet 2'], ["bet: any amount from 2 to 1,000,000 — type 'bet N'"])
+    (['fold', 'bet 2'], ["Bet between 2 and 1,000,000: type 'bet' and the amount"])
+    >>> menu([AmountRange("bet", 2, 9)], lambda r: "Bet between 2 and 9 chips")[1]
+    ["Bet between 2 and 9 chips: type 'bet' and the amount"]
     >>> numbered, lines = menu([Action("fold")] + [Action("take", t) for t in range(1, 40)])
     >>> [str(a) for a in numbered]
     ['fold', 'take 1', 'take 2', 'take 3', 'take 39']
@@ -67,7 +72,7 @@ def menu(legal: Sequence[Legal]) -> tuple[list[Action], list[str]]:
         if isinstance(entry, AmountRange):
             by_kind.setdefault(entry.kind, []).append(entry.first)
             if len(entry) > 1:
-                lines.append(_range_line(entry))
+                lines.append(_range_line(entry, words))
         else:
             by_kind.setdefault(entry.kind, []).append(entry)
     numbered: list[Action] = []
@@ -84,12 +89,13 @@ def menu(legal: Sequence[Legal]) -> tuple[list[Action], list[str]]:
     return numbered, lines
 
 
-def _range_line(amounts: AmountRange) -> str:
-    step = f" in steps of {amounts.step:,}" if amounts.step != 1 else ""
-    return (
-        f"{amounts.kind}: any amount from {amounts.min:,} to {amounts.max:,}{step}"
-        f" — type '{amounts.kind} N'"
-    )
+def _range_line(amounts: AmountRange, words: Callable[[AmountRange], str] | None) -> str:
+    if words is not None:
+        said = words(amounts)
+    else:
+        step = f", in steps of {amounts.step:,}" if amounts.step != 1 else ""
+        said = f"{amounts.kind.capitalize()} between {amounts.min:,} and {amounts.max:,}{step}"
+    return f"{said}: type '{amounts.kind}' and the amount"
 
 
 def renderer_for(game: Game | str) -> ModuleType | None:
@@ -249,7 +255,9 @@ class TerminalGame:
         if reason:
             self.console.print(f"[yellow]{reason}[/yellow]")
         legal = state.legal_actions(seat)
-        numbered, summaries = menu(legal)
+        numbered, summaries = menu(
+            legal, lambda r: narration.label(r.to_json(), view, self.contexts[seat])
+        )
         # each choice in the narration's words, as the browser's buttons read
         words = [narration.label(str(a), view, self.contexts[seat]) for a in numbered]
         while True:

@@ -458,18 +458,12 @@
     // Bob to bet", a window's reason), coloured by whether the viewer is asked.
     status(ctx) {
       const v = this.view;
-      const said = this.said && this.said.status;
-      if (v.over) return [said || "Game over", "over"];
-      const actors = v.actors.filter((s) => s !== this.seat).map((s) => ctx.name(s));
+      const said = (this.said && this.said.status) || "";
+      if (v.over) return [said, "over"];
       if (!this.watch && v.actors.includes(this.seat)) {
-        if (ctx.game.outOfTurn && ctx.game.outOfTurn(ctx)) {
-          return [said || (ctx.prompt ? UI.sentence(ctx.prompt.split("\n")[0]) : "You may act now, out of turn"), "mine window"];
-        }
-        return [said || "Your turn", "mine"];
+        return [said, ctx.game.outOfTurn && ctx.game.outOfTurn(ctx) ? "mine window" : "mine"];
       }
-      if (said) return [said, ""];
-      if (!actors.length) return ["", ""];
-      return ["Waiting for " + UI.joinNames(actors), ""];
+      return [said, ""];
     }
     render() {
       if (!this.table) return;
@@ -511,11 +505,8 @@
       const [text, cls] = this.status(ctx);
       status.textContent = text;
       if (cls) status.className = "status " + cls;
-      if (this.replay) {
-        const who = v.actors.map((s) => ctx.name(s));
-        status.textContent = v.over ? "Game over" : who.length ? `To play: ${UI.joinNames(who)}` : "Replay";
-      }
-      else if (this.watch) status.textContent = (text ? text + " · " : "") + "watching";
+      // a replay's frames carry the narration's status, as seen from the side chosen
+      if (this.watch && !this.replay) status.textContent = (text ? text + " · " : "") + "watching";
 
       const layout = el("div", "play");
       const main = el("div", "play-main");

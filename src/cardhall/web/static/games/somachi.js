@@ -78,14 +78,10 @@
       if (v.bring_in) extra.push(`bring-in ${fmt(v.bring_in)}`);
     }
     if (extra.length) box.appendChild(el("div", "muted small", extra.join(" · ")));
-    // a window out of turn: whose it is and why, in the narration's words (the status)
-    if (v.pending && !v.over && WINDOWS.has(v.pending.kind) && ctx.status) {
-      const w = el("div", "window-banner");
-      w.id = "window";
-      w.dataset.kind = v.pending.kind;
-      w.textContent = ctx.status;
-      if (v.pending.card) w.appendChild(Cards.node(v.pending.card, "tiny"));
-      box.appendChild(w);
+    // a window out of turn is told once, by the status line; the card it is about stands
+    // out on the discard pile
+    if (v.pending && !v.over && WINDOWS.has(v.pending.kind) && v.pending.card && v.pending.card === v.discard_top) {
+      disc.classList.add("asked");
     }
     return box;
   }
