@@ -19,7 +19,7 @@ from cardhall.record import Record, replay
 from cardhall.registry import game_class, game_names
 from cardhall.web.app import create_app
 from cardhall.web.store import downgrade, make_engine, migrate, tables
-from test_web_helpers import PeekGame, peek  # noqa: F401  (fixture)
+from test_web_helpers import PeekGame, check_pickled_table_migrates, peek  # noqa: F401  (fixture)
 
 CORE = ("game", "players", "options", "seat", "actors", "over", "moves", "legal", "outcome")
 
@@ -418,6 +418,38 @@ def test_migrations_up_down_up_and_match_the_models(tmp_path: Path) -> None:
     engine.dispose()
 
 
+def test_no_module_of_the_web_server_can_load_a_pickle() -> None:
+    """Nothing the server stores or reads is a pickle: no module under ``cardhall.web``
+    (migrations included) imports a deserialiser that runs code."""
+    import ast
+
+    import cardhall.web
+
+    loaders = {"pickle", "_pickle", "cPickle", "marshal", "shelve", "dill", "cloudpickle", "joblib"}
+    root = Path(cardhall.web.__file__).parent
+    files = sorted(root.rglob("*.py"))
+    assert len(files) > 20 and any("migrations" in f.parts for f in files)
+    found = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "__import__":
+                names = [getattr(node.args[0], "value", "") if node.args else ""]
+            else:
+                continue
+            found += [f"{path.relative_to(root)}: {n}" for n in names if n.split(".")[0] in loaders]
+    assert found == []
+
+
+def test_a_table_stored_with_a_pickled_snapshot_plays_on_after_the_migration(
+    db_url: str,
+) -> None:
+    check_pickled_table_migrates(db_url)
+
+
 def test_snapshot_plus_tail_equals_full_replay(db_url: str) -> None:
     from cardhall.web.service import TableService
 
@@ -437,6 +469,64 @@ def test_snapshot_plus_tail_equals_full_replay(db_url: str) -> None:
     fresh = TableService(make_engine(db_url), snapshot_every=0)
     fresh_state = fresh.tablelog.load(t["table_id"])[1]
     assert fresh_state is not None and fresh_state.state.digest() == live.state.digest()
+
+
+def test_a_rebuild_resumes_from_the_state_kept_or_a_json_snapshot(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's actions are caught up from the state this process keeps (only
+    the later actions are read); a cold rebuild starts from the latest snapshot, a JSON
+    record; a snapshot that is not a record of this game is passed over."""
+    from sqlalchemy import select
+
+    from cardhall.record import Record, replay
+    from cardhall.registry import make_game
+    from cardhall.web.service import TableService
+    from cardhall.web.store import snapshots
+
+    migrate(db_url)
+    one = TableService(make_engine(db_url), snapshot_every=4)
+    other = TableService(make_engine(db_url), snapshot_every=4)
+    t = one.lobby.create_table("abstrac", bots=["random"])
+    tid = t["table_id"]
+    one.lobby.start(tid, t["token"])
+    reads: list[int] = []
+    real = other.db.action_log
+    monkeypatch.setattr(
+        other.db,
+        "action_log",
+        lambda conn, table, after, upto: reads.append(after) or real(conn, table, after, upto),
+    )
+    for _ in range(6):
+        state = one.tablelog.load(tid)[1].state  # type: ignore[union-attr]
+        (seat,) = state.actors()
+        one.pipeline.act(tid, seat, str(state.legal_actions(seat)[0]))
+        mine = other.tablelog.load(tid)[1]
+        assert mine is not None and mine.state.digest() == one.tablelog.load(tid)[1].state.digest()  # type: ignore[union-attr]
+        assert mine.marks == one.tablelog.load(tid)[1].marks  # type: ignore[union-attr]
+    assert reads == [0, 1, 2, 3, 4, 5]  # each catch-up read one action
+    engine = make_engine(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(select(snapshots.c.version, snapshots.c.record)).all()
+    assert [v for v, _ in rows] == [4]
+    final = one.tablelog.load(tid)[1].state  # type: ignore[union-attr]
+    assert (
+        replay(Record.from_json(rows[0][1])).digest()
+        == replay(Record.from_state(final), upto=4).digest()
+    )
+    reads.clear()
+    other.tablelog.cache.clear()
+    assert other.tablelog.load(tid)[1].version == 6 and reads == [4]  # type: ignore[union-attr]
+    with engine.begin() as conn:  # a snapshot of another game: passed over
+        alien = make_game("abstrac").new_state(seed=99)
+        alien.apply(0, "first")
+        conn.execute(snapshots.update().values(record=Record.from_state(alien).to_json()))
+    engine.dispose()
+    reads.clear()
+    other.tablelog.cache.clear()
+    again = other.tablelog.load(tid)[1]
+    assert again is not None and reads[-1] == 0  # replayed from the deal
+    assert again.state.digest() == one.tablelog.load(tid)[1].state.digest()  # type: ignore[union-attr]
 
 
 # --------------------------------------------------------------------------- pipeline units

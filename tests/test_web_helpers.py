@@ -424,6 +424,168 @@ def check_one_order(url: str, table: str, acks: list[tuple[int, int, bool]]) -> 
     return len(rows)
 
 
+#: Somachi's options added by rulings S-40/S-41, with the values that keep the old rules.
+LEGACY_SOMACHI = {"stay_in_order": "turn", "gambling_winner": "chips"}
+
+
+def play_old_somachi(seed: str) -> State:
+    """A whole gambling Somachi game under the rules before S-40/S-41 (a seeded policy:
+    random legal entries, amounts at their minimum)."""
+    from cardhall.engine import AmountRange
+    from cardhall.registry import make_game
+
+    state = make_game("somachi", 3, gambling=True, hands_per_game=1, **LEGACY_SOMACHI).new_state(
+        seed=seed
+    )
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = min(state.actors())
+        entry = rng.choice(state.legal_actions(seat))
+        state.apply(seat, f"{entry.kind} {entry.min}" if isinstance(entry, AmountRange) else entry)
+    return state
+
+
+def check_pickled_table_migrates(url: str) -> None:
+    """A table stored by the server before JSON snapshots (schema 0002: a pickled snapshot
+    whose classes the current code cannot load, Somachi options without the two added by
+    S-40/S-41) keeps playing after the migration, under the rules it began with, to the
+    same record; and the database holds no pickle any more."""
+    import pickle
+
+    import sqlalchemy as sa
+
+    from cardhall.record import Record, replay
+    from cardhall.web.database import Database
+    from cardhall.web.service import TableService
+    from cardhall.web.store import downgrade, make_engine, migrate
+
+    TID = "0123456789abcdef"
+    whole = play_old_somachi("9")
+    played = Record.from_state(whole)
+    assert len(played.actions) > 100
+    new_rules = {k: v for k, v in played.options.items() if k not in LEGACY_SOMACHI}
+    under_new = replay(Record(**{**vars(played), "options": new_rules}), check_result=False)
+    assert under_new.outcome() != whole.outcome()  # the old options matter to this game
+    at_100 = replay(played, upto=100)
+    at_64 = replay(played, upto=64)
+    marks = [0] * 65
+    blob = pickle.dumps((at_64, marks)).replace(
+        b"cardhall.games.somachi", b"cardhall.games.somach_"
+    )
+    with pytest.raises(ModuleNotFoundError):
+        pickle.loads(blob)  # as if its module had moved since it was written
+
+    migrate(url, "0002")
+    engine = make_engine(url)
+    meta = sa.MetaData()
+    old = {
+        n: sa.Table(n, meta, autoload_with=engine)
+        for n in ("tables", "seats", "actions", "shuffles", "snapshots")
+    }
+    stamp = time.time()
+    stored = Record.from_state(at_100)
+    with engine.begin() as conn:
+        conn.execute(
+            old["tables"]
+            .insert()
+            .values(
+                id=TID,
+                game="somachi",
+                players=3,
+                options=json.dumps(new_rules),
+                status="playing",
+                version=100,
+                lobby_rev=1,
+                seed="9",
+                host_seat=0,
+                invite_hash="x" * 64,
+                public=False,
+                turn_seconds=None,
+                deadline_at=None,
+                created_at=stamp,
+                updated_at=stamp,
+                next_table=None,
+                creator=None,
+                expires_at=None,
+            )
+        )
+        for seat in range(3):
+            conn.execute(
+                old["seats"]
+                .insert()
+                .values(
+                    table_id=TID,
+                    seat=seat,
+                    name=f"p{seat}",
+                    kind="human",
+                    bot_level=None,
+                    token_hash="y" * 64,
+                    session=1,
+                    ended=None,
+                )
+            )
+        for idx, order in enumerate([stored.deck, *stored.reshuffles]):
+            conn.execute(
+                old["shuffles"].insert().values(table_id=TID, idx=idx, cards=json.dumps(order))
+            )
+        for version, (seat, action) in enumerate(stored.actions, start=1):
+            conn.execute(
+                old["actions"]
+                .insert()
+                .values(
+                    table_id=TID,
+                    version=version,
+                    seat=seat,
+                    action=action,
+                    client_id=None,
+                    source="human",
+                    at=stamp,
+                    session=1,
+                )
+            )
+        conn.execute(
+            old["snapshots"]
+            .insert()
+            .values(table_id=TID, version=64, engine="somachi@old", data=blob)
+        )
+    engine.dispose()
+
+    migrate(url)
+    engine = make_engine(url)
+    snaps = sa.Table("snapshots", sa.MetaData(), autoload_with=engine)
+    assert {c.name for c in snaps.columns} == {"table_id", "version", "record"}
+    with engine.connect() as conn:
+        left = conn.execute(sa.select(snaps.c.record)).scalars().all()
+    engine.dispose()
+    (snapshot,) = left
+    assert replay(Record.from_json(snapshot)).digest() == at_64.digest()
+    service = TableService(Database(url))
+    info, cached = service.tablelog.load(TID)
+    assert cached is not None and cached.state.digest() == at_100.digest()
+    assert info["options"] == played.options
+    for seat, action in played.actions[100:]:
+        service.pipeline.act(TID, seat, action)
+    record = service.tablelog.record(TID)
+    service.dispose()
+    assert (record["actions"], record["result"]) == (
+        [list(a) for a in played.to_dict()["actions"]],
+        played.to_dict()["result"],
+    )
+    assert (record["deck"], record.get("reshuffles")) == (played.deck, played.reshuffles or None)
+    # down again: the JSON snapshots go (that code reads only pickles), the game stays
+    downgrade(url, "0002")
+    engine = make_engine(url)
+    snaps = sa.Table("snapshots", sa.MetaData(), autoload_with=engine)
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(snaps)).scalar() == 0
+    engine.dispose()
+    assert {c.name for c in snaps.columns} == {"table_id", "version", "engine", "data"}
+    migrate(url)
+    service = TableService(Database(url))
+    assert service.tablelog.record(TID) == record
+    service.dispose()
+
+
 # --------------------------------------------------------------------------- self-tests
 
 

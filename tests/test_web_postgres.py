@@ -22,7 +22,14 @@ from fastapi.testclient import TestClient
 from cardhall.record import Record, replay
 from cardhall.web.app import create_app
 from cardhall.web.store import downgrade, make_engine, migrate
-from test_web_helpers import Client, Server, check_lobby_per_creator, check_one_order, race
+from test_web_helpers import (
+    Client,
+    Server,
+    check_lobby_per_creator,
+    check_one_order,
+    check_pickled_table_migrates,
+    race,
+)
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +97,12 @@ def test_pg_migrations_up_down_up_and_match_the_models(pg_url: str) -> None:
     with engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), METADATA) == []
     engine.dispose()
+
+
+def test_pg_a_table_stored_with_a_pickled_snapshot_plays_on_after_the_migration(
+    pg_url: str,
+) -> None:
+    check_pickled_table_migrates(pg_url)
 
 
 def test_pg_game_with_bots_to_the_end_and_record(pg_url: str) -> None:

@@ -153,7 +153,7 @@ _ORDERS = (
     select(shuffles.c.cards).where(shuffles.c.table_id == bindparam("id")).order_by(shuffles.c.idx)
 )
 _SNAPSHOT = (
-    select(snapshots.c.version, snapshots.c.engine, snapshots.c.data)
+    select(snapshots.c.version, snapshots.c.record)
     .where(snapshots.c.table_id == bindparam("id"), snapshots.c.version <= bindparam("upto"))
     .order_by(snapshots.c.version.desc())
     .limit(1)
@@ -430,12 +430,9 @@ class Database:
     def insert_shuffle(self, conn: Connection, table_id: str, idx: int, cards: str) -> None:
         self._run(conn, _INSERT_SHUFFLE, table_id=table_id, idx=idx, cards=cards)
 
-    def insert_snapshot(
-        self, conn: Connection, table_id: str, version: int, engine: str, data: bytes
-    ) -> None:
-        self._run(
-            conn, _INSERT_SNAPSHOT, table_id=table_id, version=version, engine=engine, data=data
-        )
+    def insert_snapshot(self, conn: Connection, table_id: str, version: int, record: str) -> None:
+        """Store a checkpoint: the game at ``version`` as a JSON record."""
+        self._run(conn, _INSERT_SNAPSHOT, table_id=table_id, version=version, record=record)
 
     def set_after_action(
         self,

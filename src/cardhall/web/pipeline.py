@@ -191,7 +191,7 @@ class Pipeline:
                 )
                 stored = tablelog.store_new_shuffles(conn, table_id, state, cached.n_shuffles)
                 marks = [*cached.marks, len(state.events)]
-                tablelog.maybe_snapshot(conn, row, new_version, state, marks)
+                tablelog.maybe_snapshot(conn, table_id, new_version, state)
                 deadline = deadline_for(row, state)
                 status = "over" if state.is_over else "playing"
                 # a person acting keeps the table alive; bots and timers do not
@@ -241,7 +241,7 @@ class Pipeline:
         tablelog = self.tablelog
         cached = tablelog.cache.get(table_id)
         if cached is None or cached.version != version:
-            cached = tablelog.rebuild(conn, row)
+            cached = tablelog.rebuild(conn, row, base=cached)
             tablelog.remember(table_id, cached)
         state = cached.state.clone()
         try:

@@ -33,7 +33,6 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    LargeBinary,
     MetaData,
     String,
     Table,
@@ -128,14 +127,14 @@ shuffles = Table(
     Column("cards", Text, nullable=False),  # JSON list of card notations
 )
 
-#: Optional pickled states, to rebuild long games without replaying from the start.
+#: Optional checkpoints: the game at a version as a JSON record (``cardhall.record``),
+#: which a rebuild replays and continues with the log's later actions. Never a pickle.
 snapshots = Table(
     "snapshots",
     METADATA,
     Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
     Column("version", Integer, primary_key=True),
-    Column("engine", String(40), nullable=False),
-    Column("data", LargeBinary, nullable=False),
+    Column("record", Text, nullable=False),  # a JSON cardhall record
 )
 
 

@@ -10,26 +10,22 @@ it already holds is answered without reading the database (:meth:`TableLog.peek`
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import inspect
 import json
 import logging
-import pickle
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import cardhall
 from cardhall.engine import State
-from cardhall.record import Record
-from cardhall.registry import game_class, make_game
+from cardhall.errors import RecordError
+from cardhall.record import Record, replay
 from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 from cardhall.web.limits import Recent
 
-__all__ = ["Cached", "TableLog", "deadline_for", "engine_tag", "now"]
+__all__ = ["Cached", "TableLog", "deadline_for", "now", "snapshot_record"]
 
 log = logging.getLogger("cardhall.web")
 
@@ -56,22 +52,23 @@ def deadline_for(row: dict[str, Any], state: State) -> float | None:
     return now() + float(row["turn_seconds"])
 
 
-_TAGS: dict[str, str] = {}
+def snapshot_record(state: State) -> str:
+    """A snapshot: the game so far as a JSON record (:meth:`Record.from_state`), which any
+    later code replays (never a pickled object)."""
+    return Record.from_state(state).to_json(indent=None)
 
 
-def engine_tag(game: str) -> str:
-    """Which code a snapshot was written by: the package version and a digest of the
-    game's module, so a snapshot is never read back by changed rules (it is replayed
-    instead)."""
-    tag = _TAGS.get(game)
-    if tag is None:
-        try:
-            source = inspect.getsource(importlib.import_module(game_class(game).__module__))
-        except (OSError, TypeError):
-            source = ""
-        digest = hashlib.sha256(source.encode()).hexdigest()[:10]
-        tag = _TAGS[game] = f"{game[:16]}@{cardhall.__version__[:8]}:{digest}"
-    return tag
+def _replay_marked(
+    record: Record, state: State | None = None, marks: list[int] | None = None
+) -> tuple[State, list[int]]:
+    """``record`` replayed (from ``state``, a state of its first actions, when given),
+    with ``marks``: where each version's events start."""
+    if state is None:
+        state = replay(record, upto=0, check_result=False)
+        marks = [len(state.events)]
+    assert marks is not None
+    replay(record, state=state, check_result=False, each=lambda st: marks.append(len(st.events)))
+    return state, marks
 
 
 class TableLog:
@@ -160,36 +157,60 @@ class TableLog:
                 seed = self._seeds[table_id] = self.row(conn, table_id)["seed"]
         return seed
 
-    def rebuild(self, conn: Any, row: dict[str, Any]) -> Cached:
-        """The game at the row's version: the latest usable snapshot, then the log."""
+    def rebuild(self, conn: Any, row: dict[str, Any], base: Cached | None = None) -> Cached:
+        """The game at the row's version, replayed with :func:`cardhall.record.replay` over
+        the stored card orders: from ``base`` (a state this process holds at an earlier
+        version: only the actions after it are read), else from the latest snapshot (a
+        JSON record of the game at that version), else from the deal. A snapshot that
+        does not replay, or is not this table's game, is passed over."""
+        table_id = row["id"]
+        start: tuple[State, list[int]] | None = None
+        if base is not None and base.version <= int(row["version"]):
+            start = base.state.clone(), list(base.marks)
+        else:
+            snap = self.db.latest_snapshot(conn, table_id, int(row["version"]))
+            if snap is not None:
+                try:
+                    start = _replay_marked(Record.from_json(snap["record"]))
+                except RecordError as exc:
+                    log.warning(
+                        "table %s: snapshot %s unusable: %s", table_id, snap["version"], exc
+                    )
+        if start is not None:
+            try:
+                return self._replay_log(conn, row, start)
+            except RecordError as exc:
+                log.warning("table %s: cannot resume (%s): replaying from the deal", table_id, exc)
+        try:
+            return self._replay_log(conn, row, None)
+        except RecordError as exc:
+            log.error("table %s does not replay: %s", table_id, exc)
+            raise WebError("corrupt", f"table {table_id} does not replay", 500) from None
+
+    def _replay_log(
+        self, conn: Any, row: dict[str, Any], start: tuple[State, list[int]] | None
+    ) -> Cached:
+        """:meth:`rebuild` from ``start`` (a state of the table's first actions and its
+        marks) or from the deal; a :class:`RecordError` names what does not replay."""
         table_id = row["id"]
         version = int(row["version"])
-        game = make_game(row["game"], row["players"], **json.loads(row["options"]))
         orders = [json.loads(c) for c in self.db.card_orders(conn, table_id)]
-        start = 0
-        state: State | None = None
-        marks: list[int] = []
-        snap = self.db.latest_snapshot(conn, table_id, version)
-        if snap is not None and snap["engine"] == engine_tag(row["game"]):
-            try:
-                state, marks = pickle.loads(snap["data"])
-                start = int(snap["version"])
-            except Exception:  # an unreadable snapshot: replay from the start instead
-                state = None
-        if state is None:
-            state = game.new_state(seed=row["seed"], deck=orders[0], reshuffles=orders[1:])
-            marks = [len(state.events)]
-            start = 0
-        else:
-            # later shuffles come from the stored orders, exactly as in a full replay
-            state.chance.recorded = tuple(tuple(game.parse_cards(o)) for o in orders)
+        done = [(s, str(a)) for s, a in start[0].history] if start is not None else []
         # not what was committed after the row was read (PostgreSQL reads committed rows
         # statement by statement)
-        for seat, notation in self.db.action_log(conn, table_id, start, version):
-            state.apply(seat, notation)
-            marks.append(len(state.events))
-        if len(marks) != version + 1:
+        tail = self.db.action_log(conn, table_id, len(done), version)
+        if len(done) + len(tail) != version:
             raise WebError("corrupt", f"table {table_id} log has a gap", 500)
+        record = Record(
+            game=row["game"],
+            players=row["players"],
+            options=json.loads(row["options"]),
+            seed=row["seed"],
+            deck=orders[0] if orders else [],
+            reshuffles=orders[1:],
+            actions=done + tail,
+        )
+        state, marks = _replay_marked(record, *(start or (None, None)))
         return Cached(version, state, marks, len(orders))
 
     def load(
@@ -214,8 +235,8 @@ class TableLog:
                 if cached is None or cached.version != info["version"]:
                     if cached is not None and cached.version > info["version"]:
                         pass  # we are ahead of our own read: keep the newer cache
-                    else:
-                        cached = self.rebuild(conn, row)
+                    else:  # from the state kept here, when there is one
+                        cached = self.rebuild(conn, row, base=cached)
                         self.cache[table_id] = cached
         self.infos[table_id] = info
         return info, cached
@@ -259,14 +280,11 @@ class TableLog:
             )
         return len(used)
 
-    def maybe_snapshot(
-        self, conn: Any, row: dict[str, Any], version: int, state: State, marks: list[int]
-    ) -> None:
-        """Every ``snapshot_every`` versions, store the state to shorten later rebuilds."""
+    def maybe_snapshot(self, conn: Any, table_id: str, version: int, state: State) -> None:
+        """Every ``snapshot_every`` versions, store the game as a JSON record (a checkpoint
+        a rebuild resumes from; :func:`snapshot_record`)."""
         if self.snapshot_every and version % self.snapshot_every == 0:
-            self.db.insert_snapshot(
-                conn, row["id"], version, engine_tag(row["game"]), pickle.dumps((state, marks))
-            )
+            self.db.insert_snapshot(conn, table_id, version, snapshot_record(state))
 
     def remember(
         self, table_id: str, cached: Cached | None, info: dict[str, Any] | None = None
