@@ -1093,8 +1093,10 @@ class State(ABC):
             shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise IllegalActionError(seat, action, f"not legal now; legal: {shown}")
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator), as JSON-serialisable data."""
+    def view(self, seat: int | None = None, *, legal: bool = True) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), as JSON-serialisable data.
+        ``legal=False`` leaves out the seat's ``"legal"`` list (for readers that take the
+        legal actions from :meth:`legal_actions`, such as the research tensors)."""
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
         actors = self.actors()
@@ -1107,7 +1109,7 @@ class State(ABC):
             "over": self.is_over,
             "moves": len(self.history),
         }
-        if seat is not None:
+        if seat is not None and legal:
             data["legal"] = (
                 [legal_json(a) for a in self.legal_actions(seat)] if seat in actors else []
             )

@@ -135,6 +135,9 @@ class ActionSpace:
         self.plain = _plain_ids(game)
         self.kinds = game.amount_kinds
         self.size = self.plain + len(self.kinds) * len(AMOUNT_SIZES)
+        #: The id of each plain action met so far (a game's plain actions are finitely
+        #: many: one per id), so that listing the legal ids costs a look-up per action.
+        self._ids: dict[Action, int] = {}
 
     def name(self, action_id: int) -> str:
         """A text for an id that needs no state: the notation of a plain action, or the
@@ -149,7 +152,7 @@ class ActionSpace:
     def legal(self, state: State, seat: int) -> dict[int, Action]:
         """The legal ids of ``seat`` and their actions, in ascending id order."""
         out: dict[int, Action] = {}
-        action_id = self.game.action_id
+        ids = self._ids
         for entry in state.legal_actions(seat):
             if isinstance(entry, AmountRange):
                 k = self.kinds.index(entry.kind)
@@ -161,7 +164,10 @@ class ActionSpace:
                         seen.add(amount)
                         out[self.plain + k * len(AMOUNT_SIZES) + i] = Action(entry.kind, amount)
             else:
-                out[action_id(entry)] = entry
+                known = ids.get(entry)
+                if known is None:
+                    known = ids[entry] = self.game.action_id(entry)
+                out[known] = entry
         return dict(sorted(out.items()))
 
     def action(self, state: State, seat: int, action_id: int) -> Action:

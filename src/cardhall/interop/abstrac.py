@@ -169,6 +169,11 @@ class AbstracEncoder(Encoder):
                 ["done", "dealer", "first", "combos_0", "combos_1", "score_0", "score_1"],
             )
         self.private.add("seat", range(2))
+        #: Offsets the hot path writes at (the blocks above, looked up once).
+        self._row_start = [p[f"row[{i}]"].start for i in range(24)]
+        self._taken_start = [
+            (p[f"taken_{s}.in"].start, p[f"taken_{s}.order"].start) for s in (0, 1)
+        ]
         h = self.history
         for d in range(self.deal_slots):
             h.add(f"deal[{d}].layout", range(24))
@@ -183,13 +188,15 @@ class AbstracEncoder(Encoder):
         out[p["moves"].start] = view["moves"] / self.research.bounds.max_decisions
         p.set(out, "dealer", view["dealer"])
         p.set(out, "first", 0 if view["first"] is None else 1 + view["first"])
+        row_start = self._row_start
         for i, text in enumerate(view["row"]):
-            p.set(out, f"row[{i}]", _CARD[text])
+            out[row_start[i] + _CARD[text]] = 1.0
         for s, taken in enumerate(fixed(view["taken"], 2, "taken")):
+            start_in, start_order = self._taken_start[s]
             for i, text in enumerate(taken):
                 c = _CARD[text]
-                p.set(out, f"taken_{s}.in", c)
-                p.set(out, f"taken_{s}.order", c, (i + 1) / 24)
+                out[start_in + c] = 1.0
+                out[start_order + c] = (i + 1) / 24
         for s, total in enumerate(fixed(view["totals"], 2, "totals")):
             p.set(out, "totals", s, min(1.0, total / self.target))
             p.set(out, "totals_exact", s, total / self.total_scale)

@@ -269,6 +269,9 @@ class GethaEncoder(Encoder):
         p.add("last_deal.received", seats)
         p.add("last_deal.stacks", seats)
         self._showdown_blocks(p, "last_deal.steps")
+        #: Offsets the hot path writes at (the blocks above, looked up once).
+        self._seat_start = [p[f"seats[{q}]"].start for q in seats]
+        self._played_by = [p[f"played_by_{q}"].start for q in seats]
         q_ = self.private
         q_.add("seat", seats)
         for name in ("hand", "played", "reserve", "my_discards", "my_folded"):
@@ -387,10 +390,11 @@ class GethaEncoder(Encoder):
             for key in ("played_count", "reserve_count"):
                 row += [0.0 if info[key] is None else (info[key] + 1) / 97]
             row += [info["folded_count"] / 96]
-            block = p[f"seats[{q}]"]
-            out[block.start : block.stop] = row
+            start = self._seat_start[q]
+            out[start : start + len(_SEAT_FIELDS)] = row
+            played_by = self._played_by[q]
             for text in info.get("played", ()):
-                p.set(out, f"played_by_{q}", RAILOG_CARD[text])
+                out[played_by + RAILOG_CARD[text]] = 1.0
         extras = view["extra_hands"]
         if len(extras) > 2:
             raise ValueError(f"{len(extras)} extra hands")

@@ -139,6 +139,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self.engine_state: State | None = None
+        #: The legal ids of the last seat asked (its state, seat and move number first):
+        #: ``observe`` lists them for the mask and ``step`` takes its action from them.
+        self._legal_now: tuple[State, int, int, dict[int, Action]] | None = None
 
     # -- spaces ----------------------------------------------------------------------------
 
@@ -178,9 +181,15 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             obs = self.encoder.information_state(st, seat)
         mask = np.zeros(self.space.size, dtype=np.int8)
         if not self.research.finished(st) and agent == self.agent_selection:
-            for action_id in self.space.legal(st, seat):
-                mask[action_id] = 1
+            mask[list(self._legal(st, seat))] = 1
         return {"observation": obs, "action_mask": mask}
+
+    def _legal(self, st: State, seat: int) -> dict[int, Action]:
+        """``seat``'s legal ids and actions now (listed once per state and seat)."""
+        now = self._legal_now
+        if now is None or now[0] is not st or now[1] != seat or now[2] != len(st.history):
+            now = self._legal_now = (st, seat, len(st.history), self.space.legal(st, seat))
+        return now[3]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -191,8 +200,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         seat = self._seat[agent]
         if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise IllegalActionError(seat, action, "an action must be an integer id")
-        # both raise before any change
-        st.apply(seat, self.space.action(st, seat, int(action)))
+        chosen = self._legal(st, seat).get(int(action))
+        if chosen is not None:  # one of the legal actions listed now
+            st.apply_unchecked(seat, chosen)
+        else:  # both raise before any change, naming what is wrong
+            st.apply(seat, self.space.action(st, seat, int(action)))
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         payoffs = self.research.payoffs(st, self.normalize)
@@ -313,8 +325,7 @@ class parallel_raw_env(ParallelEnv[str, dict[str, np.ndarray], int]):
         )
         mask = np.zeros(aec.space.size, dtype=np.int8)
         if not self.research.finished(st) and seat in st.actors():
-            for action_id in aec.space.legal(st, seat):
-                mask[action_id] = 1
+            mask[list(aec.space.legal(st, seat))] = 1
         return {"observation": obs, "action_mask": mask}
 
     def reset(

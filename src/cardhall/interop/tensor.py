@@ -178,7 +178,7 @@ class Encoder(ABC):
     ) -> np.ndarray:
         """What only ``seat`` sees, and who it is."""
         buf = _zeroed(out, self.private.size)
-        self.encode_private(state.view(seat), seat, buf)
+        self.encode_private(state.view(seat, legal=False), seat, buf)
         return buf
 
     def observation(
@@ -190,7 +190,7 @@ class Encoder(ABC):
     ) -> np.ndarray:
         """``seat``'s current view: public ⊕ private (``view``: already built)."""
         buf = _zeroed(out, self.observation_size)
-        view = state.view(seat) if view is None else view
+        view = state.view(seat, legal=False) if view is None else view
         cut = self.public.size
         self.encode_public(view, buf[:cut])
         self.encode_private(view, seat, buf[cut:])

@@ -226,6 +226,15 @@ class YamiroEncoder(Encoder):
         q = self.private
         q.add("seat", range(n))
         q.add("hand", cards)
+        #: Offsets the hot path writes at (the blocks above, looked up once).
+        self._by_slot = [p[f"played.by_{s}"].start for s in seats]
+        self._side_start = [p["captures.side_0"].start, p["captures.side_1"].start]
+        self._result_start = [p[f"results[{k}]"].start for k in range(self.hands)]
+        #: A finished hand's result row, by its text, winner and arlas (results never
+        #: change once told, and their sentences are read back with regular expressions).
+        self._result_rows: dict[
+            tuple[str, int | None, int], tuple[list[float], bool, list[float]]
+        ] = {}
         decisions = research.bounds.max_decisions
         self.steps = 4 * decisions + self.hands if solo else 2 * decisions
         h = self.history
@@ -251,16 +260,25 @@ class YamiroEncoder(Encoder):
             out[p["hand_sizes"].start + s] = size / 5
         out[p["pile"].start] = view["pile"] / 96
         on, order = p["played.on_table"].start, p["played.order"].start
+        by_slot = self._by_slot
+        deck_slot = len(by_slot) - 1
         for i, play in enumerate(view["played"]):
             c = RAILOG_CARD[play["card"]]
             out[on + c] = 1.0
             out[order + c] = (i + 1) / self.per_hand
-            who = "deck" if play["seat"] is None else play["seat"]
-            out[p[f"played.by_{who}"].start + c] = 1.0
+            who = play["seat"]
+            if who is None:  # the deck's play, in solitaire
+                if self.players != 1:
+                    raise KeyError("played.by_deck")
+                who = deck_slot
+            elif not 0 <= who < n:
+                raise KeyError(f"played.by_{who}")
+            out[by_slot[who] + c] = 1.0
         corder = p["captures.order"].start
+        sides = fixed(view["sides"], 2, "sides")
         for side in (0, 1):
-            base = p[f"captures.side_{side}"].start
-            for i, text in enumerate(fixed(view["sides"], 2, "sides")[side]["captures"]):
+            base = self._side_start[side]
+            for i, text in enumerate(sides[side]["captures"]):
                 c = RAILOG_CARD[text]
                 out[base + c] = 1.0
                 out[corder + c] = (i + 1) / 96
@@ -273,11 +291,20 @@ class YamiroEncoder(Encoder):
         for k, result in enumerate(view["results"]):
             for text in result["captured"]:
                 out[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
-            base = p[f"results[{k}]"].start
+            base = self._result_start[k]
             winner = result["winner"]
-            totals, mults, cancelled, stopped = parse_result_text(
-                result["text"], winner, result["arlas"]
-            )
+            key = (result["text"], winner, result["arlas"])
+            told = self._result_rows.get(key)
+            if told is None:
+                if len(self._result_rows) >= 4096:  # a bound on the memory kept
+                    self._result_rows.clear()
+                totals, mults, cancelled, stopped = parse_result_text(*key)
+                told = self._result_rows[key] = (
+                    [totals[0] / 288, totals[1] / 288, mults[0] / 4, mults[1] / 4],
+                    stopped,
+                    [x / self.per_hand for x in cancelled],
+                )
+            parsed, stopped, cancelled_at = told
             row = [
                 1.0,
                 float(winner == 0),
@@ -285,16 +312,12 @@ class YamiroEncoder(Encoder):
                 float(winner is None),
                 (result["arlas"] + 1) / self.per_hand,
                 *(v / 1152 for v in fixed(result["values"], 2, "values")),
-                totals[0] / 288,
-                totals[1] / 288,
-                mults[0] / 4,
-                mults[1] / 4,
+                *parsed,
                 result["cards"] / 96,
                 float(stopped),
+                *cancelled_at,
             ]
-            row.extend(x / self.per_hand for x in cancelled)
             out[base : base + len(row)] = row
-        del n
 
     def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
         q = self.private
