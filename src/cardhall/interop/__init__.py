@@ -28,9 +28,9 @@ True
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
-from cardhall.engine import Action, AmountRange, Event, Game, State
+from cardhall.engine import Action, AmountRange, Event, Game, Legal, State
 from cardhall.errors import IllegalActionError
 from cardhall.interop.spec import config_key
 
@@ -137,7 +137,7 @@ class ActionSpace:
         self.size = self.plain + len(self.kinds) * len(AMOUNT_SIZES)
         #: The id of each plain action met so far (a game's plain actions are finitely
         #: many: one per id), so that listing the legal ids costs a look-up per action.
-        self._ids: dict[Action, int] = {}
+        self._ids: dict[Legal, int] = {}
 
     def name(self, action_id: int) -> str:
         """A text for an id that needs no state: the notation of a plain action, or the
@@ -151,9 +151,19 @@ class ActionSpace:
 
     def legal(self, state: State, seat: int) -> dict[int, Action]:
         """The legal ids of ``seat`` and their actions, in ascending id order."""
+        ids, actions = self.legal_ids(state, seat)
+        return dict(sorted(zip(ids, actions, strict=True)))
+
+    def legal_ids(self, state: State, seat: int) -> tuple[list[int], list[Action]]:
+        """The legal ids of ``seat`` and their actions, in the order of the game's legal
+        list (:meth:`legal` sorts them): what an action mask needs, at less cost."""
+        legal = state.legal_actions(seat)
+        known = self._ids
+        found = [known.get(entry) for entry in legal]  # None: a range, or not met yet
+        if None not in found:  # plain actions met before: the usual case
+            return cast(list[int], found), cast(list[Action], legal)
         out: dict[int, Action] = {}
-        ids = self._ids
-        for entry in state.legal_actions(seat):
+        for entry in legal:
             if isinstance(entry, AmountRange):
                 k = self.kinds.index(entry.kind)
                 sizes = state.amount_sizes(seat, entry)
@@ -164,11 +174,11 @@ class ActionSpace:
                         seen.add(amount)
                         out[self.plain + k * len(AMOUNT_SIZES) + i] = Action(entry.kind, amount)
             else:
-                known = ids.get(entry)
-                if known is None:
-                    known = ids[entry] = self.game.action_id(entry)
-                out[known] = entry
-        return dict(sorted(out.items()))
+                got = known.get(entry)
+                if got is None:
+                    got = known[entry] = self.game.action_id(entry)
+                out[got] = entry
+        return list(out), list(out.values())
 
     def action(self, state: State, seat: int, action_id: int) -> Action:
         """The action an id stands for in ``state`` (an amount id: that size of the seat's

@@ -141,7 +141,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         self.engine_state: State | None = None
         #: The legal ids of the last seat asked (its state, seat and move number first):
         #: ``observe`` lists them for the mask and ``step`` takes its action from them.
-        self._legal_now: tuple[State, int, int, dict[int, Action]] | None = None
+        self._legal_now: tuple[State, int, int, tuple[list[int], list[Action]]] | None = None
 
     # -- spaces ----------------------------------------------------------------------------
 
@@ -181,14 +181,14 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             obs = self.encoder.information_state(st, seat)
         mask = np.zeros(self.space.size, dtype=np.int8)
         if not self.research.finished(st) and agent == self.agent_selection:
-            mask[list(self._legal(st, seat))] = 1
+            mask[self._legal(st, seat)[0]] = 1
         return {"observation": obs, "action_mask": mask}
 
-    def _legal(self, st: State, seat: int) -> dict[int, Action]:
+    def _legal(self, st: State, seat: int) -> tuple[list[int], list[Action]]:
         """``seat``'s legal ids and actions now (listed once per state and seat)."""
         now = self._legal_now
         if now is None or now[0] is not st or now[1] != seat or now[2] != len(st.history):
-            now = self._legal_now = (st, seat, len(st.history), self.space.legal(st, seat))
+            now = self._legal_now = (st, seat, len(st.history), self.space.legal_ids(st, seat))
         return now[3]
 
     def step(self, action: Any) -> None:
@@ -200,9 +200,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         seat = self._seat[agent]
         if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise IllegalActionError(seat, action, "an action must be an integer id")
-        chosen = self._legal(st, seat).get(int(action))
-        if chosen is not None:  # one of the legal actions listed now
-            st.apply_unchecked(seat, chosen)
+        ids, actions = self._legal(st, seat)
+        if int(action) in ids:  # one of the legal actions listed now
+            st.apply_unchecked(seat, actions[ids.index(int(action))])
         else:  # both raise before any change, naming what is wrong
             st.apply(seat, self.space.action(st, seat, int(action)))
         self._cumulative_rewards[agent] = 0.0
