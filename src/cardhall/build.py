@@ -35,6 +35,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "cardhall.bots.yamiro",
     "cardhall.bots.somachi",
     "cardhall.bots.getha",
+    "cardhall.interop.tensor",
+    "cardhall.interop.abstrac",
+    "cardhall.interop.getha",
+    "cardhall.interop.somachi",
+    "cardhall.interop.yamiro",
 )
 
 

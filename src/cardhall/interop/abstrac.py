@@ -31,7 +31,7 @@ from cardhall.cards import FRENCH_DECK
 from cardhall.engine import Event, State
 from cardhall.games.abstrac import RUN_TABLE, SET_POINTS, deal_scores
 from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
-from cardhall.interop.tensor import Encoder, card_labels, fixed
+from cardhall.interop.tensor import Encoder, card_labels, cells, fixed
 
 __all__ = ["MAX_DEAL_DIFFERENCE", "AbstracEncoder", "AbstracSpec", "max_deal_difference"]
 
@@ -126,7 +126,7 @@ class AbstracEncoder(Encoder):
     """Abstrac's tensors (layout in ``docs/interop.md``). Everything but the seat is
     public: Abstrac is a game of perfect information."""
 
-    DERIVED = (
+    DERIVED: tuple[str, ...] = (
         "game",
         "players",
         "options",
@@ -181,22 +181,23 @@ class AbstracEncoder(Encoder):
             h.add(f"deal[{d}].takes", range(24))
 
     def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+        mv = cells(out)
         p = self.public
         for s in view["actors"]:
             p.set(out, "actors", s)
-        out[p["over"].start] = float(view["over"])
-        out[p["moves"].start] = view["moves"] / self.research.bounds.max_decisions
+        mv[p["over"].start] = float(view["over"])
+        mv[p["moves"].start] = view["moves"] / self.research.bounds.max_decisions
         p.set(out, "dealer", view["dealer"])
         p.set(out, "first", 0 if view["first"] is None else 1 + view["first"])
         row_start = self._row_start
         for i, text in enumerate(view["row"]):
-            out[row_start[i] + _CARD[text]] = 1.0
+            mv[row_start[i] + _CARD[text]] = 1.0
         for s, taken in enumerate(fixed(view["taken"], 2, "taken")):
             start_in, start_order = self._taken_start[s]
             for i, text in enumerate(taken):
                 c = _CARD[text]
-                out[start_in + c] = 1.0
-                out[start_order + c] = (i + 1) / 24
+                mv[start_in + c] = 1.0
+                mv[start_order + c] = (i + 1) / 24
         for s, total in enumerate(fixed(view["totals"], 2, "totals")):
             p.set(out, "totals", s, min(1.0, total / self.target))
             p.set(out, "totals_exact", s, total / self.total_scale)

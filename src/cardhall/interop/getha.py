@@ -36,7 +36,7 @@ import numpy as np
 
 from cardhall.engine import Event, State
 from cardhall.interop.spec import Research, Spec, register_spec, view_of
-from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, fixed
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
 from cardhall.money import split
 
 __all__ = ["GethaEncoder", "GethaSpec"]
@@ -179,7 +179,7 @@ class GethaEncoder(Encoder):
     counts after the selection, and every card seen at a showdown.
     """
 
-    DERIVED = (
+    DERIVED: tuple[str, ...] = (
         "game",
         "players",
         "options",
@@ -219,7 +219,7 @@ class GethaEncoder(Encoder):
         "last_deal.steps.*.steps.*.*.*",
         "last_deal.steps.*.steps.*.*.*.*",
     )
-    UNORDERED = (
+    UNORDERED: tuple[str, ...] = (
         "hand",
         "played",
         "reserve",
@@ -368,6 +368,7 @@ class GethaEncoder(Encoder):
                 raise ValueError(f"unknown showdown step {kind!r}")
 
     def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+        mv = cells(out)
         p = self.public
         n = self.players
         chips = self.chips
@@ -394,7 +395,7 @@ class GethaEncoder(Encoder):
             out[start : start + len(_SEAT_FIELDS)] = row
             played_by = self._played_by[q]
             for text in info.get("played", ()):
-                out[played_by + RAILOG_CARD[text]] = 1.0
+                mv[played_by + RAILOG_CARD[text]] = 1.0
         extras = view["extra_hands"]
         if len(extras) > 2:
             raise ValueError(f"{len(extras)} extra hands")
@@ -482,6 +483,7 @@ class GethaEncoder(Encoder):
     def encode_history(
         self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
     ) -> None:
+        mv = cells(out)
         who_scale = self.players + 1
         what_scale = self.code_range
         i = 0
@@ -490,6 +492,6 @@ class GethaEncoder(Encoder):
             for who, code in self._codes(e, seat):
                 if i >= limit:
                     raise ValueError(f"more than {limit} history tokens")
-                out[2 * i] = 0.0 if who is None else (who + 1) / who_scale
-                out[2 * i + 1] = (code + 1) / what_scale
+                mv[2 * i] = 0.0 if who is None else (who + 1) / who_scale
+                mv[2 * i + 1] = (code + 1) / what_scale
                 i += 1

@@ -38,7 +38,7 @@ from cardhall.cards import ALAK, RANK, SUIT_INDEX
 from cardhall.engine import Event, State
 from cardhall.games.somachi import MAX_HANDS, NEED_NAMES, TARGET_POINTS
 from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
-from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, fixed
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
 from cardhall.money import build_pots, split
 
 __all__ = ["SomachiEncoder", "SomachiSpec"]
@@ -189,7 +189,7 @@ class SomachiEncoder(Encoder):
     follow from these by the rules.
     """
 
-    DERIVED = (
+    DERIVED: tuple[str, ...] = (
         "game",
         "players",
         "options",
@@ -210,7 +210,12 @@ class SomachiEncoder(Encoder):
         "hands.*.pots.*.shares.*",
         "pending.challenger",
     )
-    UNORDERED = ("hand", "hands.*.winners", "hands.*.pots.*.eligible", "hands.*.pots.*.winners")
+    UNORDERED: tuple[str, ...] = (
+        "hand",
+        "hands.*.winners",
+        "hands.*.pots.*.eligible",
+        "hands.*.pots.*.winners",
+    )
 
     def __init__(self, research: Research) -> None:
         super().__init__(research)
@@ -425,6 +430,7 @@ class SomachiEncoder(Encoder):
     def encode_history(
         self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
     ) -> None:
+        mv = cells(out)
         who_scale = self.players + 1
         what_scale = self.code_range
         i = 0
@@ -433,6 +439,6 @@ class SomachiEncoder(Encoder):
             for code in self._code(e):
                 if i >= limit:
                     raise ValueError(f"more than {limit} history tokens")
-                out[2 * i] = (e.seat + 1) / who_scale if e.seat is not None else 0.0
-                out[2 * i + 1] = (code + 1) / what_scale
+                mv[2 * i] = (e.seat + 1) / who_scale if e.seat is not None else 0.0
+                mv[2 * i + 1] = (code + 1) / what_scale
                 i += 1

@@ -26,15 +26,25 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from cardhall.cards import RAILOG_DECK
 from cardhall.engine import Event, State
 from cardhall.interop.spec import Research
 
-__all__ = ["RAILOG_CARD", "Block", "Encoder", "Layout", "card_labels", "fixed", "seen_events"]
+__all__ = [
+    "RAILOG_CARD",
+    "Block",
+    "Encoder",
+    "Layout",
+    "card_labels",
+    "cells",
+    "fixed",
+    "seen_events",
+]
 
 #: Railog card notation -> index 0..95.
 RAILOG_CARD: dict[str, int] = {str(c): int(c) for c in RAILOG_DECK}
@@ -45,6 +55,10 @@ def card_labels(deck: Sequence[Any] = RAILOG_DECK) -> list[str]:
     return [str(c) for c in deck]
 
 
+# Compiled (cardhall.build), a frozen dataclass stays a Python class (so that copies and
+# pickles work as in Python); Layout and Encoder are native classes copied by Python's
+# rules (the environments are copied and pickled), open to subclasses written in Python.
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Block:
     """A named run of values of a tensor: ``start`` .. ``start + len(labels)``."""
@@ -61,6 +75,7 @@ class Block:
         return len(self.labels)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Layout:
     """An ordered list of :class:`Block` values making up a flat tensor."""
 
@@ -98,6 +113,19 @@ class Layout:
         ]
 
 
+def cells(out: np.ndarray) -> Any:
+    """The values of a flat ``float32`` tensor as a memoryview, for the encoders' hot
+    loops: writing one value through it costs a third of numpy's item assignment. Only
+    Python floats may be written (``1.0``, never ``1``); slices stay numpy's.
+
+    >>> out = np.zeros(3, dtype=np.float32)
+    >>> cells(out)[1] = 0.5
+    >>> out.tolist()
+    [0.0, 0.5, 0.0]
+    """
+    return memoryview(cast(Any, out))
+
+
 def fixed(values: Sequence[Any], length: int, name: str) -> Sequence[Any]:
     """``values``, checked to hold one entry per seat (or side...): ``length`` of them."""
     if len(values) != length:
@@ -110,6 +138,7 @@ def seen_events(state: State, seat: int) -> list[Event]:
     return [e for e in state.events if e.to is None or seat in e.to]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Encoder(ABC):
     """The tensors of one game configuration under one decision cap (subclass per game).
 

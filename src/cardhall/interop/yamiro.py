@@ -34,7 +34,7 @@ import numpy as np
 from cardhall.engine import Event, State
 from cardhall.games.yamiro import Yamiro
 from cardhall.interop.spec import Form, Research, Spec, mean_centred, register_spec, view_of
-from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, fixed
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
 
 __all__ = ["YamiroEncoder", "YamiroSpec", "parse_result_text"]
 
@@ -132,7 +132,7 @@ def parse_result_text(
 class YamiroEncoder(Encoder):
     """Yamiro's tensors (layout in ``docs/interop.md``)."""
 
-    DERIVED = (
+    DERIVED: tuple[str, ...] = (
         # the configuration: constant
         "game",
         "players",
@@ -170,7 +170,10 @@ class YamiroEncoder(Encoder):
         "results.*.starter",
         "results.*.points",
     )
-    UNORDERED = ("hand", "results.*.captured")  # sorted; in the order of the captures
+    UNORDERED: tuple[str, ...] = (
+        "hand",
+        "results.*.captured",
+    )  # sorted; in the order of the captures
 
     def __init__(self, research: Research) -> None:
         super().__init__(research)
@@ -247,25 +250,26 @@ class YamiroEncoder(Encoder):
 
     def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
         p = self.public
+        mv = cells(out)
         n = self.players
         cap = self.research.bounds.max_decisions
         for s in view["actors"]:
             p.set(out, "actors", s)
-        out[p["over"].start] = float(view["over"])
-        out[p["moves"].start] = view["moves"] / cap
-        out[p["hand_number"].start] = view["hand_number"] / self.hands
+        mv[p["over"].start] = float(view["over"])
+        mv[p["moves"].start] = view["moves"] / cap
+        mv[p["hand_number"].start] = view["hand_number"] / self.hands
         if view["starter"] is not None:
             p.set(out, "starter", view["starter"])
         for s, size in enumerate(fixed(view["hand_sizes"], self.players, "hand_sizes")):
-            out[p["hand_sizes"].start + s] = size / 5
-        out[p["pile"].start] = view["pile"] / 96
+            mv[p["hand_sizes"].start + s] = size / 5
+        mv[p["pile"].start] = view["pile"] / 96
         on, order = p["played.on_table"].start, p["played.order"].start
         by_slot = self._by_slot
         deck_slot = len(by_slot) - 1
         for i, play in enumerate(view["played"]):
             c = RAILOG_CARD[play["card"]]
-            out[on + c] = 1.0
-            out[order + c] = (i + 1) / self.per_hand
+            mv[on + c] = 1.0
+            mv[order + c] = (i + 1) / self.per_hand
             who = play["seat"]
             if who is None:  # the deck's play, in solitaire
                 if self.players != 1:
@@ -273,24 +277,24 @@ class YamiroEncoder(Encoder):
                 who = deck_slot
             elif not 0 <= who < n:
                 raise KeyError(f"played.by_{who}")
-            out[by_slot[who] + c] = 1.0
+            mv[by_slot[who] + c] = 1.0
         corder = p["captures.order"].start
         sides = fixed(view["sides"], 2, "sides")
         for side in (0, 1):
             base = self._side_start[side]
             for i, text in enumerate(sides[side]["captures"]):
                 c = RAILOG_CARD[text]
-                out[base + c] = 1.0
-                out[corder + c] = (i + 1) / 96
+                mv[base + c] = 1.0
+                mv[corder + c] = (i + 1) / 96
         din, dorder = p["discards.in"].start, p["discards.order"].start
         for i, text in enumerate(view["discards"]):
             c = RAILOG_CARD[text]
-            out[din + c] = 1.0
-            out[dorder + c] = (i + 1) / 96
+            mv[din + c] = 1.0
+            mv[dorder + c] = (i + 1) / 96
         chand = p["captures.hand"].start
         for k, result in enumerate(view["results"]):
             for text in result["captured"]:
-                out[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
+                mv[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
             base = self._result_start[k]
             winner = result["winner"]
             key = (result["text"], winner, result["arlas"])
@@ -321,15 +325,17 @@ class YamiroEncoder(Encoder):
 
     def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
         q = self.private
+        mv = cells(out)
         q.set(out, "seat", seat)
         base = q["hand"].start
         for text in view["hand"]:
-            out[base + RAILOG_CARD[text]] = 1.0
+            mv[base + RAILOG_CARD[text]] = 1.0
 
     def encode_history(
         self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
     ) -> None:
         h = self.history
+        mv = cells(out)
         solo = self.players == 1
         kinds = {"play": 0, "turn": 1, "draw": 2}
         i = 0
@@ -338,24 +344,24 @@ class YamiroEncoder(Encoder):
             if kind == "deal":
                 if e.seat == seat:
                     for text in e.data["cards"]:
-                        out[h["dealt"].start + RAILOG_CARD[text]] = 1.0
+                        mv[h["dealt"].start + RAILOG_CARD[text]] = 1.0
                 continue
             k = kinds.get(kind)
             if k is None:
                 continue  # hands, results, tiebreaks, reshuffles: fixed by the plays
             base = h[f"step[{i}]"].start
             i += 1
-            out[base + k] = 1.0
+            mv[base + k] = 1.0
             assert e.seat is not None
             who = 1 if solo and e.seat == -1 else e.seat
-            out[base + 3 + who] = 1.0
+            mv[base + 3 + who] = 1.0
             card = e.data.get("card")
             rest = base + 3 + self.slots
             if card is not None:
-                out[rest] = (RAILOG_CARD[card] + 1) / 96
+                mv[rest] = (RAILOG_CARD[card] + 1) / 96
             drew = e.data.get("drew")
             if isinstance(drew, str):
-                out[rest + 1] = (RAILOG_CARD[drew] + 1) / 96
-                out[rest + 2] = 1.0
+                mv[rest + 1] = (RAILOG_CARD[drew] + 1) / 96
+                mv[rest + 2] = 1.0
             elif drew:
-                out[rest + 2] = 1.0
+                mv[rest + 2] = 1.0
