@@ -138,6 +138,10 @@ class ActionSpace:
         #: The id of each plain action met so far (a game's plain actions are finitely
         #: many: one per id), so that listing the legal ids costs a look-up per action.
         self._ids: dict[Legal, int] = {}
+        #: The last list of plain actions of each length and its ids: a game often lists
+        #: the same actions again (Getha's 255 discards), and comparing a list of the same
+        #: objects costs less than looking each one up.
+        self._last: dict[int, tuple[list[Legal], list[int]]] = {}
 
     def name(self, action_id: int) -> str:
         """A text for an id that needs no state: the notation of a plain action, or the
@@ -156,11 +160,16 @@ class ActionSpace:
 
     def legal_ids(self, state: State, seat: int) -> tuple[list[int], list[Action]]:
         """The legal ids of ``seat`` and their actions, in the order of the game's legal
-        list (:meth:`legal` sorts them): what an action mask needs, at less cost."""
+        list (:meth:`legal` sorts them): what an action mask needs, at less cost. The same
+        actions listed again give the same list of ids (the same object: do not change it)."""
         legal = state.legal_actions(seat)
+        last = self._last.get(len(legal))
+        if last is not None and last[0] == legal:  # the same list as lately (same objects)
+            return last[1], cast(list[Action], legal)
         known = self._ids
         found = [known.get(entry) for entry in legal]  # None: a range, or not met yet
         if None not in found:  # plain actions met before: the usual case
+            self._last[len(legal)] = (legal.copy(), cast(list[int], found))
             return cast(list[int], found), cast(list[Action], legal)
         out: dict[int, Action] = {}
         for entry in legal:

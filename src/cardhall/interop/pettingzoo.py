@@ -142,6 +142,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         #: The legal ids of the last seat asked (its state, seat and move number first):
         #: ``observe`` lists them for the mask and ``step`` takes its action from them.
         self._legal_now: tuple[State, int, int, tuple[list[int], list[Action]]] | None = None
+        #: The last mask made for each number of legal ids, with its list (see _mask).
+        self._masks: dict[int, tuple[list[int], np.ndarray]] = {}
 
     # -- spaces ----------------------------------------------------------------------------
 
@@ -179,10 +181,22 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             obs = self.encoder.observation(st, seat)
         else:
             obs = self.encoder.information_state(st, seat)
-        mask = np.zeros(self.space.size, dtype=np.int8)
         if not self.research.finished(st) and agent == self.agent_selection:
-            mask[self._legal(st, seat)[0]] = 1
+            mask = self._mask(self._legal(st, seat)[0])
+        else:
+            mask = np.zeros(self.space.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def _mask(self, ids: list[int]) -> np.ndarray:
+        """The action mask of these legal ids: a copy of the one made for the same list
+        (:meth:`ActionSpace.legal_ids` gives the same list object for the same actions),
+        since numpy reads a list of indexes slowly (Getha lists up to 255 discards)."""
+        made = self._masks.get(len(ids))
+        if made is None or made[0] is not ids:
+            mask = np.zeros(self.space.size, dtype=np.int8)
+            mask[ids] = 1
+            made = self._masks[len(ids)] = (ids, mask)
+        return made[1].copy()
 
     def _legal(self, st: State, seat: int) -> tuple[list[int], list[Action]]:
         """``seat``'s legal ids and actions now (listed once per state and seat)."""
@@ -323,9 +337,10 @@ class parallel_raw_env(ParallelEnv[str, dict[str, np.ndarray], int]):
             if aec.observation_kind == "observation"
             else aec.encoder.information_state(st, seat)
         )
-        mask = np.zeros(aec.space.size, dtype=np.int8)
         if not self.research.finished(st) and seat in st.actors():
-            mask[list(aec.space.legal(st, seat))] = 1
+            mask = aec._mask(aec.space.legal_ids(st, seat)[0])
+        else:
+            mask = np.zeros(aec.space.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def reset(
