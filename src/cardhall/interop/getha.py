@@ -164,6 +164,13 @@ _TOKENS: tuple[tuple[str, str], ...] = (
 _PAIRS = [(a,) for a in range(1, 9)] + [(a, b) for a in range(1, 9) for b in range(a + 1, 9)]
 
 
+def _seat(q: Any, n: int) -> int:
+    """A seat number read from a view, refused unless it is one of the ``n`` seats."""
+    if type(q) is not int or not 0 <= q < n:
+        raise IndexError(f"no seat {q!r} among {n}")
+    return q
+
+
 class GethaEncoder(Encoder):
     """Getha's tensors (layout in ``docs/interop.md``).
 
@@ -263,6 +270,7 @@ class GethaEncoder(Encoder):
         p.add("sizes", ["deck", "dead"])
         for q in seats:
             p.add(f"played_by_{q}", cards)
+        self._showdown_at: dict[str, list[int]] = {}
         self._showdown_blocks(p, "showdown")
         p.add("last_deal", ["done", "carry", "showdown"])
         p.add("last_deal.dealer", seats)
@@ -300,8 +308,9 @@ class GethaEncoder(Encoder):
     def _showdown_blocks(self, p: Any, prefix: str) -> None:
         n = self.players
         cards = card_labels()
-        for name in ("revealed_by", "claimed_by", "claimed_from", "replaced_by", "replaced_auto"):
-            p.add(f"{prefix}.{name}", cards)
+        names = ("revealed_by", "claimed_by", "claimed_from", "replaced_by", "replaced_auto")
+        #: The starts of this showdown's card blocks (in ``names``' order), then its pots'.
+        self._showdown_at[prefix] = [p.add(f"{prefix}.{name}", cards) for name in names]
         for k in range(n):
             p.add(
                 f"{prefix}.pots[{k}]",
@@ -314,6 +323,7 @@ class GethaEncoder(Encoder):
                     "returned",
                 ],
             )
+        self._showdown_at[prefix] += [p[f"{prefix}.pots[{k}]"].start for k in range(n)]
 
     # -- observation ----------------------------------------------------------------------
 
@@ -330,40 +340,47 @@ class GethaEncoder(Encoder):
         return _ZONES.index(kind) * self.players + q
 
     def _showdown(self, steps: Sequence[dict[str, Any]], prefix: str, out: np.ndarray) -> None:
-        p = self.public
         n = self.players
         zones = 3 * n + 2
+        revealed, claimed_by, claimed_from, replaced_by, replaced_auto, *pot_at = self._showdown_at[
+            prefix
+        ]
+        mv = cells(out)
         pots = 0
         for step in steps:
             kind = step["step"]
             if kind == "reveal":
                 for seat, cards in step["played"].items():
+                    who = (int(seat) + 1) / n
                     for text in cards:
-                        p.set(out, f"{prefix}.revealed_by", RAILOG_CARD[text], (int(seat) + 1) / n)
+                        mv[revealed + RAILOG_CARD[text]] = who
             elif kind == "claim":
+                by = (_seat(step["seat"], n) + 1) / n
                 for taken in step["taken"]:
-                    zone = self._zone(taken["from"])
+                    zone = (self._zone(taken["from"]) + 1) / zones
                     for text in taken["cards"]:
                         c = RAILOG_CARD[text]
-                        p.set(out, f"{prefix}.claimed_by", c, (step["seat"] + 1) / n)
-                        p.set(out, f"{prefix}.claimed_from", c, (zone + 1) / zones)
+                        mv[claimed_by + c] = by
+                        mv[claimed_from + c] = zone
             elif kind == "replace":
+                by = (_seat(step["seat"], n) + 1) / n
+                auto = float(step["auto"])
                 for text in step["cards"]:
                     c = RAILOG_CARD[text]
-                    p.set(out, f"{prefix}.replaced_by", c, (step["seat"] + 1) / n)
-                    p.set(out, f"{prefix}.replaced_auto", c, float(step["auto"]))
+                    mv[replaced_by + c] = by
+                    mv[replaced_auto + c] = auto
             elif kind == "pot":
                 if pots >= n:
                     raise ValueError(f"{prefix}: more than {n} pots")
-                name = f"{prefix}.pots[{pots}]"
+                at = pot_at[pots]
                 pots += 1
-                p.set(out, name, 0)
-                p.set(out, name, 1, step["amount"] / self.chips)
-                for s in step["eligible"]:
-                    p.set(out, name, 2 + s)
+                mv[at] = 1.0
+                mv[at + 1] = step["amount"] / self.chips
+                for q in step["eligible"]:
+                    mv[at + 2 + _seat(q, n)] = 1.0
                 winner = step["winner"]
-                p.set(out, name, 2 + n + (n if winner is None else winner))
-                p.set(out, name, 3 + 2 * n, float(step["returned"]))
+                mv[at + 2 + n + (n if winner is None else _seat(winner, n))] = 1.0
+                mv[at + 3 + 2 * n] = float(step["returned"])
             else:
                 raise ValueError(f"unknown showdown step {kind!r}")
 
