@@ -32,6 +32,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         rate=50.0,
         requests_per_second=10_000.0,
         actions_per_second=1000.0,
+        seats_per_address=10,  # every seat here is played from one test client
     )
     with TestClient(app) as c:
         yield c
@@ -710,6 +711,36 @@ def test_tables_per_address_per_minute_and_open_at_once(tmp_path: Path) -> None:
         assert r.status_code == 429 and r.json()["code"] == "too_many_open"
 
 
+def test_one_address_cannot_fill_every_open_seat_of_a_public_table(tmp_path: Path) -> None:
+    """At a public table one client address holds ``seats_per_address`` seats at most
+    (its host's seat counts); other addresses still join; a private table's seats go to
+    whoever has the invite code."""
+    url = f"sqlite:///{tmp_path / 'seats.db'}"
+    app = create_app(url, bot_delay=0.0, requests_per_second=10_000.0, seats_per_address=2)
+    with (
+        TestClient(app, client=("10.0.0.1", 1)) as host,
+        TestClient(app, client=("10.0.0.2", 1)) as squatter,
+        TestClient(app, client=("10.0.0.3", 1)) as player,
+    ):
+        body = {"game": "somachi", "players": 5, "public": True}
+        tid = host.post("/api/tables", json=body).json()["table_id"]
+        joins = [squatter.post(f"/api/tables/{tid}/join", json={}) for _ in range(3)]
+        assert [r.status_code for r in joins] == [200, 200, 429]
+        assert joins[-1].json()["code"] == "too_many_seats"
+        assert "at most 2 seats" in joins[-1].json()["message"]
+        assert player.post(f"/api/tables/{tid}/join", json={}).status_code == 200
+        assert host.post(f"/api/tables/{tid}/join", json={}).status_code == 200
+        assert host.post(f"/api/tables/{tid}/join", json={}).status_code == 429  # its third
+        seats = host.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s["kind"] for s in seats] == ["human"] * 5
+        private = host.post("/api/tables", json={**body, "public": False}).json()
+        invite = {"invite": private["invite"]}
+        joins = [squatter.post(f"/api/tables/{private['table_id']}/join", json=invite)]
+        joins += [squatter.post(f"/api/tables/{private['table_id']}/join", json=invite)]
+        joins += [squatter.post(f"/api/tables/{private['table_id']}/join", json=invite)]
+        assert [r.status_code for r in joins] == [200, 200, 200]
+
+
 def test_one_address_cannot_push_other_tables_off_the_lobby(tmp_path: Path) -> None:
     """However many public tables one address makes, the lobby lists at most three of
     them: the tables other people made earlier stay listed."""
@@ -1236,3 +1267,37 @@ def test_illegal_actions_cost_a_seat_more_of_its_action_rate(tmp_path: Path) -> 
         assert act(tokens[1], "take 1") == "illegal"  # out of turn: seat 1 pays 5 of 4
         assert act(tokens[1], "take 1") == "rate"
         assert [act(tokens[0], a) for a in ("first", "take 1")] == ["ok", "ok"]
+
+
+def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hello's sync and an asked-for sync tell the game's whole history (all of it
+    after a rebuild): that runs in a worker thread, never on the event loop."""
+    import asyncio
+
+    from cardhall.web import sockets
+
+    told_on_loop: list[bool] = []
+    real = sockets.sync_message
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            told_on_loop.append(True)
+        except RuntimeError:
+            told_on_loop.append(False)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sockets, "sync_message", spy)
+    table, tokens = two_humans(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, table, tokens[0])["type"] == "sync"
+        service.tablelog.cache.clear()  # the next sync rebuilds and tells everything
+        ws.send_json({"type": "sync"})
+        msg = ws.receive_json()
+        while msg["type"] != "sync":
+            msg = ws.receive_json()
+        assert msg["view"]["legal"] == ["first", "second"]
+    assert told_on_loop == [False, False]

@@ -5,6 +5,7 @@ set is refused."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -71,3 +72,50 @@ def test_unknown_suit_names_are_refused(client: TestClient) -> None:
     assert client.post("/api/replay?names=omyr", content=record).status_code == 200
     bad = client.post("/api/replay?names=x", content=record)
     assert bad.status_code == 422 and bad.json()["code"] == "bad_suits"
+
+
+def test_two_readers_of_one_seat_each_get_their_own_suit_names(client: TestClient) -> None:
+    """One flush sends a seat's updates once per version *and suit names*: a second
+    socket of the seat reading other names never gets the first one's sentences."""
+    body = {"game": "yamiro", "players": 2, "name": "Ann", "bots": ["random"]}
+    omyr_names = SUIT_NAME_SETS["omyr"].names[:3]
+    for _ in range(12):  # deals until an update names a card of suits 1 to 3
+        made = client.post("/api/tables", json=body).json()
+        tid, auth = made["table_id"], {"Authorization": f"Bearer {made['token']}"}
+        client.post(f"/api/tables/{tid}/start", headers=auth)
+        told: dict[str, list[str]] = {"plain": [], "omyr": []}
+        with client.websocket_connect("/ws") as plain, client.websocket_connect("/ws") as omyr:
+            for ws, suits in ((plain, "plain"), (omyr, "omyr")):
+                hello = {"type": "hello", "table": tid, "token": made["token"], "suits": suits}
+                ws.send_json(hello)
+                while ws.receive_json()["type"] != "sync":
+                    pass
+            moves = 0
+            while moves < 6:
+                view = client.get(f"/api/tables/{tid}/view", headers=auth).json()
+                if view["view"]["over"]:
+                    break
+                if 0 not in view["view"]["actors"]:
+                    time.sleep(0.02)  # the bot's turn: it moves by itself
+                    continue
+                moves += 1
+                action = view["view"]["legal"][0]
+                if isinstance(action, dict):
+                    action = f"{action['kind']} {action['min']}"
+                ack = client.post(
+                    f"/api/tables/{tid}/actions", headers=auth, json={"action": action}
+                ).json()
+                for ws, suits in ((plain, "plain"), (omyr, "omyr")):
+                    version = -1
+                    while version < ack["version"]:
+                        msg = ws.receive_json()
+                        if msg["type"] == "update":
+                            version = msg["version"]
+                            told[suits] += [e.get("text", "") for e in msg["events"]]
+        plain_text, omyr_text = " ".join(told["plain"]), " ".join(told["omyr"])
+        assert not PLAIN_LOW.search(omyr_text), omyr_text
+        assert not any(f"of {name}" in plain_text for name in omyr_names), plain_text
+        if PLAIN_LOW.search(plain_text):
+            assert any(f"of {name}" in omyr_text for name in omyr_names)
+            return
+    raise AssertionError("twelve games without an update naming a card of suits 1 to 3")

@@ -56,6 +56,9 @@ def register(app: typer.Typer) -> None:
         open_tables: Annotated[
             int, typer.Option(help="tables one client address may have open at once")
         ] = _DEFAULT.open_tables,
+        seats_per_address: Annotated[
+            int, typer.Option(help="seats of one public table one client address may hold")
+        ] = _DEFAULT.seats_per_address,
         sockets_per_seat: Annotated[
             int, typer.Option(help="WebSockets one seat may hold open (the next is refused)")
         ] = _DEFAULT.sockets_per_seat,
@@ -114,6 +117,7 @@ def register(app: typer.Typer) -> None:
             requests_per_second=requests_per_second,
             tables_per_minute=tables_per_minute,
             open_tables=open_tables,
+            seats_per_address=seats_per_address,
             sockets_per_seat=sockets_per_seat,
             sockets_per_address=sockets_per_address,
             actions_per_second=actions_per_second,

@@ -82,6 +82,7 @@ _UPDATE_SEAT = (
         bot_level=bindparam("bot_level"),
         token_hash=bindparam("token_hash"),
         ended=bindparam("ended"),
+        address=bindparam("address"),
         session=seats.c.session + 1,
     )
 )
@@ -361,8 +362,10 @@ class Database:
         bot_level: str | None,
         token_hash: str | None,
         ended: str | None,
+        address: str | None = None,
     ) -> None:
-        """Hand a seat over: a new seat session (``ended``: why the last one ended)."""
+        """Hand a seat over: a new seat session (``ended``: why the last one ended;
+        ``address``: the digest of the client address taking it, for a person)."""
         self._run(
             conn,
             _UPDATE_SEAT,
@@ -373,6 +376,7 @@ class Database:
             bot_level=bot_level,
             token_hash=token_hash,
             ended=ended,
+            address=address,
         )
 
     def set_lobby_rev(self, conn: Connection, table_id: str, rev: int, now: float) -> None:

@@ -358,13 +358,24 @@ class Lobby:
                     token_hash=token_hash,
                     session=0 if kind == "open" else 1,
                     ended=None,
+                    address=creator if seat == 0 else None,
                 )
         return {"table_id": table_id, "seat": 0, "token": token, "invite": invite}
 
     def join(
-        self, table_id: str, invite: str | None, name: str = "", seat: int | None = None
+        self,
+        table_id: str,
+        invite: str | None,
+        name: str = "",
+        seat: int | None = None,
+        address: str | None = None,
     ) -> dict[str, Any]:
-        """Take an open seat with the invite code (not needed for public tables)."""
+        """Take an open seat with the invite code (not needed for public tables).
+
+        ``address`` (a digest of the client address): at a public table one address
+        holds at most ``seats_per_address`` seats (429 ``too_many_seats``), so one
+        client cannot fill every open seat of other people's tables. A private table's
+        seats go to whoever has its invite code: its host decides."""
         token = new_secret()
         with self.db.table(table_id) as conn:
             row = self.tablelog.row(conn, table_id, lock=True)
@@ -374,6 +385,15 @@ class Lobby:
                 raise WebError("bad_invite", "wrong or missing invite code", 403)
             if row["status"] != "lobby":
                 raise WebError("started", "the game has started: no open seat", 409)
+            limit = self.settings.seats_per_address
+            if row["public"] and address is not None:
+                held = self.db.seats(conn, table_id)
+                if sum(s["kind"] == "human" and s["address"] == address for s in held) >= limit:
+                    raise WebError(
+                        "too_many_seats",
+                        f"one address may hold at most {limit} seats of a public table",
+                        429,
+                    )
             seat = self._open_seat(conn, table_id, seat)
             self.db.update_seat(
                 conn,
@@ -384,6 +404,7 @@ class Lobby:
                 token_hash=hash_secret(token),
                 bot_level=None,
                 ended=self.db.seats(conn, table_id)[seat]["ended"],
+                address=address,
             )
             rev = self._bump(conn, row)
         self.publish(table_id, int(row["version"]), rev)
@@ -585,6 +606,7 @@ class Lobby:
                         token_hash=None,
                         session=1 if s["kind"] == "bot" else 0,
                         ended=None,
+                        address=None,
                     )
                 self.db.set_next_table(conn, table_id, new_id)
                 rev_old = self._bump(conn, row)

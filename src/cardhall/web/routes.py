@@ -121,9 +121,19 @@ async def get_table(table_id: str, service: Service) -> models.TableInfo:
 
 
 @router.post("/api/tables/{table_id}/join", tags=["lobby"], responses=ERRORS)
-async def join(table_id: str, body: models.Join, service: Service) -> models.Joined:
-    """Take an open seat with the invite code; returns the seat's token."""
-    out = await call(service.lobby.join, table_id, body.invite, body.name, body.seat)
+async def join(
+    table_id: str, body: models.Join, service: Service, request: Request
+) -> models.Joined:
+    """Take an open seat with the invite code; returns the seat's token (at a public
+    table one client address holds a few seats at most: 429 beyond)."""
+    out = await call(
+        service.lobby.join,
+        table_id,
+        body.invite,
+        body.name,
+        body.seat,
+        address=client_key(request),
+    )
     return models.Joined(**out)
 
 

@@ -50,6 +50,8 @@ class Settings:
     tables_per_minute: int = 20
     #: Tables one client address may have open (in the lobby or in play) at once.
     open_tables: int = 10
+    #: Seats of one public table one client address may hold (joining a third is a 429).
+    seats_per_address: int = 2
     #: WebSockets one seat may hold open in this process (the next is refused).
     sockets_per_seat: int = 4
     #: WebSockets one client address may hold open in this process.

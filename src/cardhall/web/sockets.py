@@ -174,13 +174,15 @@ class Connection:
 
     def resync(self, info: dict[str, Any], cached: Cached | None) -> None:
         """Send the full picture (a ``sync``)."""
-        msg = sync_message(info, cached, self.seat, self.suits)
-        self.version = msg["version"] if cached is not None else -1
-        self.lobby_rev = info["lobby_rev"]
-        self.send(msg)
+        self.deliver(info, cached, [sync_message(info, cached, self.seat, self.suits)])
 
-    def resume(self, info: dict[str, Any], cached: Cached | None, last: Any) -> None:
-        """After a hello: the updates missed since ``last`` when they are few, else a sync."""
+    def catch_up(
+        self, info: dict[str, Any], cached: Cached | None, last: Any
+    ) -> list[dict[str, Any]]:
+        """What brings a reader at version ``last`` to ``info`` and ``cached``: the updates
+        missed when they are few, else a sync. Reads the connection, changes nothing:
+        async code runs it in a worker thread (telling a whole game, as after a rebuild,
+        takes a long match a tenth of a second) and hands the result to :meth:`deliver`."""
         if (
             cached is not None
             and isinstance(last, int)
@@ -188,12 +190,18 @@ class Connection:
             and 0 <= last <= cached.version
             and cached.version - last <= MAX_GAP
         ):
-            self.send({"type": "table", "table": info, "seat": self.seat})
-            for msg in update_messages(cached, self.seat, last, info, self.suits):
-                self.send(msg)
-            self.version, self.lobby_rev = cached.version, info["lobby_rev"]
-        else:
-            self.resync(info, cached)
+            table = {"type": "table", "table": info, "seat": self.seat}
+            return [table, *update_messages(cached, self.seat, last, info, self.suits)]
+        return [sync_message(info, cached, self.seat, self.suits)]
+
+    def deliver(
+        self, info: dict[str, Any], cached: Cached | None, msgs: list[dict[str, Any]]
+    ) -> None:
+        """Send ``msgs`` (from :meth:`catch_up`): the connection is then at ``cached``."""
+        self.version = cached.version if cached is not None else -1
+        self.lobby_rev = info["lobby_rev"]
+        for msg in msgs:
+            self.send(msg)
 
     def bring_up_to_date(
         self,
@@ -323,9 +331,11 @@ async def _session(
     if ended is not None:  # the seat changed hands between the two reads
         conn.end_session(ended)
         return
+    # told in a worker thread, before the hub can flush to this connection
+    msgs = await asyncio.to_thread(conn.catch_up, info, cached, hello.get("last_version"))
     if not hub.add(conn):
         return
-    conn.resume(info, cached, hello.get("last_version"))
+    conn.deliver(info, cached, msgs)
     hub.notice(table_id)  # catch anything committed meanwhile
     while True:
         message = await ws.receive()
@@ -408,7 +418,9 @@ async def _session(
             if ended is not None:
                 conn.end_session(ended)
                 continue
-            conn.resync(info, cached)
+            msgs = await asyncio.to_thread(conn.catch_up, info, cached, None)
+            conn.deliver(info, cached, msgs)
+            hub.notice(table_id)  # a flush meanwhile may have been newer: catch up again
         elif kind == "ping":
             conn.send({"type": "pong"})
         else:

@@ -100,6 +100,7 @@ seats = Table(
     # each change of hands starts a new session; ``ended``: why the last one ended
     Column("session", Integer, nullable=False, server_default="1"),
     Column("ended", String(10), nullable=True),  # left | removed | bot
+    Column("address", String(64), nullable=True),  # digest of the address that took it
 )
 
 #: The action log: one row per applied action, numbered 1, 2, ... per table.
