@@ -183,3 +183,28 @@ def test_bench_only_matching_nothing_names_the_benchmarks() -> None:
     assert result.exit_code == 1
     said = " ".join(result.output.split())
     assert "--only nosuch matches no benchmark; known: " in said and "playouts" in said
+
+
+def test_serve_has_an_option_for_every_limit_of_the_server() -> None:
+    """Every limit of :class:`cardhall.web.settings.Settings` is a ``cardhall serve``
+    option with the same default (the settings that are not limits are named here)."""
+    import dataclasses
+
+    import typer.main
+
+    from cardhall.web.settings import Settings
+
+    command = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    options = {p.name: p.default for p in command.params}
+    renamed = {"rate": "messages_per_second", "origins": "origin"}
+    not_limits = {"poll_interval", "timer_interval", "run_migrations"}
+    missing = []
+    for field in dataclasses.fields(Settings):
+        if field.name in not_limits:
+            continue
+        name = renamed.get(field.name, field.name)
+        if name not in options:
+            missing.append(name)
+        elif field.name not in ("origins", "bot_workers", "database_url"):
+            assert options[name] == field.default, name
+    assert missing == []

@@ -472,7 +472,7 @@ def test_snapshot_plus_tail_equals_full_replay(db_url: str) -> None:
 
 
 def test_a_rebuild_resumes_from_the_state_kept_or_a_json_snapshot(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
+    db_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Another process's actions are caught up from the state this process keeps (only
     the later actions are read); a cold rebuild starts from the latest snapshot, a JSON
@@ -524,7 +524,14 @@ def test_a_rebuild_resumes_from_the_state_kept_or_a_json_snapshot(
     engine.dispose()
     reads.clear()
     other.tablelog.cache.clear()
+    caplog.set_level("DEBUG")
     again = other.tablelog.load(tid)[1]
+    logged = [r.getMessage() for r in caplog.records if r.name == "cardhall.web"]
+    # why, in words that hold no card, notation or seed
+    assert logged == [
+        f"table {tid}: cannot resume (the snapshot's card orders are not the record's), "
+        "replaying it all"
+    ]
     assert again is not None and reads[-1] == 0  # replayed from the deal
     assert again.state.digest() == one.tablelog.load(tid)[1].state.digest()  # type: ignore[union-attr]
 

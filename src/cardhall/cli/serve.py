@@ -68,6 +68,12 @@ def register(app: typer.Typer) -> None:
         actions_per_second: Annotated[
             float, typer.Option(help="actions one seat may send a second (all its sockets)")
         ] = _DEFAULT.actions_per_second,
+        max_message: Annotated[
+            int, typer.Option(help="bytes a WebSocket message may hold")
+        ] = _DEFAULT.max_message,
+        cached_tables: Annotated[
+            int, typer.Option(help="tables whose game state the process keeps in memory")
+        ] = _DEFAULT.cached_tables,
         messages_per_second: Annotated[
             float, typer.Option(help="WebSocket messages one socket may send a second")
         ] = _DEFAULT.rate,
@@ -122,6 +128,8 @@ def register(app: typer.Typer) -> None:
             sockets_per_address=sockets_per_address,
             actions_per_second=actions_per_second,
             rate=messages_per_second,
+            max_message=max_message,
+            cached_tables=cached_tables,
             replay_actions_per_second=replay_actions_per_second,
             queue_bytes=queue_bytes,
             header_timeout=header_timeout,

@@ -327,12 +327,12 @@ async def _session(
         conn.close(CLOSE_BAD_TOKEN)
         return
     conn.table_id, conn.seat, conn.session, conn.token = table_id, seat, session, token
-    ended = None if seat is None else tablelog.session_ended(table_id, seat, session)
-    if ended is not None:  # the seat changed hands between the two reads
-        conn.end_session(ended)
-        return
     # told in a worker thread, before the hub can flush to this connection
     msgs = await asyncio.to_thread(conn.catch_up, info, cached, hello.get("last_version"))
+    ended = None if seat is None else tablelog.session_ended(table_id, seat, session)
+    if ended is not None:  # the seat changed hands since the token was read
+        conn.end_session(ended)
+        return
     if not hub.add(conn):
         return
     conn.deliver(info, cached, msgs)

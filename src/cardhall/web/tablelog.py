@@ -25,7 +25,7 @@ from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 from cardhall.web.limits import Recent
 
-__all__ = ["Cached", "TableLog", "deadline_for", "now", "snapshot_record"]
+__all__ = ["Cached", "TableLog", "deadline_for", "loggable", "now", "snapshot_record"]
 
 log = logging.getLogger("cardhall.web")
 
@@ -56,6 +56,21 @@ def snapshot_record(state: State) -> str:
     """A snapshot: the game so far as a JSON record (:meth:`Record.from_state`), which any
     later code replays (never a pickled object)."""
     return Record.from_state(state).to_json(indent=None)
+
+
+def loggable(exc: RecordError) -> str:
+    """What a log line may say of a table that does not replay: which action, or the kind
+    of problem; never a card, an action's notation or a seed (a log is no place for a
+    game's secrets).
+
+    >>> loggable(RecordError("action 7 ('discard 5/S3') is illegal: not now", index=7))
+    'action 7 does not replay'
+    >>> loggable(RecordError("record deck: unknown card 'XX'"))
+    'record deck'
+    """
+    if exc.index is not None:
+        return f"action {exc.index} does not replay"
+    return str(exc).split(":", 1)[0].split("(", 1)[0].strip()
 
 
 def _replay_marked(
@@ -174,17 +189,22 @@ class TableLog:
                     start = _replay_marked(Record.from_json(snap["record"]))
                 except RecordError as exc:
                     log.warning(
-                        "table %s: snapshot %s unusable: %s", table_id, snap["version"], exc
+                        "table %s: snapshot %s unusable (%s)",
+                        table_id,
+                        snap["version"],
+                        loggable(exc),
                     )
         if start is not None:
             try:
                 return self._replay_log(conn, row, start)
             except RecordError as exc:
-                log.warning("table %s: cannot resume (%s): replaying from the deal", table_id, exc)
+                log.warning(
+                    "table %s: cannot resume (%s), replaying it all", table_id, loggable(exc)
+                )
         try:
             return self._replay_log(conn, row, None)
         except RecordError as exc:
-            log.error("table %s does not replay: %s", table_id, exc)
+            log.error("table %s does not replay (%s)", table_id, loggable(exc))
             raise WebError("corrupt", f"table {table_id} does not replay", 500) from None
 
     def _replay_log(

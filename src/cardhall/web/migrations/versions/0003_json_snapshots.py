@@ -30,7 +30,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from cardhall.engine import State
-from cardhall.errors import CardhallError
+from cardhall.errors import CardhallError, RecordError
 from cardhall.record import Record, record_options, replay
 
 revision = "0003"
@@ -110,7 +110,7 @@ def upgrade() -> None:
 def _records_at(conn: Any, table_id: str, versions: list[int]) -> dict[int, str]:
     """The table's game at each of ``versions`` as a JSON record, replayed from its log
     (empty when the log does not replay: those snapshots are dropped)."""
-    from cardhall.web.tablelog import snapshot_record
+    from cardhall.web.tablelog import loggable, snapshot_record
 
     row = conn.execute(sa.select(_tables).where(_tables.c.id == table_id)).one()
     orders = [
@@ -146,8 +146,8 @@ def _records_at(conn: Any, table_id: str, versions: list[int]) -> dict[int, str]
 
     try:
         replay(record, check_result=False, each=keep)
-    except CardhallError as exc:
-        log.warning("table %s does not replay (%s): its snapshots are dropped", table_id, exc)
+    except RecordError as exc:
+        log.warning("table %s does not replay (%s): its snapshots dropped", table_id, loggable(exc))
         return {}
     return found
 
