@@ -410,7 +410,8 @@ async def _session(
                 continue  # it was just brought up to date: the updates follow
             synced_at = time.monotonic()
             info, cached = await asyncio.to_thread(tablelog.load, table_id)
-            ended = (
+            msgs = await asyncio.to_thread(conn.catch_up, info, cached, None)
+            ended = (  # checked once the sync is told, just before it is sent
                 None
                 if conn.seat is None
                 else tablelog.session_ended(table_id, conn.seat, conn.session)
@@ -418,7 +419,6 @@ async def _session(
             if ended is not None:
                 conn.end_session(ended)
                 continue
-            msgs = await asyncio.to_thread(conn.catch_up, info, cached, None)
             conn.deliver(info, cached, msgs)
             hub.notice(table_id)  # a flush meanwhile may have been newer: catch up again
         elif kind == "ping":

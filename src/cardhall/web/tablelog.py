@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,15 @@ from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 from cardhall.web.limits import Recent
 
-__all__ = ["Cached", "TableLog", "deadline_for", "loggable", "now", "snapshot_record"]
+__all__ = [
+    "Cached",
+    "TableLog",
+    "deadline_for",
+    "loggable",
+    "now",
+    "snapshot_record",
+    "table_record",
+]
 
 log = logging.getLogger("cardhall.web")
 
@@ -56,6 +65,22 @@ def snapshot_record(state: State) -> str:
     """A snapshot: the game so far as a JSON record (:meth:`Record.from_state`), which any
     later code replays (never a pickled object)."""
     return Record.from_state(state).to_json(indent=None)
+
+
+def table_record(
+    row: Mapping[str, Any], orders: list[list[str]], actions: list[tuple[int, str]]
+) -> Record:
+    """A table's game as a record: its row's game, players, options and seed, the card
+    order of each shuffle (first to last) and its actions."""
+    return Record(
+        game=row["game"],
+        players=row["players"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        deck=orders[0] if orders else [],
+        reshuffles=orders[1:],
+        actions=actions,
+    )
 
 
 def loggable(exc: RecordError) -> str:
@@ -221,15 +246,7 @@ class TableLog:
         tail = self.db.action_log(conn, table_id, len(done), version)
         if len(done) + len(tail) != version:
             raise WebError("corrupt", f"table {table_id} log has a gap", 500)
-        record = Record(
-            game=row["game"],
-            players=row["players"],
-            options=json.loads(row["options"]),
-            seed=row["seed"],
-            deck=orders[0] if orders else [],
-            reshuffles=orders[1:],
-            actions=done + tail,
-        )
+        record = table_record(row, orders, done + tail)
         state, marks = _replay_marked(record, *(start or (None, None)))
         return Cached(version, state, marks, len(orders))
 

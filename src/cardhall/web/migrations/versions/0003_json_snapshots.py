@@ -110,7 +110,7 @@ def upgrade() -> None:
 def _records_at(conn: Any, table_id: str, versions: list[int]) -> dict[int, str]:
     """The table's game at each of ``versions`` as a JSON record, replayed from its log
     (empty when the log does not replay: those snapshots are dropped)."""
-    from cardhall.web.tablelog import loggable, snapshot_record
+    from cardhall.web.tablelog import loggable, snapshot_record, table_record
 
     row = conn.execute(sa.select(_tables).where(_tables.c.id == table_id)).one()
     orders = [
@@ -129,15 +129,7 @@ def _records_at(conn: Any, table_id: str, versions: list[int]) -> dict[int, str]
             .order_by(_actions.c.version)
         )
     ]
-    record = Record(
-        game=row.game,
-        players=row.players,
-        options=json.loads(row.options),
-        seed=row.seed,
-        deck=orders[0] if orders else [],
-        reshuffles=orders[1:],
-        actions=moves,
-    )
+    record = table_record(row._mapping, orders, moves)
     found: dict[int, str] = {}
 
     def keep(state: State) -> None:
