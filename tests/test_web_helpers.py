@@ -424,6 +424,29 @@ def check_one_order(url: str, table: str, acks: list[tuple[int, int, bool]]) -> 
     return len(rows)
 
 
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def two_humans(c: Any) -> tuple[str, list[str]]:
+    t = c.post("/api/tables", json={"game": "abstrac", "name": "A"}).json()
+    bob = c.post(f"/api/tables/{t['table_id']}/join", json={"invite": t["invite"]}).json()
+    assert c.post(f"/api/tables/{t['table_id']}/start", headers=auth(t["token"])).status_code == 200
+    return t["table_id"], [t["token"], bob["token"]]
+
+
+def play_to_end(c: Any, table: str, tokens: list[str]) -> int:
+    """Play each seat's first legal action over REST until the game ends; the actions."""
+    n = 0
+    while not c.get(f"/api/tables/{table}/view", headers=auth(tokens[0])).json()["view"]["over"]:
+        for tok in tokens:
+            legal = c.get(f"/api/tables/{table}/view", headers=auth(tok)).json()["view"]["legal"]
+            if legal:
+                c.post(f"/api/tables/{table}/actions", headers=auth(tok), json={"action": legal[0]})
+                n += 1
+    return n
+
+
 #: Somachi's options added by rulings S-40/S-41, with the values that keep the old rules.
 LEGACY_SOMACHI = {"stay_in_order": "turn", "gambling_winner": "chips"}
 

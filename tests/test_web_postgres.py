@@ -25,10 +25,13 @@ from cardhall.web.store import downgrade, make_engine, migrate
 from test_web_helpers import (
     Client,
     Server,
+    auth,
     check_lobby_per_creator,
     check_one_order,
     check_pickled_table_migrates,
+    play_to_end,
     race,
+    two_humans,
 )
 
 
@@ -206,6 +209,23 @@ def test_pg_hostile_text_is_a_clear_4xx_as_on_sqlite(pg_url: str) -> None:
             r = c.get(path, headers=head)
             assert r.status_code == 404 and r.json()["code"] == "no_table"
         assert c.get(f"/api/tables/{tid}").json()["seats"][1]["kind"] == "open"
+
+
+def test_pg_bad_options_and_a_second_rematch_are_a_clear_4xx_as_on_sqlite(pg_url: str) -> None:
+    """Options naming ``players`` or ``name`` (422 ``bad_option``) and a rematch call
+    once the rematch has started (409 ``claimed``) are refused on PostgreSQL too."""
+    with TestClient(create_app(pg_url, bot_delay=0.0, requests_per_second=10_000.0)) as c:
+        for key in ("players", "name"):
+            r = c.post("/api/tables", json={"game": "getha", "options": {key: 3}})
+            assert r.status_code == 422 and r.json()["code"] == "bad_option"
+        table, tokens = two_humans(c)
+        play_to_end(c, table, tokens)
+        made = [c.post(f"/api/tables/{table}/rematch", headers=auth(t)) for t in tokens]
+        assert [r.status_code for r in made] == [200, 200]
+        new = made[0].json()["table_id"]
+        assert c.get(f"/api/tables/{new}").json()["status"] == "playing"
+        again = c.post(f"/api/tables/{table}/rematch", headers=auth(tokens[0]))
+        assert again.status_code == 409 and again.json()["code"] == "claimed"
 
 
 def test_pg_one_address_cannot_push_other_tables_off_the_lobby(pg_url: str) -> None:

@@ -21,7 +21,16 @@ from websockets.exceptions import ConnectionClosed
 from cardhall.engine import legal_at
 from cardhall.web.app import create_app
 from cardhall.web.store import actions, make_engine, tables
-from test_web_helpers import Client, Server, check_lobby_per_creator, check_one_order, race
+from test_web_helpers import (
+    Client,
+    Server,
+    auth,
+    check_lobby_per_creator,
+    check_one_order,
+    play_to_end,
+    race,
+    two_humans,
+)
 
 
 @pytest.fixture
@@ -36,17 +45,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     )
     with TestClient(app) as c:
         yield c
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def two_humans(c: TestClient) -> tuple[str, list[str]]:
-    t = c.post("/api/tables", json={"game": "abstrac", "name": "A"}).json()
-    bob = c.post(f"/api/tables/{t['table_id']}/join", json={"invite": t["invite"]}).json()
-    assert c.post(f"/api/tables/{t['table_id']}/start", headers=auth(t["token"])).status_code == 200
-    return t["table_id"], [t["token"], bob["token"]]
 
 
 def hello(ws: Any, table: str, token: Any) -> dict[str, Any]:
@@ -258,18 +256,6 @@ def test_wrong_origin_and_late_hello_are_refused(client: TestClient) -> None:
     with client.websocket_connect("/ws") as ws:
         ws.send_json({"type": "action", "action": "first"})
         assert ws.receive_json()["code"] == "bad_hello"
-
-
-def play_to_end(c: TestClient, table: str, tokens: list[str]) -> int:
-    """Play each seat's first legal action over REST until the game ends; the actions."""
-    n = 0
-    while not c.get(f"/api/tables/{table}/view", headers=auth(tokens[0])).json()["view"]["over"]:
-        for tok in tokens:
-            legal = c.get(f"/api/tables/{table}/view", headers=auth(tok)).json()["view"]["legal"]
-            if legal:
-                c.post(f"/api/tables/{table}/actions", headers=auth(tok), json={"action": legal[0]})
-                n += 1
-    return n
 
 
 def test_actions_after_the_end_are_rejected(client: TestClient) -> None:
