@@ -8,8 +8,9 @@ run, against its declared bounds: the table of docs/interop.md ("What the advers
 One seeded game (seed 0) per configuration and policy -- always the lowest action id,
 always the highest, always pass or decline where legal, random, tie-seeking -- checked
 against every declared bound (the test's own check) and printed as a Markdown table:
-decisions played, "(cap)" where the decision cap truncated the game. The policies and the
-configurations are the test's, so the table and the test cannot drift apart.
+decisions played, "(cap)" where the decision cap truncated the game; then the cards
+shuffled (OpenSpiel's chance nodes) against ``max_chance_nodes_in_history``. The policies
+and the configurations are the test's, so the tables and the test cannot drift apart.
 """
 
 from __future__ import annotations
@@ -27,27 +28,34 @@ from cardhall.registry import make_game
 POLICIES = [*adversaries.POLICIES, "ties"]
 
 
-def main() -> None:
-    rows = []
-    with progress_bar("games", len(adversaries.DEFAULTS) * len(POLICIES)) as bar:
-        for name, players, options in adversaries.DEFAULTS:
-            r = research(make_game(name, players, **options))
-            cells = []
-            for policy in POLICIES:
-                state = adversaries._play(r, policy, 0)
-                adversaries._check(r, state)  # every declared bound holds
-                capped = not state.is_over
-                cells.append(f"{len(state.history):,}" + (" (cap)" if capped else ""))
-                bar.advance()
-            opts = "".join(f", `{k}`" if v is True else f", `{k}={v}`" for k, v in options.items())
-            label = f"{name.capitalize()}, {players} player{'s' if players > 1 else ''}{opts}"
-            rows.append([label, f"{r.bounds.max_decisions:,}", *cells])
-    head = ["configuration", "declared longest game", "lowest id", "highest id"]
-    head += ["pass / decline", "random", "tie-seeking"]
+def _table(head: list[str], rows: list[list[str]]) -> None:
     print("| " + " | ".join(head) + " |")
     print("|---" * len(head) + "|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
+
+
+def main() -> None:
+    decisions, cards = [], []
+    with progress_bar("games", len(adversaries.DEFAULTS) * len(POLICIES)) as bar:
+        for name, players, options in adversaries.DEFAULTS:
+            r = research(make_game(name, players, **options))
+            played, shuffled = [], []
+            for policy in POLICIES:
+                state = adversaries._play(r, policy, 0)
+                adversaries._check(r, state)  # every declared bound holds
+                capped = not state.is_over
+                played.append(f"{len(state.history):,}" + (" (cap)" if capped else ""))
+                shuffled.append(f"{sum(len(o) for o in state.chance.used):,}")
+                bar.advance()
+            opts = "".join(f", `{k}`" if v is True else f", `{k}={v}`" for k, v in options.items())
+            label = f"{name.capitalize()}, {players} player{'s' if players > 1 else ''}{opts}"
+            decisions.append([label, f"{r.bounds.max_decisions:,}", *played])
+            cards.append([label, f"{r.bounds.max_chance_cards:,}", *shuffled])
+    tail = ["lowest id", "highest id", "pass / decline", "random", "tie-seeking"]
+    _table(["configuration", "declared longest game", *tail], decisions)
+    print()
+    _table(["configuration", "declared shuffled cards", *tail], cards)
 
 
 if __name__ == "__main__":

@@ -522,3 +522,67 @@ def test_a_billion_chips_keep_the_action_space_small() -> None:
         assert len(set(texts)) == len(texts)
         state.apply_action(rng.choice(legal))
     assert len(state.returns()) == 3
+
+
+def test_openspiel_dqn_learns_through_the_adapter() -> None:
+    """OpenSpiel's own neural agents run on a cardhall game: two ``open_spiel.python.pytorch``
+    DQN agents (they need ``dm-tree``, in the ``train`` extra) play a few hundred steps of
+    Abstrac through ``rl_environment`` -- chance nodes sampled by the environment, the
+    information-state tensor as input -- learn (the Q-network moves, the loss is finite),
+    and only ever play legal actions to zero-sum returns within the declared bounds."""
+    import torch
+    from open_spiel.python import rl_environment
+    from open_spiel.python.pytorch import dqn
+
+    game = pyspiel.load_game("cardhall_abstrac")
+    env = rl_environment.Environment(game, seed=5)
+    size = env.observation_spec()["info_state"][0]
+    assert size == game.information_state_tensor_size()
+    numpy_state, threads = np.random.get_state(), torch.get_num_threads()
+    try:
+        np.random.seed(5)
+        torch.set_num_threads(1)
+        with torch.random.fork_rng():
+            torch.manual_seed(5)
+            agents = [
+                dqn.DQN(
+                    player_id=p,
+                    state_representation_size=size,
+                    num_actions=env.action_spec()["num_actions"],
+                    hidden_layers_sizes=[32],
+                    replay_buffer_capacity=1000,
+                    batch_size=16,
+                    min_buffer_size_to_learn=32,
+                    learn_every=4,
+                    update_target_network_every=50,
+                )
+                for p in range(2)
+            ]
+            before = [[w.detach().clone() for w in a._q_network.parameters()] for a in agents]
+            steps = games = 0
+            low, high = game.min_utility(), game.max_utility()
+            while steps < 400:
+                time_step = env.reset()
+                while not time_step.last():
+                    player = time_step.observations["current_player"]
+                    legal = time_step.observations["legal_actions"][player]
+                    action = agents[player].step(time_step).action
+                    assert action in legal
+                    time_step = env.step([action])
+                    steps += 1
+                for agent in agents:
+                    agent.step(time_step)  # the last step: learn from the outcome
+                returns = time_step.rewards
+                assert abs(sum(returns)) < 1e-9 and all(low <= r <= high for r in returns)
+                games += 1
+    finally:
+        np.random.set_state(numpy_state)
+        torch.set_num_threads(threads)
+    assert games >= 16  # whole games of at most 25 decisions
+    for agent, weights in zip(agents, before, strict=True):
+        assert np.isfinite(agent.loss)
+        moved = [
+            not torch.equal(w, now)
+            for w, now in zip(weights, agent._q_network.parameters(), strict=True)
+        ]
+        assert all(moved)

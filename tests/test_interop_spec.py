@@ -39,6 +39,8 @@ DEFAULTS: list[Config] = [
     # the options that lengthen games most: up to a thousand points, and gambling
     ("somachi", 2, {"thousand_points": True}),
     ("somachi", 4, {"gambling": True}),
+    # a seed flipped at each hand and after each reshuffle: more cards leave the deck
+    ("somachi", 2, {"seed_discard": True}),
     # a configuration the rules bound (no cap): the bound must hold by itself
     ("getha", 3, {"chips": 6, "max_deals": 3}),
 ]

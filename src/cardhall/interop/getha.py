@@ -15,10 +15,15 @@ most ``(T // r + m + 1) * m`` betting actions. In all, a deal takes at most
 allow endless play (a policy that always brings in high and always declines never ends),
 so the research interfaces cap the game (default 4,000 decisions).
 
-**Chance.** Each deal shuffles the 96 cards, and once more (the declared discards with the
-deck, at most 96 cards) when more than ``simultaneous_discard_above`` seats are dealt in.
-Every deal has at least one decision (a live seat always discards), so a game of at most
-D decisions starts at most D + 1 deals.
+**Chance.** Each deal shuffles the 96 cards, and once more when more than
+``simultaneous_discard_above`` seats are dealt in: the declared discards (at most 6 a
+seat) with the deck left after the deal (``96 - 8 * max(m, 4)`` cards: four hands are
+dealt at least), at most ``96 - 8 * max(m, 4) + 6 * m`` cards. Every deal has at least one
+decision (a live seat always discards), so a game of at most D decisions starts at most
+D + 1 deals. Fewer would need an argument the rules do not give: a deal may hold a single
+decision (a dealer left without chips by the ante brings in automatically and the one
+seat to answer declines), and the always-highest policy plays two decisions a deal (the
+largest bring-in, then decline) with two players, so no bound below ``D / 2`` deals holds.
 
 **Payoffs**: final stack minus the starting stack, in ``[-chips, T - chips]``.
 
@@ -95,9 +100,10 @@ class GethaSpec(Spec):
         return GethaEncoder(research)
 
     def chance_cards(self, decisions: int) -> int:
-        deals = self.deals(decisions)
-        simultaneous = self.game.players > int(self.game.options["simultaneous_discard_above"])
-        return deals * (192 if simultaneous else 96)
+        above = int(self.game.options["simultaneous_discard_above"])
+        dealt = range(above + 1, self.game.players + 1)  # seats dealt in: a second shuffle
+        second = max((96 - 8 * max(m, 4) + 6 * m for m in dealt), default=0)
+        return self.deals(decisions) * (96 + second)
 
     def payoff_range(self) -> tuple[float, float]:
         bounds = self.game.payoff_bounds()  # the game's own: [-chips, T - chips]

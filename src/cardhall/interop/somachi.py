@@ -7,12 +7,16 @@ every Somachi game: by default ``400 * players * hands`` decisions (hands: the g
 ``hands_per_game``, or 10 under ``thousand_points``).
 
 **Chance.** The first shuffle (96 cards), then reshuffles of the removed and discard
-piles. Every card a reshuffle puts in the deck leaves it by a draw or a seed flip before
-the next reshuffle, so all reshuffles but the last hold at most ``draws + flips`` cards
-and the last at most 96. In a game of at most D decisions there are at most D + 1 hands
-(each has an opening decision), at most ``4 n (D + 1) + D`` draws (the deals, then one per
-opening or draw decision) and at most ``(D + 1) + reshuffles`` seed flips, reshuffles
-being at most ``draws + D + 1``.
+piles, each into an empty deck. A card enters the deck only by a shuffle or by being put
+back under it, and leaves it only by a draw or a seed flip, so the cards shuffled in a
+game are at most the draws and flips plus the (at most 96) cards left in the deck at the
+end. In a game of at most D decisions at most H hands start (:meth:`SomachiSpec.hands`),
+and there are at most ``4 n H + D`` draws: the deals (four cards a seat), then one per
+opening or draw decision. Without ``seed_discard`` nothing else leaves the deck: at most
+``96 + 4 n H + D`` cards. With it, a seed is flipped at the start of each hand's regular
+play and after each reshuffle; a reshuffle leaves at least one card in the deck after
+its flip, which a draw or a hand's flip takes before the next reshuffle, so reshuffles
+are at most ``draws + H + 1`` and flips ``2 H + draws + 1``.
 
 **Payoffs.** Gambling: chips won or lost, in ``[-chips, (n - 1) * chips]``. Otherwise each
 tally minus the mean. A hand scores at most S points over all seats (S = 352: every
@@ -36,7 +40,7 @@ import numpy as np
 
 from cardhall.cards import ALAK, RANK, SUIT_INDEX
 from cardhall.engine import Event, State
-from cardhall.games.somachi import MAX_HANDS, NEED_NAMES, TARGET_POINTS
+from cardhall.games.somachi import HAND_SIZE, MAX_HANDS, NEED_NAMES, TARGET_POINTS
 from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
 from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
 from cardhall.money import build_pots, split
@@ -64,12 +68,12 @@ class SomachiSpec(Spec):
         return CAP_PER_SEAT_HAND * self.game.players * hands
 
     def chance_cards(self, decisions: int) -> int:
-        n = self.game.players
-        hands = decisions + 1
-        draws = 4 * n * hands + decisions
-        reshuffles = draws + hands
-        flips = hands + reshuffles
-        return 96 + 96 + draws + flips
+        hands = self.hands(decisions)
+        draws = HAND_SIZE * self.game.players * hands + decisions
+        if not self.game.options["seed_discard"]:
+            return 96 + draws
+        flips = 2 * hands + draws + 1
+        return 96 + draws + flips
 
     def hands(self, decisions: int) -> int:
         """Most hands started in a game of at most ``decisions`` decisions: every hand
