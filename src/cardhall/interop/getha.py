@@ -23,7 +23,8 @@ decision (a live seat always discards), so a game of at most D decisions starts 
 D + 1 deals. Fewer would need an argument the rules do not give: a deal may hold a single
 decision (a dealer left without chips by the ante brings in automatically and the one
 seat to answer declines), and the always-highest policy plays two decisions a deal (the
-largest bring-in, then decline) with two players, so no bound below ``D / 2`` deals holds.
+largest bring-in, then decline) with two players, so no bound below ``D / 2`` deals holds
+(a game of more players can come down to two seats with chips).
 
 **Payoffs**: final stack minus the starting stack, in ``[-chips, T - chips]``.
 
