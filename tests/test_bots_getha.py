@@ -262,14 +262,14 @@ def test_sampler_believes_a_raise() -> None:
     for _ in range(60):
         w = state.determinize(0, plain)
         q_plain += quick_chance(w.played[1])  # type: ignore[attr-defined]
-        v = search_sampler(state, 0, weighted)
+        v = search_sampler(state.sampler(0), weighted)
         q_weighted += quick_chance(v.played[1])  # type: ignore[attr-defined]
     assert q_weighted > q_plain + 60 * 0.15  # the bettor's hand is believed strong
     # deterministic for a seed, and independent of the cards hidden from seat 0
     swapped = state.determinize(0, random.Random(77))  # another deal of the hidden cards
     assert swapped.played[1] != state.played[1]  # type: ignore[attr-defined]
-    a = search_sampler(state, 0, random.Random(9))
-    b = search_sampler(swapped, 0, random.Random(9))
+    a = search_sampler(state.sampler(0), random.Random(9))
+    b = search_sampler(swapped.sampler(0), random.Random(9))
     assert a.played[1] == b.played[1]  # type: ignore[attr-defined]
 
 
@@ -297,7 +297,7 @@ def test_ismcts_uses_the_getha_knowledge_by_default() -> None:
     bot = make_bot(game, "ismcts", seed=1, iterations=40)
     assert bot.c == 0.2 and bot.reward == "mixed"  # type: ignore[attr-defined]
     assert bot.tree_actions is search_tree_actions  # type: ignore[attr-defined]
-    assert bot.sampler is search_sampler and bot.policy is search_policy  # type: ignore[attr-defined]
+    assert bot.knowledge.sampler is search_sampler and bot.policy is search_policy  # type: ignore[attr-defined]
     state = game.new_state(seed=4)
     result = bot.search(state, 0)  # type: ignore[attr-defined]
     # the dealer's bring-in: only the abstraction's sizes were searched

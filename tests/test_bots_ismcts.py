@@ -99,30 +99,55 @@ def test_iteration_budget_is_exact_and_seeded() -> None:
     assert (a.action, a.stats) == (b.action, b.stats)
 
 
-def test_a_game_may_register_its_default_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardhall.bots.ismcts import DEFAULT_ITERATIONS, GAME_ITERATIONS, register_search
+def test_a_game_registers_its_knowledge_as_one_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardhall.bots.ismcts import (
+        DEFAULT_ITERATIONS,
+        KNOWLEDGE,
+        SearchKnowledge,
+        search_knowledge,
+    )
 
+    known = search_knowledge("yamiro")
+    assert KNOWLEDGE["yamiro"] is known
     yamiro = ISMCTSBot(make_game("yamiro"))
-    assert yamiro.iterations == GAME_ITERATIONS["yamiro"] != DEFAULT_ITERATIONS
+    assert yamiro.iterations == known.iterations != DEFAULT_ITERATIONS
+    assert yamiro.knowledge is known and yamiro.policy is known.policy
+    assert yamiro.evaluator is known.evaluator and yamiro.horizon == known.horizon
     assert ISMCTSBot(make_game("yamiro"), iterations=7).iterations == 7
     assert ISMCTSBot(make_game("yamiro"), time_limit=0.5).iterations is None
-    with pytest.raises(OptionError, match="iterations"):
-        register_search("yamiro", iterations=0)
-    assert ISMCTSBot(make_game("yamiro")).iterations == yamiro.iterations  # unchanged
-    # a game that registers no budget gets the generic default
-    monkeypatch.delitem(GAME_ITERATIONS, "yamiro")
-    assert ISMCTSBot(make_game("yamiro")).iterations == DEFAULT_ITERATIONS
+    # the object is frozen, and checked when made
+    with pytest.raises(AttributeError):
+        known.iterations = 5  # type: ignore[misc]
+    for bad, what in (
+        ({"iterations": 0}, "iterations"),
+        ({"reward": "glory"}, "reward"),
+        ({"c": -1.0}, "c must be"),
+        ({"horizon": 5}, "needs an evaluator"),
+    ):
+        with pytest.raises(OptionError, match=what):
+            SearchKnowledge(**bad)  # type: ignore[arg-type]
+    # a game that registers nothing gets the defaults
+    monkeypatch.delitem(KNOWLEDGE, "yamiro")
+    bare = ISMCTSBot(make_game("yamiro"))
+    assert bare.iterations == DEFAULT_ITERATIONS
+    assert (bare.policy, bare.evaluator, bare.tree_actions, bare.playout) == (
+        None,
+        None,
+        None,
+        "random",
+    )
 
 
 def test_the_ismcts_level_uses_each_games_measured_budget() -> None:
     """What every surface offers as ``ismcts`` (``make_bot(game, "ismcts")``) is the
     budget the game registered, the one measured against its heuristic in docs/bots.md."""
-    from cardhall.bots.ismcts import GAME_ITERATIONS
+    from cardhall.bots.ismcts import KNOWLEDGE, search_knowledge
 
-    assert set(GAME_ITERATIONS) == set(game_names())
-    for name, budget in GAME_ITERATIONS.items():
+    search_knowledge("abstrac")  # loads the bot modules
+    assert set(KNOWLEDGE) == set(game_names())
+    for name, known in KNOWLEDGE.items():
         bot = make_bot(make_game(name), "ismcts")
-        assert isinstance(bot, ISMCTSBot) and bot.iterations == budget
+        assert isinstance(bot, ISMCTSBot) and bot.iterations == known.iterations
 
 
 def test_time_budget_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:

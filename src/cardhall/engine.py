@@ -14,7 +14,8 @@ A :class:`Game` is rules plus validated options. ``game.new_state(seed=...)`` (o
 * :meth:`State.clone` — a cheap independent copy;
 * :meth:`State.zones` — where every card is (for conservation checks);
 * :meth:`State.determinize` — a copy with the cards hidden from a seat redealt at
-  random, consistently with what that seat has seen (for search bots and leak tests).
+  random, consistently with what that seat has seen (for search bots and leak tests);
+  :meth:`State.sampler` hands a bot that, for its seat, instead of the state.
 
 Every random event goes through the state's :class:`Chance`, which records the order each
 shuffle produced. A game is therefore a pure function of its options, the recorded card
@@ -63,6 +64,7 @@ __all__ = [
     "Game",
     "OptionSpec",
     "Outcome",
+    "Sampler",
     "State",
     "arg_card",
     "arg_cards",
@@ -968,6 +970,12 @@ class State(ABC):
             self._masked_events = cached
         return cached[2].copy()
 
+    def sampler(self, seat: int) -> Sampler:
+        """The worlds ``seat`` may imagine: a :class:`Sampler` of :meth:`determinize` for
+        it, which is what a bot gets instead of this state (with the seat's observation
+        and legal actions). Valid while this state does not change."""
+        return Sampler(self, seat)
+
     def check_invariants(self) -> None:
         """Raise ``AssertionError`` if a game invariant (chips, card counts...) is broken.
 
@@ -1178,6 +1186,42 @@ class State(ABC):
 
 
 _S = TypeVar("_S", bound=State)
+
+
+@mypyc_attr(serializable=True)
+class Sampler:
+    """Worlds consistent with what one seat has seen (:meth:`State.sampler`).
+
+    A bot gets a sampler instead of the state: :meth:`sample` is the only way to a
+    :class:`State`, and every state it gives is a world sampled for :attr:`seat` (the
+    cards hidden from the seat redealt, the events it may not see masked), which depends
+    only on what the seat may know and on ``rng``.
+
+    >>> from cardhall.registry import make_game
+    >>> state = make_game("yamiro").new_state(seed=3)
+    >>> sampler = state.sampler(0)
+    >>> world = sampler.sample(random.Random(1))
+    >>> world.hands[0] == state.hands[0], world is state
+    (True, False)
+    """
+
+    __slots__ = ("_state", "game", "seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self.game: Game = state.game
+        self.seat = seat
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def sample(self, rng: random.Random) -> State:
+        """One world for :attr:`seat`: :meth:`State.determinize` with ``rng``."""
+        return self._state.determinize(self.seat, rng)
+
+    def __repr__(self) -> str:
+        return f"<Sampler of {self.game.name} worlds for seat {self.seat}>"
 
 
 def copy_lists(lists: Sequence[list[Any]]) -> list[list[Any]]:

@@ -1,10 +1,14 @@
 """Bots: players the engine can seat. One registry, levels by name.
 
-A bot is built for one game with a seed and answers :meth:`Bot.choose`. The contract that
-keeps bots honest: a bot may use only what its seat may know, that is
-``state.view(seat)``, ``state.legal_actions(seat)``, the public history and
-``state.determinize(seat, rng)``; never the hidden parts of ``state``. The bot tests
-check that a bot's decision does not change when the cards hidden from it are redealt.
+A bot is built for one game with a seed and decides with
+:meth:`Bot.decide(observation, legal, sampler) <Bot.decide>`: what its seat may know
+(``state.observe(seat)``), the seat's legal actions, and a
+:class:`~cardhall.engine.Sampler` of the worlds consistent with what the seat has seen
+(``state.sampler(seat)``, whose only door is ``sample(rng)``). A bot never holds the
+real state, so it cannot read the cards hidden from its seat; the bot tests check that a
+decision does not change when those cards are redealt. :meth:`Bot.choose(state, seat)
+<Bot.choose>` builds the three from a state and calls :meth:`Bot.decide`: it is how
+the terminal, the web, the analysis runner and the adapters ask a bot.
 
 Levels, weakest to strongest: ``random``, ``heuristic``, ``ismcts``, ``perfect`` (exact
 solver, Abstrac only). :func:`bot_levels` lists what a game offers.
@@ -20,10 +24,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardhall.engine import Action, Game, State, choose_uniform
+from cardhall.engine import Action, Game, Legal, Sampler, State, choose_uniform
 from cardhall.errors import OptionError
 from cardhall.registry import import_modules
 
@@ -35,6 +39,7 @@ __all__ = [
     "make_bot",
     "register_bot",
     "strongest_level",
+    "table_world",
 ]
 
 #: Known levels, weakest first.
@@ -64,9 +69,15 @@ class Bot:
         self.game = game
         self.rng = random.Random(seed)
 
-    def choose(self, state: State, seat: int) -> Action:
-        """The action this bot takes for ``seat`` (which must be an actor)."""
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        """The action this bot takes for ``sampler.seat``, which may play ``legal`` (not
+        empty), knowing ``observation`` and imagining the worlds of ``sampler``."""
         raise NotImplementedError
+
+    def choose(self, state: State, seat: int) -> Action:
+        """The action this bot takes for ``seat`` (which must be an actor) in ``state``:
+        :meth:`decide` with the seat's observation, legal actions and sampler."""
+        return self.decide(state.view(seat), state.legal_actions(seat), state.sampler(seat))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.level} for {self.game.name}>"
@@ -78,11 +89,17 @@ class RandomBot(Bot):
 
     level = "random"
 
-    def choose(self, state: State, seat: int) -> Action:
-        legal = state.legal_actions(seat)
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
         if not legal:
-            raise ValueError(f"seat {seat} has no legal action")
+            raise ValueError(f"seat {sampler.seat} has no legal action")
         return choose_uniform(self.rng, legal)
+
+
+def table_world(sampler: Sampler) -> State:
+    """One world of ``sampler``, to read what all its worlds share (the public table and
+    the seat's own cards), drawn with a generator of its own so that the bot's own draws
+    stay what they were."""
+    return sampler.sample(random.Random(0))
 
 
 def register_bot(game: str, level: str) -> Callable[[BotFactory], BotFactory]:

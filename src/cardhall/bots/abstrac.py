@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardhall.bots import Bot, register_bot
-from cardhall.bots.ismcts import register_search
+from cardhall.bots.ismcts import SearchKnowledge, register_search
 from cardhall.cards import FrenchCard
-from cardhall.engine import Action, Game, State
+from cardhall.engine import Action, Game, Legal, Sampler
 from cardhall.games.abstrac import FIRST, SECOND, TAKES, deal_scores
 from cardhall.solvers.abstrac import (
     Analysis,
@@ -106,9 +106,9 @@ class HeuristicBot(Bot):
 
     level = "heuristic"
 
-    def choose(self, state: State, seat: int) -> Action:
-        view = state.view(seat)
-        row, mine, theirs = position_from_view(view, seat)
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        view = observation
+        row, mine, theirs = position_from_view(view, sampler.seat)
         if "first" in view["legal"]:
             return FIRST if self._first_mover_wins(row, self.rng) else SECOND
         return TAKES[_heuristic_take(row, mine, theirs, self.rng) - 1]
@@ -159,9 +159,9 @@ class PerfectBot(Bot):
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
-    def choose(self, state: State, seat: int) -> Action:
-        view = state.view(seat)
-        row, mine, theirs = position_from_view(view, seat)
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        view = observation
+        row, mine, theirs = position_from_view(view, sampler.seat)
         if "first" in view["legal"]:
             solution = solve_layout(row)
             # The fresh deal's analysis serves the first move, whoever makes it.
@@ -175,4 +175,4 @@ class PerfectBot(Bot):
 
 # The search needs no Abstrac knowledge (short playouts, perfect information); its default
 # budget is the one measured against the heuristic (0.795 over 200 games, 0.1 s a move).
-register_search("abstrac", iterations=2000)
+register_search("abstrac", SearchKnowledge(iterations=2000))

@@ -3,9 +3,10 @@
 One bot serves every registered game (level ``"ismcts"`` for ``"*"``). It is the
 single-observer variant (SO-ISMCTS, Cowling, Powley and Whitehouse 2012):
 
-1. each iteration draws a *world*, ``state.determinize(seat, rng)``: a copy where every card
-   hidden from the searching seat is redealt consistently with what that seat has seen (the
-   game supplies it, and the future deck order is redealt too);
+1. each iteration draws a *world* from the bot's :class:`~cardhall.engine.Sampler`
+   (``sampler.sample(rng)``, the state's ``determinize`` for the searching seat): a state
+   where every card hidden from the seat is redealt consistently with what that seat has
+   seen (the game supplies it, and the future deck order is redealt too);
 2. it walks one tree shared by all worlds, choosing among the children that are legal in
    this world by UCB1 with *availability* counts (a child's exploration term counts the
    iterations in which it could have been chosen, not the parent's visits);
@@ -18,34 +19,37 @@ The move played is the most visited root child. Where several seats may act at o
 search gives the turn to the lowest seat, as every cardhall adapter does; the root belongs
 to the seat the bot was asked to move for.
 
-Honesty: the bot touches the real state only through ``determinize(seat, ...)``,
-``legal_actions(seat)`` and ``actors()``; everything else comes from the sampled worlds.
-With the same seed its choice on a state and on any redeal of the cards hidden from it is
-the same (``tests/test_bots_ismcts.py`` checks this for every game).
+Honesty: the bot decides from ``(observation, legal, sampler)``
+(:meth:`~cardhall.bots.Bot.decide`) and never holds the real state: every state it plays
+in is a sampled world. With the same seed its choice on a state and on any redeal of the
+cards hidden from it is the same (``tests/test_bots_ismcts.py`` checks this for every game).
 
-Long games: a playout may stop after ``horizon`` actions where the game has an
-*evaluator* (:data:`EVALUATORS`: provisional scores read from the sampled world, e.g.
-Somachi's tallies plus the tableaus on the table); an evaluator may also decline to judge
-a position (Getha: only between deals, from the chip stacks), and the playout goes on
-until it accepts. Games without an evaluator are always played out to the end.
+Per-game knowledge is one object, :class:`SearchKnowledge`, which a game's bot module
+registers with :func:`register_search` (:data:`KNOWLEDGE` holds them; a game without one
+gets the defaults):
 
-Per-game knowledge: a game's bot module may register, with :func:`register_search`, an
-evaluator and horizon (above) and a *playout policy*: ``policy(world, actor, legal, rnd)
--> Action``, called at every playout step with the sampled world, the acting seat, its
-legal actions and a ``random()`` function; it must read only what ``actor`` could see in
-that world (the world is already a sample, so this is about playing well, not honesty).
-``playout="policy"`` (the default where a game has one) uses it. A game may also register
-*tree actions*: ``tree_actions(world, actor, legal, seat) -> list[Action]``, a non-empty
-subset of ``legal`` that selection and expansion consider, ``seat`` being the searching
-seat: an action abstraction (a few bet sizes out of a hundred), or an opponent model (a
-single action for the other seats, chosen from their cards in the sampled world); for
-``seat`` itself it must read only that seat's information, which every sampled world
-shares. A game may also set its default ``reward`` mode and exploration constant ``c``,
-and a *world hook* ``prepare(world)``, called on each sampled world before the search
-plays in it (e.g. to stop recording events that no one will read), and a *sampler*
-``sample(state, seat, rng) -> world`` used in place of ``state.determinize(seat, rng)``
-(e.g. rejection sampling of determinizations by the likelihood of the other seats' public
-actions; it must depend only on what ``seat`` sees and ``rng``).
+* ``iterations``: the default budget (the one measured against the game's heuristic);
+* ``evaluator`` and ``horizon``: a playout may stop after ``horizon`` actions and ask
+  ``evaluator(world, root) -> Outcome | None`` for provisional scores read from the sampled
+  world (``root`` is a world sampled at the searched position, for "has a deal ended
+  since?" checks); it may decline (``None``, e.g. Getha: only between deals) and the
+  playout goes on. Games without an evaluator are always played out to the end;
+* ``policy``: the playout policy, ``policy(world, actor, legal, rnd) -> Action``, called at
+  every playout step with the sampled world, the acting seat, its legal actions and a
+  ``random()`` function; it must read only what ``actor`` could see in that world (the
+  world is already a sample, so this is about playing well, not honesty).
+  ``playout="policy"`` (the default where a game has one) uses it;
+* ``tree_actions(world, actor, legal, seat) -> list``: a non-empty subset of ``legal``
+  that selection and expansion consider, ``seat`` being the searching seat: an action
+  abstraction (a few bet sizes out of a hundred), or an opponent model (a single action
+  for the other seats, chosen from their cards in the sampled world); for ``seat`` itself
+  it must read only that seat's information, which every sampled world shares;
+* ``sampler(sampler, rng) -> world``: draws the search's worlds from the engine's
+  :class:`~cardhall.engine.Sampler` in place of ``sampler.sample(rng)`` (e.g. rejection
+  sampling by the likelihood of the other seats' public actions);
+* ``prepare(world)``: called on each sampled world before the search plays in it (e.g. to
+  stop recording events that no one will read);
+* ``reward`` and ``c``: the default reward mode and exploration constant.
 
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
 ends first when both are given). Rewards: ``"win"`` (1 for a sole winner, shared on a
@@ -60,23 +64,28 @@ evaluator that estimates each seat's chance of winning may put it in its outcome
 >>> state = game.new_state(seed=3)
 >>> str(bot.choose(state, 0)) in ("first", "second")
 True
+>>> search_knowledge("abstrac").iterations
+2000
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from cardhall.bots import Bot, _load, register_bot
+from cardhall.bots import Bot, _load, register_bot, table_world
 from cardhall.engine import (
     Action,
     AmountRange,
     Game,
     Legal,
     Outcome,
+    Sampler,
     State,
     legal_at,
     legal_contains,
@@ -85,33 +94,24 @@ from cardhall.engine import (
 from cardhall.errors import IllegalActionError, OptionError
 
 __all__ = [
-    "DEFAULT_C",
-    "DEFAULT_HORIZONS",
     "DEFAULT_ITERATIONS",
-    "DEFAULT_REWARDS",
-    "EVALUATORS",
-    "GAME_ITERATIONS",
-    "PLAYOUT_POLICIES",
-    "SAMPLERS",
-    "TREE_ACTIONS",
-    "WORLD_HOOKS",
+    "KNOWLEDGE",
     "ISMCTSBot",
+    "SearchKnowledge",
     "SearchResult",
     "provisional",
     "register_search",
+    "search_knowledge",
     "tree_choices",
 ]
 
-#: Iterations per move when neither ``iterations`` nor ``time_limit`` is given.
+#: Iterations per move when neither ``iterations`` nor ``time_limit`` is given and the
+#: game registers no budget of its own.
 DEFAULT_ITERATIONS = 1000
-#: Each game's default iterations, registered by its bot module: the budget measured
-#: against its heuristic (docs/bots.md), well inside a second a move; a game that
-#: registers none gets :data:`DEFAULT_ITERATIONS`.
-GAME_ITERATIONS: dict[str, int] = {}
 REWARDS = ("win", "score", "mixed")
 #: Playout policies: uniformly random, MAST (move-average sampling: epsilon-greedy on
 #: each action's average reward over this search's playouts, Finnsson and Bjornsson 2008),
-#: or the game's own policy (:data:`PLAYOUT_POLICIES`), with ``epsilon`` random moves.
+#: or the game's own policy (:attr:`SearchKnowledge.policy`), with ``epsilon`` random moves.
 PLAYOUTS = ("random", "mast", "policy")
 #: Weight of the payoff term in the ``"mixed"`` reward.
 MIXED_SCORE_WEIGHT = 0.2
@@ -152,8 +152,8 @@ class ISMCTSBot(Bot):
     constant, ``reward`` one of ``"win"``, ``"score"``, ``"mixed"`` (default: the game's
     registered one, else ``"mixed"``), ``horizon`` the
     playout length in actions before the game's evaluator may judge (``None``: play out
-    to the end; the default comes from :data:`DEFAULT_HORIZONS`), ``playout`` ``"random"``
-    or ``"mast"`` with ``epsilon`` its share of random moves.
+    to the end; the default is the game's :class:`SearchKnowledge`), ``playout``
+    ``"random"``, ``"mast"`` or ``"policy"`` with ``epsilon`` its share of random moves.
     """
 
     level = "ismcts"
@@ -172,20 +172,19 @@ class ISMCTSBot(Bot):
         epsilon: float | None = None,
     ) -> None:
         super().__init__(game, seed)
-        _load()  # the games' bot modules register their search knowledge when imported
+        known = search_knowledge(game.name)
+        self.knowledge = known
         if reward is None:
-            reward = DEFAULT_REWARDS.get(game.name, "mixed")
+            reward = known.reward
         if c is None:
-            c = DEFAULT_C.get(game.name, 0.7)
-        if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
-            raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
+            c = known.c
+        if iterations is not None:
+            check_budget(iterations)
         if time_limit is not None and float(time_limit) <= 0:
             raise OptionError(f"ismcts time_limit must be > 0 seconds, got {time_limit!r}")
-        if reward not in REWARDS:
-            raise OptionError(f"ismcts reward must be one of {', '.join(REWARDS)}; got {reward!r}")
-        if float(c) < 0:
-            raise OptionError(f"ismcts c must be >= 0, got {c!r}")
-        policy = PLAYOUT_POLICIES.get(game.name)
+        check_reward(reward)
+        check_c(c)
+        policy = known.policy
         if playout is None:
             playout = "policy" if policy is not None else "random"
         if playout not in PLAYOUTS:
@@ -203,16 +202,14 @@ class ISMCTSBot(Bot):
         self.epsilon = float(epsilon)
         self._mast: dict[tuple[int, Action], list[float]] = {}
         if horizon == -1:
-            horizon = DEFAULT_HORIZONS.get(game.name)
-        if horizon is not None and (isinstance(horizon, bool) or int(horizon) < 0):
-            raise OptionError(f"ismcts horizon must be >= 0 actions, got {horizon!r}")
-        self.evaluator = EVALUATORS.get(game.name)
-        self.tree_actions = TREE_ACTIONS.get(game.name)
-        self.prepare = WORLD_HOOKS.get(game.name)
-        self.sampler = SAMPLERS.get(game.name)
+            horizon = known.horizon
+        check_horizon(horizon)
+        self.evaluator = known.evaluator
+        self.tree_actions = known.tree_actions
+        self.prepare = known.prepare
         self.horizon = int(horizon) if horizon is not None and self.evaluator else None
         if iterations is None and time_limit is None:
-            iterations = GAME_ITERATIONS.get(game.name, DEFAULT_ITERATIONS)
+            iterations = known.iterations
         self.iterations = int(iterations) if iterations is not None else None
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.c = float(c)
@@ -222,12 +219,18 @@ class ISMCTSBot(Bot):
 
     # -- public ----------------------------------------------------------------------------
 
-    def choose(self, state: State, seat: int) -> Action:
-        return self.search(state, seat).action
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        return self.run(legal, sampler).action
 
     def search(self, state: State, seat: int) -> SearchResult:
-        """Search from ``seat``'s information set in ``state``; return the statistics."""
-        legal = state.legal_actions(seat)
+        """Search from ``seat``'s information set in ``state`` (through its sampler, as
+        :meth:`decide` does); return the statistics."""
+        return self.run(state.legal_actions(seat), state.sampler(seat))
+
+    def run(self, legal: Sequence[Legal], sampler: Sampler) -> SearchResult:
+        """Search the worlds of ``sampler`` for its seat, which may play ``legal``; return
+        the statistics (:attr:`last` keeps them)."""
+        seat = sampler.seat
         if not legal:
             raise IllegalActionError(seat, "ismcts", "this seat has no legal action now")
         start = time.perf_counter()
@@ -240,11 +243,17 @@ class ISMCTSBot(Bot):
         self._scale = 1.0  # each search starts afresh: its result depends on this state only
         deadline = start + self.time_limit if self.time_limit is not None else math.inf
         limit = self.iterations if self.iterations is not None else 1 << 62
-        rewards = self._reward_function(state.players)
+        rewards = self._reward_function(sampler.players)
+        own = self.knowledge.sampler
+        draw: Callable[[random.Random], State] = (
+            sampler.sample if own is None else functools.partial(own, sampler)
+        )
+        # The evaluator's view of the searched position (its public facts).
+        at_root = table_world(sampler) if self.horizon is not None else None
         iterate = self._iterate
         done = 0
         while done < limit:
-            iterate(state, seat, root, rewards)
+            iterate(draw, at_root, seat, root, rewards)
             done += 1
             if deadline != math.inf and time.perf_counter() >= deadline:
                 break
@@ -266,17 +275,14 @@ class ISMCTSBot(Bot):
 
     def _iterate(
         self,
-        root_state: State,
+        draw: Callable[[random.Random], State],
+        at_root: State | None,
         seat: int,
         root: _Node,
         rewards: Callable[[Outcome], list[float]],
     ) -> None:
         rng = self.rng
-        world = (
-            root_state.determinize(seat, rng)
-            if self.sampler is None
-            else self.sampler(root_state, seat, rng)
-        )
+        world = draw(rng)
         if self.prepare is not None:
             self.prepare(world)
         apply = world.apply_unchecked
@@ -345,7 +351,7 @@ class ISMCTSBot(Bot):
         steps = 0
         while not world.is_over:
             if horizon is not None and steps >= horizon:
-                outcome = self.evaluator(world, root_state)  # type: ignore[misc]
+                outcome = self.evaluator(world, at_root)  # type: ignore[misc,arg-type]
                 if outcome is not None:
                     break
             actor = min(world.actors())
@@ -424,32 +430,98 @@ class ISMCTSBot(Bot):
         return mixed
 
 
-# --------------------------------------------------------------------------- evaluators
+# --------------------------------------------------------------------------- knowledge
 
 #: ``evaluator(world, root) -> Outcome | None``: provisional scores of a sampled world in
 #: the middle of a game (``None``: not a position the evaluator can judge; play on).
-#: ``root`` is the state searched from (for "has a deal ended since?" checks). Evaluators
-#: read the *sampled* world, never the real state: that keeps the bot honest.
+#: ``root`` is a world sampled at the position searched from (for "has a deal ended
+#: since?" checks). Evaluators read sampled worlds, never the real state.
 Evaluator = Callable[[State, State], Outcome | None]
-EVALUATORS: dict[str, Evaluator] = {}
-#: Playout horizon in actions, per game (others: played out to the end).
-DEFAULT_HORIZONS: dict[str, int] = {}
 #: ``policy(world, actor, legal, rnd) -> Action``: a game's playout policy.
 PlayoutPolicy = Callable[[State, int, "list[Legal]", Callable[[], float]], Action]
-PLAYOUT_POLICIES: dict[str, PlayoutPolicy] = {}
 #: ``tree_actions(world, actor, legal, seat) -> list``: the actions the tree considers for
 #: ``actor`` when ``seat`` searches (a range among them is searched by
 #: :func:`tree_choices`).
 TreeActions = Callable[[State, int, "list[Legal]", int], "Sequence[Legal]"]
-TREE_ACTIONS: dict[str, TreeActions] = {}
-#: A game's default reward mode (others: ``"mixed"``).
-DEFAULT_REWARDS: dict[str, str] = {}
-#: A game's default exploration constant ``c`` (others: 0.7).
-DEFAULT_C: dict[str, float] = {}
-#: ``prepare(world)``: called on each sampled world before the search plays in it.
-WORLD_HOOKS: dict[str, Callable[[State], None]] = {}
-#: ``sample(state, seat, rng) -> world``: a game's sampler of worlds (default: determinize).
-SAMPLERS: dict[str, Callable[[State, int, Any], State]] = {}
+#: ``sample(sampler, rng) -> world``: how a game draws the search's worlds from the
+#: engine's sampler (default: ``sampler.sample(rng)``).
+WorldSampler = Callable[[Sampler, random.Random], State]
+
+
+@dataclass(frozen=True)
+class SearchKnowledge:
+    """What the ISMCTS bot knows about one game (see the module docstring): its default
+    budget, playout policy, evaluator with its horizon, tree actions, world sampler,
+    world hook, reward mode and exploration constant. Every piece is optional.
+
+    >>> SearchKnowledge(iterations=0)
+    Traceback (most recent call last):
+    ...
+    cardhall.errors.OptionError: ismcts iterations must be >= 1, got 0
+    """
+
+    #: Iterations per move when the bot is given no budget.
+    iterations: int = DEFAULT_ITERATIONS
+    #: The playout policy (``playout="policy"``).
+    policy: PlayoutPolicy | None = None
+    #: Judges a playout after ``horizon`` actions (``None``: played to the end).
+    evaluator: Evaluator | None = None
+    horizon: int | None = None
+    #: Which actions the tree branches on.
+    tree_actions: TreeActions | None = None
+    #: Draws the worlds (default: the engine's sampler as it is).
+    sampler: WorldSampler | None = None
+    #: Readies each sampled world before the search plays in it.
+    prepare: Callable[[State], None] | None = None
+    #: The default reward mode and exploration constant.
+    reward: str = "mixed"
+    c: float = 0.7
+
+    def __post_init__(self) -> None:
+        check_budget(self.iterations)
+        check_reward(self.reward)
+        check_horizon(self.horizon)
+        check_c(self.c)
+        if self.horizon is not None and self.evaluator is None:
+            raise OptionError("ismcts horizon: a playout horizon needs an evaluator")
+
+
+def check_budget(iterations: Any) -> None:
+    if isinstance(iterations, bool) or int(iterations) < 1:
+        raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
+
+
+def check_reward(reward: Any) -> None:
+    if reward not in REWARDS:
+        raise OptionError(f"ismcts reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+
+
+def check_horizon(horizon: Any) -> None:
+    if horizon is not None and (isinstance(horizon, bool) or int(horizon) < 0):
+        raise OptionError(f"ismcts horizon must be >= 0 actions, got {horizon!r}")
+
+
+def check_c(c: Any) -> None:
+    if float(c) < 0:
+        raise OptionError(f"ismcts c must be >= 0, got {c!r}")
+
+
+#: Each game's search knowledge, registered by its bot module (:func:`register_search`).
+KNOWLEDGE: dict[str, SearchKnowledge] = {}
+_DEFAULT_KNOWLEDGE = SearchKnowledge()
+
+
+def register_search(game: str, knowledge: SearchKnowledge) -> SearchKnowledge:
+    """Give the ISMCTS bot ``game``'s knowledge (called once, by the game's bot module)."""
+    KNOWLEDGE[game] = knowledge
+    return knowledge
+
+
+def search_knowledge(game: str) -> SearchKnowledge:
+    """``game``'s registered knowledge, else the defaults (random playouts to the end,
+    :data:`DEFAULT_ITERATIONS`)."""
+    _load()  # the games' bot modules register their knowledge when imported
+    return KNOWLEDGE.get(game, _DEFAULT_KNOWLEDGE)
 
 
 #: A range of at most this many amounts is searched amount by amount (as when every amount
@@ -499,46 +571,6 @@ def provisional(scores: list[float]) -> Outcome:
     """An evaluator's answer: ``scores`` as an outcome, the highest winning (ties shared)."""
     best = max(scores)
     return Outcome(tuple(scores), tuple(s for s, v in enumerate(scores) if v == best))
-
-
-def register_search(
-    game: str,
-    *,
-    evaluator: Evaluator | None = None,
-    horizon: int | None = None,
-    playout: PlayoutPolicy | None = None,
-    tree_actions: TreeActions | None = None,
-    reward: str | None = None,
-    c: float | None = None,
-    prepare: Callable[[State], None] | None = None,
-    sampler: Callable[[State, int, Any], State] | None = None,
-    iterations: int | None = None,
-) -> None:
-    """Give the ISMCTS bot a game's knowledge: an evaluator with its playout ``horizon``,
-    a playout policy, tree actions, a default reward, a world hook, a sampler and a default
-    budget in ``iterations`` (see the module docstring). Called by the game's bot module."""
-    if reward is not None and reward not in REWARDS:
-        raise OptionError(f"ismcts reward must be one of {', '.join(REWARDS)}; got {reward!r}")
-    if evaluator is not None:
-        EVALUATORS[game] = evaluator
-        if horizon is not None:
-            DEFAULT_HORIZONS[game] = horizon
-    if playout is not None:
-        PLAYOUT_POLICIES[game] = playout
-    if tree_actions is not None:
-        TREE_ACTIONS[game] = tree_actions
-    if prepare is not None:
-        WORLD_HOOKS[game] = prepare
-    if sampler is not None:
-        SAMPLERS[game] = sampler
-    if reward is not None:
-        DEFAULT_REWARDS[game] = reward
-    if c is not None:
-        DEFAULT_C[game] = float(c)
-    if iterations is not None:
-        if iterations < 1:
-            raise OptionError(f"ismcts iterations must be >= 1, got {iterations!r}")
-        GAME_ITERATIONS[game] = iterations
 
 
 @register_bot("*", "ismcts")

@@ -25,13 +25,22 @@ tests check that its choices do not change when hidden cards are redealt.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
-from cardhall.bots import Bot, register_bot
-from cardhall.bots.ismcts import provisional, register_search
+from cardhall.bots import Bot, register_bot, table_world
+from cardhall.bots.ismcts import SearchKnowledge, provisional, register_search
 from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
-from cardhall.engine import Action, AmountRange, Legal, Outcome, State, legal_at, legal_count
+from cardhall.engine import (
+    Action,
+    AmountRange,
+    Legal,
+    Outcome,
+    Sampler,
+    State,
+    legal_at,
+    legal_count,
+)
 from cardhall.games.somachi import (
     CHECK,
     CLAIM,
@@ -81,10 +90,9 @@ class SomachiRandomBot(Bot):
 
     level = "random"
 
-    def choose(self, state: State, seat: int) -> Action:
-        legal = state.legal_actions(seat)
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
         if not legal:
-            raise ValueError(f"seat {seat} has no legal action")
+            raise ValueError(f"seat {sampler.seat} has no legal action")
         # each range is one choice; then one of its three smallest amounts
         pick = self.rng.choice(legal)
         if isinstance(pick, AmountRange):
@@ -103,11 +111,13 @@ class SomachiHeuristicBot(Bot):
 
     level = "heuristic"
 
-    def choose(self, state: State, seat: int) -> Action:
-        assert isinstance(state, SomachiState)
-        legal = state.legal_actions(seat)
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        seat = sampler.seat
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
+        legal = list(legal)
+        state = table_world(sampler)
+        assert isinstance(state, SomachiState)
         need = state.need
         assert need is not None
         kind = need[0]
@@ -486,10 +496,12 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
 
 register_search(
     "somachi",
-    evaluator=search_evaluator,
-    horizon=20,
-    playout=search_playout,
-    prepare=State.silence,  # nobody reads a sampled world's events
-    tree_actions=search_tree_actions,
-    iterations=600,  # the measured budget: 0.785 against the heuristic, 0.28 s a move
+    SearchKnowledge(
+        iterations=600,  # the measured budget: 0.785 against the heuristic, 0.28 s a move
+        policy=search_playout,
+        evaluator=search_evaluator,
+        horizon=20,
+        tree_actions=search_tree_actions,
+        prepare=State.silence,  # nobody reads a sampled world's events
+    ),
 )

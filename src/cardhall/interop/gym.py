@@ -42,8 +42,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from cardhall.bots import Bot, make_bot
-from cardhall.engine import Action, Game, State
+from cardhall.bots import Bot, make_bot, table_world
+from cardhall.engine import Action, Game, Legal, Sampler, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import ActionSpace, acting_seat
 from cardhall.interop.spec import Research, config_key, research, research_game
@@ -95,21 +95,25 @@ class PolicyBot(Bot):
         self.max_decisions = max_decisions
         self.space = ActionSpace(game)
 
-    def choose(self, state: State, seat: int) -> Action:
-        encoder = research(state.game, self.max_decisions).encoder
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        # The encoders read a state: one world of the sampler, which shares with every
+        # other everything the seat may know (so the tensors are those of the real state).
+        seat = sampler.seat
+        world = table_world(sampler)
+        encoder = research(sampler.game, self.max_decisions).encoder
         if self.kind == "observation":
-            obs = encoder.observation(state, seat)
+            obs = encoder.observation(world, seat)
         else:
-            obs = encoder.information_state(state, seat)
-        legal = self.space.legal(state, seat)
+            obs = encoder.information_state(world, seat)
+        ids = self.space.legal(world, seat)
         mask = np.zeros(self.space.size, dtype=np.int8)
-        mask[list(legal)] = 1
+        mask[list(ids)] = 1
         action_id = self.policy(obs, mask)
-        if action_id not in legal:
+        if action_id not in ids:
             raise IllegalActionError(
-                seat, action_id, f"the policy chose an action that is not legal: {sorted(legal)}"
+                seat, action_id, f"the policy chose an action that is not legal: {sorted(ids)}"
             )
-        return legal[int(action_id)]
+        return ids[int(action_id)]
 
 
 class Table:

@@ -7,8 +7,9 @@
 * :class:`AutoplayRunner` runs them from the event loop: each notice wakes the bots of
   its table (one runner per table at a time), and a sweep applies overdue timers.
 
-A bot sees only its seat: it is given ``state.determinize(seat, rng)``, a copy in which
-every card hidden from it is redealt at random.
+A bot sees only its seat: it decides from the seat's observation, its legal actions and
+a sampler of the worlds consistent with what the seat has seen
+(:meth:`cardhall.bots.Bot.decide`), never from the state.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import logging
 import multiprocessing
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from cardhall.bots import make_bot
-from cardhall.engine import Action, State, choose_uniform, legal_at
+from cardhall.engine import Action, Legal, Sampler, State, choose_uniform, legal_at
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 from cardhall.web.lobby import Lobby
@@ -50,10 +51,13 @@ POOLED_LEVELS = frozenset({"ismcts"})
 Hint = tuple[int | None, int | None]
 
 
-def bot_choice(seen: State, seat: int, level: str, seed: str) -> Action:
-    """What a ``level`` bot seeded ``seed`` plays for ``seat`` in ``seen`` (a world the
-    seat's view allows). A module-level function, so a worker process can run it."""
-    return make_bot(seen.game, level, seed=seed).choose(seen, seat)
+def bot_choice(
+    observation: Any, legal: Sequence[Legal], sampler: Sampler, level: str, seed: str
+) -> Action:
+    """What a ``level`` bot seeded ``seed`` plays for the seat of ``sampler`` (the seat's
+    observation, legal actions and sampler, as :meth:`cardhall.bots.Bot.decide` takes
+    them). A module-level function, so a worker process can run it."""
+    return make_bot(sampler.game, level, seed=seed).decide(observation, legal, sampler)
 
 
 def default_action(state: State, seat: int) -> Action:
@@ -119,25 +123,23 @@ class Autoplay:
             level = bots.get(seat)
             if level is None:
                 continue
-            rng = random.Random(f"{seed}:{seat}:{cached.version}")
-            try:
-                seen = state.determinize(seat, rng)
-            except NotImplementedError:
-                seen = None
+            bot_seed = f"{seed}:{seat}:{cached.version}"
             legal = state.legal_actions(seat)
+            # the bot's own copy: a search samples it for as long as it thinks
+            sampler = state.clone().sampler(seat)
+            args = (state.view(seat), legal, sampler, level, bot_seed)
             action: Action | None = None
-            if seen is not None:
-                bot_seed = f"{seed}:{seat}:{cached.version}"
-                try:
-                    workers = pool() if pool is not None and level in POOLED_LEVELS else None
-                    if workers is not None:
-                        action = workers.submit(bot_choice, seen, seat, level, bot_seed).result()
-                    else:
-                        action = bot_choice(seen, seat, level, bot_seed)
-                except Exception:  # a broken bot must not stall the table
-                    log.exception("%s bot failed at table %s", level, table_id)
+            try:
+                workers = pool() if pool is not None and level in POOLED_LEVELS else None
+                if workers is not None:
+                    action = workers.submit(bot_choice, *args).result()
+                else:
+                    action = bot_choice(*args)
+            except Exception:  # a broken bot must not stall the table
+                log.exception("%s bot failed at table %s", level, table_id)
             if action is None or not state.is_legal(seat, action):
-                action = choose_uniform(rng, legal)  # never retry an illegal choice
+                # never retry an illegal choice
+                action = choose_uniform(random.Random(bot_seed), legal)
             moves.append((seat, str(action), cached.version))
         return moves
 
