@@ -49,10 +49,6 @@ from cardhall.engine import (
 )
 from cardhall.errors import OptionError
 from cardhall.games.getha import (
-    _DISCARDS,
-    _PAIR_INDEX,
-    _REPLACES,
-    _SELECTS,
     ALLIN,
     CALL,
     CHECK,
@@ -60,7 +56,10 @@ from cardhall.games.getha import (
     FOLD,
     PAY,
     GethaState,
+    discard_action,
+    replace_action,
     resolve_pot,
+    select_action,
 )
 
 __all__ = [
@@ -510,19 +509,13 @@ def _split(hand: Sequence[int], suits: Sequence[int]) -> list[int]:
     return [c for c in hand if SUIT[c] in suits]
 
 
-def _select_action(suits: tuple[int, ...]) -> Action:
-    if len(suits) == 1:
-        return _SELECTS[suits[0] - 1]
-    return _SELECTS[8 + _PAIR_INDEX[(suits[0], suits[1])]]
-
-
 def _discard_action(hand: Sequence[int], out: Sequence[int]) -> Action:
     outs = set(out)
     mask = 0
     for i, c in enumerate(hand):
         if c in outs:
             mask |= 1 << i
-    return _DISCARDS[mask]
+    return discard_action(mask)
 
 
 def _ranked_selections(hand: Sequence[int], opponents: int) -> list[tuple[float, tuple[int, ...]]]:
@@ -574,10 +567,10 @@ def search_policy(
         return _discard_action(hand, out[: _most_discards(legal)])
     if phase == "select":
         hand = world.hand[actor]
-        return _select_action(_ranked_selections(hand, _opponents(world))[0][1])
+        return select_action(_ranked_selections(hand, _opponents(world))[0][1])
     if phase == "replace":
         (suit,) = best_suits(world.reserve[actor], 1)
-        return _REPLACES[suit - 1]
+        return replace_action(suit)
     hand = world.hand[actor]
     live = len(money.live_seats()) if phase == "answer" else len(world.order)
     p = quick_chance(_split(hand, best_suits(hand)), max(1, live - 1), before_draw=True)
@@ -637,7 +630,7 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
         most = _most_discards(legal)
         suits = sorted({SUIT[c] for c in hand})
         if len(suits) < 3:
-            return [_DISCARDS[0]]  # nothing to discard outside two suits: keep everything
+            return [discard_action(0)]  # nothing to discard outside two suits: keep everything
         pairs = sorted(combinations(suits, 2), key=lambda pair: -suit_strength(_split(hand, pair)))[
             :3
         ]
@@ -648,7 +641,7 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
         return list(seen)
     if phase == "select":
         ranked = _ranked_selections(world.hand[actor], _opponents(world))
-        return [_select_action(pair) for _, pair in ranked[:4]]
+        return [select_action(pair) for _, pair in ranked[:4]]
     return [a for a in legal if isinstance(a, Action)]  # answer, replace: every choice
 
 

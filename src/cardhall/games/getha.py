@@ -111,9 +111,12 @@ __all__ = [
     "Getha",
     "GethaState",
     "battle",
+    "discard_action",
     "hand_key",
     "parse",
+    "replace_action",
     "resolve_pot",
+    "select_action",
 ]
 
 # --------------------------------------------------------------------------- cards as ints
@@ -340,6 +343,34 @@ _DISCARD_BASE, _SELECT_BASE, _REPLACE_BASE, _NUM_IDS = 6, 262, 298, 306
 _DISCARDS = [Action("discard", tuple(i + 1 for i in range(8) if m >> i & 1)) for m in range(256)]
 _SELECTS = [Action("select", (s,)) for s in range(1, 9)] + [Action("select", p) for p in PAIRS]
 _REPLACES = [Action("replace", s) for s in range(1, 9)]
+
+
+def discard_action(mask: int) -> Action:
+    """The discard of the hand's cards at the set bits of ``mask`` (bit ``i``: the card at
+    position ``i + 1``; 0 discards nothing), one shared value per mask.
+
+    >>> str(discard_action(0b101)), str(discard_action(0))
+    ('discard 1 3', 'discard')
+    """
+    return _DISCARDS[mask]
+
+
+def select_action(suits: Sequence[int]) -> Action:
+    """The selection of one suit or an ascending pair of suits (1..8), one shared value
+    each.
+
+    >>> str(select_action((2, 5))), str(select_action((7,)))
+    ('select 2 5', 'select 7')
+    """
+    if len(suits) == 1:
+        return _SELECTS[suits[0] - 1]
+    return _SELECTS[8 + _PAIR_INDEX[(suits[0], suits[1])]]
+
+
+def replace_action(suit: int) -> Action:
+    """Bringing in ``suit`` (1..8) from the reserve, one shared value per suit."""
+    return _REPLACES[suit - 1]
+
 
 # phases (SHUFFLE: waiting for the order of a shuffle, see State.apply_shuffle)
 BRINGIN, ANSWER, DRAW, DECLARE, SELECT, BET, REPLACE, OVER, SHUFFLE = (
