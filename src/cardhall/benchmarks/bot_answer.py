@@ -2,8 +2,8 @@
 bot level is the strongest whose slow answers (90th percentile) stay under a second.
 
 For each game and player count of :data:`FORMS`, seeded games are played by random moves;
-at decision points with a real choice each level chooses from the seat's own world
-(``determinize``), and its CPU time is taken (CPU seconds of this process, which stay
+at decision points with a real choice each level decides from the seat's observation,
+legal actions and sampler (as the web's bot runner asks it), and its CPU time is taken (CPU seconds of this process, which stay
 meaningful on a loaded machine; on an idle server a move's wall time is about its CPU
 time). Reported: median and 90th percentile seconds per move, and for each game the
 strongest level under the bound, next to :data:`cardhall.web.lobby.DEFAULT_BOTS`.
@@ -52,9 +52,8 @@ def answer_times(game: str, players: int, level: str, moves: int, seed: int = 0)
             seat = min(state.actors())
             legal = state.legal_actions(seat)
             if len(legal) > 1 and rng.random() < 0.3:
-                seen = state if g.perfect_information else state.determinize(seat, rng)
                 start = time.process_time()
-                bot.choose(seen, seat)
+                bot.choose(state, seat)
                 times.append(time.process_time() - start)
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     return times
