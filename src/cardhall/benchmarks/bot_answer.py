@@ -3,10 +3,11 @@ bot level is the strongest whose slow answers (90th percentile) stay under a sec
 
 For each game and player count of :data:`FORMS`, seeded games are played by random moves;
 at decision points with a real choice each level decides from the seat's observation,
-legal actions and sampler (as the web's bot runner asks it), and its CPU time is taken (CPU seconds of this process, which stay
-meaningful on a loaded machine; on an idle server a move's wall time is about its CPU
-time). Reported: median and 90th percentile seconds per move, and for each game the
-strongest level under the bound, next to :data:`cardhall.web.lobby.DEFAULT_BOTS`.
+legal actions and sampler (as the web's bot runner asks it), and its CPU time is taken
+(CPU seconds of this process, which stay meaningful on a loaded machine; on an idle
+server a move's wall time is about its CPU time). Reported: median and 90th percentile
+seconds per move, and for each game the strongest level under the bound, next to
+:data:`cardhall.web.lobby.DEFAULT_BOTS`.
 """
 
 from __future__ import annotations
