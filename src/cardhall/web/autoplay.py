@@ -19,12 +19,12 @@ import logging
 import multiprocessing
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from cardhall.bots import make_bot
-from cardhall.engine import Action, Legal, Sampler, State, choose_uniform, legal_at
+from cardhall.engine import Action, State, choose_uniform, legal_at
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
 from cardhall.web.lobby import Lobby
@@ -51,13 +51,12 @@ POOLED_LEVELS = frozenset({"ismcts"})
 Hint = tuple[int | None, int | None]
 
 
-def bot_choice(
-    observation: Any, legal: Sequence[Legal], sampler: Sampler, level: str, seed: str
-) -> Action:
-    """What a ``level`` bot seeded ``seed`` plays for the seat of ``sampler`` (the seat's
-    observation, legal actions and sampler, as :meth:`cardhall.bots.Bot.decide` takes
-    them). A module-level function, so a worker process can run it."""
-    return make_bot(sampler.game, level, seed=seed).decide(observation, legal, sampler)
+def bot_choice(state: State, seat: int, level: str, seed: str) -> Action:
+    """What a ``level`` bot seeded ``seed`` plays for ``seat``: it decides from the seat's
+    observation, legal actions and sampler (:meth:`cardhall.bots.Bot.choose` builds them
+    from ``state``, the bot's own copy). A module-level function, so a worker process can
+    run it."""
+    return make_bot(state.game, level, seed=seed).choose(state, seat)
 
 
 def default_action(state: State, seat: int) -> Action:
@@ -125,16 +124,14 @@ class Autoplay:
                 continue
             bot_seed = f"{seed}:{seat}:{cached.version}"
             legal = state.legal_actions(seat)
-            # the bot's own copy: a search samples it for as long as it thinks
-            sampler = state.clone().sampler(seat)
-            args = (state.view(seat), legal, sampler, level, bot_seed)
+            own = state.clone()  # the bot's own copy: a search samples it while it thinks
             action: Action | None = None
             try:
                 workers = pool() if pool is not None and level in POOLED_LEVELS else None
                 if workers is not None:
-                    action = workers.submit(bot_choice, *args).result()
+                    action = workers.submit(bot_choice, own, seat, level, bot_seed).result()
                 else:
-                    action = bot_choice(*args)
+                    action = bot_choice(own, seat, level, bot_seed)
             except Exception:  # a broken bot must not stall the table
                 log.exception("%s bot failed at table %s", level, table_id)
             if action is None or not state.is_legal(seat, action):
