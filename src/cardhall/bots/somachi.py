@@ -17,10 +17,10 @@
   (:func:`search_playout`), tree actions (:func:`search_tree_actions`), an evaluator after
   20 playout actions (:func:`search_evaluator`) and silenced search worlds.
 
-Honesty: the heuristic reads only what its seat may know: its own hand, the tableaus, the
-top of the discard pile, the arl owners and the chip counts (public attributes of the
-state, the same facts :meth:`SomachiState.view` gives), and its legal actions. The bot
-tests check that its choices do not change when hidden cards are redealt.
+Honesty: the heuristic decides from its legal actions and one world of its sampler
+(:func:`cardhall.bots.table_world`), where it reads only what every world shares: its own
+hand, the tableaus, the discard pile, the arl owners and the chip counts. The bot tests
+check that its choices do not change when the hidden cards are dealt otherwise.
 """
 
 from __future__ import annotations
