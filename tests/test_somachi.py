@@ -1042,3 +1042,39 @@ def test_a_billion_chips_give_short_legal_lists_and_small_views() -> None:
             state.apply(seat, action or choose_uniform(rng, legal))
         assert ranges > 0
         assert sum(state.money.stacks) == 3 * 10**9  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- the package
+
+
+def test_the_package_keeps_the_old_import_path_and_pickles_resume() -> None:
+    """Somachi is a package: ``cardhall.games.somachi.SomachiState`` is still the state
+    class, a pickle naming that old path loads, and a state pickled with tasks pending
+    (a challenge waiting for answers) goes on exactly like the original."""
+    import pickle
+
+    import cardhall.games.somachi as package
+    from cardhall.games.somachi import state as state_module
+    from cardhall.games.somachi.tasks import ChallengeStep
+
+    assert package.SomachiState is state_module.SomachiState
+    game = make_game("somachi", 3, gambling=True, chips=20)
+    state = game.new_state(seed=11)
+    rng = random.Random(4)
+    while not any(isinstance(t, ChallengeStep) for t in state.tasks):
+        seat = min(state.actors())
+        legal = state.legal_actions(seat)
+        challenge = [a for a in legal if isinstance(a, AmountRange) and a.kind == "challenge"]
+        state.apply(seat, Action("challenge", 1) if challenge else choose_uniform(rng, legal))
+    data = pickle.dumps(state, protocol=2)
+    old_path = data.replace(b"cardhall.games.somachi.state\n", b"cardhall.games.somachi\n")
+    assert old_path != data
+    for copy in (pickle.loads(data), pickle.loads(old_path)):
+        assert copy.digest() == state.digest()
+        a, b = random.Random(9), random.Random(9)
+        original = state.clone()
+        while not original.is_over:
+            seat = min(original.actors())
+            original.apply(seat, choose_uniform(a, original.legal_actions(seat)))
+            copy.apply(seat, choose_uniform(b, copy.legal_actions(seat)))
+            assert copy.digest() == original.digest()

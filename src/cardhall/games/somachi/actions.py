@@ -1,0 +1,115 @@
+"""Somachi's vocabulary: the constants of the rules, the decisions a state waits for, and
+the actions with their notation and ids (the table is in the package docstring)."""
+
+from __future__ import annotations
+
+from cardhall.cards import (
+    ALAK,
+    ARL,
+    ARLAS,
+    CARD_OF,
+    DEISKATUN,
+    RAILOG_DECK,
+    RANK,
+    SUIT_INDEX,
+    RailogCard,
+)
+from cardhall.engine import Action, arg_int
+from cardhall.errors import NotationError
+
+HAND_SIZE = 4
+#: The Thousand Points target: 584, written 888 in Railog octal (8*64 + 8*8 + 8).
+TARGET_POINTS = 584
+#: Engine safety limit on the number of hands in one game (a game to 584 where nobody
+#: ever scores would otherwise never end). Not a rule.
+MAX_HANDS = 1000
+
+D = RAILOG_DECK
+
+# ----------------------------------------------------------------------------- decisions
+
+#: What the state is waiting for (``need[0]``).
+K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_W3, K_BRINGIN, K_RAISE, K_OWE, K_STAY, K_CHAL = range(11)
+NEED_NAMES = (
+    "opening",
+    "draw",
+    "turn",
+    "claim window",
+    "collect window",
+    "defence window",
+    "bring-in",
+    "raise",
+    "owe",
+    "stay-in bet",
+    "challenge",
+)
+#: Decisions after which no active seat may hold an empty hand (invariant 8).
+QUIET = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
+
+#: The faces that open a pile taking adds, per suit (alak, arl; every face under AFO).
+OPENERS: tuple[tuple[int, ...], ...] = tuple((CARD_OF[x][ALAK], CARD_OF[x][ARL]) for x in range(8))
+OPENERS_AFO: tuple[tuple[int, ...], ...] = tuple(
+    tuple(CARD_OF[x][r] for r in (ALAK, ARL, DEISKATUN, ARLAS)) for x in range(8)
+)
+#: ``actors()`` answers, built once.
+NOBODY: frozenset[int] = frozenset()
+ALONE: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(8))
+
+# ----------------------------------------------------------------------------- actions
+
+DRAW = Action("draw")
+TAKE = Action("take")
+STAND = Action("stand")
+PASS = Action("pass")
+CLAIM = Action("claim")
+CHECK = Action("check")
+PAY = Action("pay")
+FOLD = Action("fold")
+MEET = Action("meet")
+DECLINE = Action("decline")
+DEFEND = Action("defend")
+SIMPLE = (DRAW, TAKE, STAND, PASS, CLAIM, CHECK, PAY, FOLD, MEET, DECLINE, DEFEND)
+SIMPLE_ID = {a.kind: i for i, a in enumerate(SIMPLE)}
+
+OPEN_A = tuple(Action("open", c) for c in D)
+PLAY_A = tuple(Action("play", c) for c in D)
+DISCARD_A = tuple(Action("discard", c) for c in D)
+COLLECT_A = tuple(Action("collect", D[CARD_OF[s][ARL]]) for s in range(8))
+ATTACK_A = tuple(
+    tuple(Action("attack", (D[CARD_OF[s][ARLAS]], t)) for t in range(8)) for s in range(8)
+)
+#: ADD_A[number card][face rank - 9]
+ADD_A: dict[int, tuple[Action, ...]] = {
+    c: tuple(
+        Action("add", (D[c], D[CARD_OF[SUIT_INDEX[c]][f]])) for f in (ALAK, ARL, DEISKATUN, ARLAS)
+    )
+    for c in range(96)
+    if RANK[c] <= 8
+}
+BASE_OPEN, BASE_PLAY, BASE_DISCARD, BASE_COLLECT, BASE_ATTACK, BASE_ADD, NUM_IDS = (
+    11,
+    107,
+    203,
+    299,
+    307,
+    371,
+    627,
+)
+
+
+def arg_attack(text: str) -> tuple[RailogCard, int]:
+    parts = text.split()
+    if len(parts) != 2:
+        raise NotationError(
+            f"attack takes an arlas and a target seat, e.g. 'arlas/S3 2'; got {text!r}"
+        )
+    return RailogCard.parse(parts[0]), arg_int(parts[1])
+
+
+def arg_add(text: str) -> tuple[RailogCard, RailogCard]:
+    parts = text.split()
+    if len(parts) != 2:
+        raise NotationError(
+            f"add takes a number card and the face of a pile, e.g. '5/S3 alak/S3'; got {text!r}"
+        )
+    return RailogCard.parse(parts[0]), RailogCard.parse(parts[1])

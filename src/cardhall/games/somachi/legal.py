@@ -1,0 +1,191 @@
+"""What a seat may do: the legal answers to each decision a Somachi state waits for.
+
+The turn's actions (:func:`legal_main`) are the expensive part (search asks for them at
+every step); the other decisions have two or three answers. S-33: while the card just
+taken from the discard pile is one of two in hand, the other card may not be added if that
+would leave the taken one unable to end the turn (:func:`stranded`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX
+from cardhall.engine import Action, AmountRange, Legal
+from cardhall.games.somachi.actions import (
+    ADD_A,
+    ATTACK_A,
+    CHECK,
+    CLAIM,
+    COLLECT_A,
+    DECLINE,
+    DEFEND,
+    DISCARD_A,
+    DRAW,
+    FOLD,
+    K_CHAL,
+    K_DRAW,
+    K_MAIN,
+    K_OPEN,
+    K_OWE,
+    K_RAISE,
+    K_W1,
+    K_W2,
+    K_W3,
+    MEET,
+    OPEN_A,
+    OPENERS,
+    OPENERS_AFO,
+    PASS,
+    PAY,
+    PLAY_A,
+    STAND,
+    TAKE,
+)
+from cardhall.games.somachi.windows import claimable, others_have
+
+if TYPE_CHECKING:
+    from cardhall.games.somachi.state import SomachiState
+
+
+def legal(st: SomachiState, need: tuple[int, ...]) -> list[Legal]:
+    """The legal answers to the decision ``need`` (a tuple: its kind, its seat, data)."""
+    kind, seat = need[0], need[1]
+    if kind == K_MAIN:
+        return legal_main(st, seat)
+    if kind == K_DRAW:
+        out: list[Legal] = []
+        if st.deck or st._can_refill():
+            out.append(DRAW)
+        if st.discard:
+            out.append(TAKE)
+        return out
+    if kind == K_OPEN:
+        out = []
+        for c in sorted(st.hands[seat]):
+            r = RANK[c]
+            if r in (ALAK, ARL) or (st.afo and r > 8):
+                out.append(OPEN_A[c])
+        out.append(STAND)
+        return out
+    if kind == K_W1:
+        return [CLAIM, PASS]
+    if kind == K_W2:
+        return [COLLECT_A[need[2]], PASS]
+    if kind == K_W3:
+        dk = CARD_OF[need[2]][DEISKATUN]
+        return [DEFEND, PASS] if dk in st.hands[seat] else [PASS]
+    assert st.money is not None
+    stack = st.money.stacks[seat]
+    if kind == K_OWE:
+        return [PAY, FOLD]
+    if kind == K_CHAL:
+        return [MEET, DECLINE]
+    # K_RAISE, K_BRINGIN, K_STAY (asked only of a seat with chips)
+    return [AmountRange("raise" if kind == K_RAISE else "bet", 1, stack), CHECK]
+
+
+def legal_main(st: SomachiState, seat: int) -> list[Legal]:
+    """The legal actions of ``seat``'s turn, in this order: adds, claim, collects, a
+    challenge range, plays and attacks, discards (never the card just taken)."""
+    hand = sorted(st.hands[seat])
+    taken = st.taken
+    adds: list[Legal] = []
+    plays: list[Action] = []
+    faces_of: dict[int, list[int]] = {}
+    stranding = -1  # 1 if adding the other card would strand the taken one
+    two = len(hand) == 2 and taken >= 0
+    afo = st.afo
+    loc = st.loc
+    openers = OPENERS
+    for c in hand:
+        r = RANK[c]
+        if r <= 8:
+            x = SUIT_INDEX[c]
+            faces = faces_of.get(x)
+            if faces is None:
+                if afo:
+                    faces = pile_faces(st, x)
+                else:  # the usual case inline: the alak and the arl of suit x
+                    b, b1 = openers[x]  # the alak and the arl
+                    if loc[b] < 0:
+                        faces = [b1] if loc[b1] >= 0 else []
+                    elif loc[b1] < 0:
+                        faces = [b]
+                    else:
+                        faces = pile_faces(st, x)
+                faces_of[x] = faces
+            if not faces:
+                continue
+            if two and c != taken:
+                if stranding < 0:
+                    stranding = 1 if stranded(st, seat, taken) else 0
+                if stranding:
+                    continue
+            row = ADD_A[c]
+            for f in faces:
+                adds.append(row[RANK[f] - ALAK])
+        elif r == ARLAS:
+            if st.afo:
+                plays.append(PLAY_A[c])
+            x = SUIT_INDEX[c]
+            tab = st.tab
+            active = st.active
+            for t in range(st.players):
+                if t != seat and active[t]:
+                    for d in tab[t]:
+                        if SUIT_INDEX[d] == x:
+                            plays.append(ATTACK_A[x][t])
+                            break
+        else:
+            plays.append(PLAY_A[c])
+    out = adds
+    discard = st.discard
+    if discard and st.arl_owner[SUIT_INDEX[discard[-1]]] == seat and st.disc_by[-1] != seat:
+        out.append(CLAIM)  # claimable(), inline
+    if st.w2:
+        owner = st.arl_owner
+        for s in range(8):
+            if owner[s] == seat and others_have(st, seat, s):
+                out.append(COLLECT_A[s])
+    if st.gambling and not st.challenged:
+        assert st.money is not None
+        stack = st.money.stacks[seat]
+        if stack > 0:
+            out.append(AmountRange("challenge", 1, stack))
+    out.extend(plays)
+    out.extend([DISCARD_A[c] for c in hand if c != taken])
+    return out
+
+
+def pile_faces(st: SomachiState, x: int) -> list[int]:
+    """The face cards of suit ``x``'s piles that accept adds, in seat then placement
+    order. There is one card of each face per suit, so this is at most four look-ups
+    in :attr:`loc`."""
+    loc = st.loc
+    found = [f for f in (OPENERS_AFO if st.afo else OPENERS)[x] if loc[f] >= 0]
+    if len(found) > 1:
+        tab = st.tab
+        found.sort(key=lambda f: (loc[f], tab[loc[f]].index(f)))  # type: ignore[arg-type]
+    return found
+
+
+def stranded(st: SomachiState, seat: int, taken: int) -> bool:
+    """Whether a hand of just the taken card could not end the turn (S-33)."""
+    r = RANK[taken]
+    if r <= 8:
+        if pile_faces(st, SUIT_INDEX[taken]):
+            return False
+    elif r != ARLAS or st.afo:
+        return False
+    else:
+        x = SUIT_INDEX[taken]
+        for t in range(st.players):
+            if t != seat and st.active[t] and any(SUIT_INDEX[d] == x for d in st.tab[t]):
+                return False
+    if not st.to_pile:
+        if claimable(st, seat):
+            return False
+        if st.w2 and any(st.arl_owner[s] == seat and others_have(st, seat, s) for s in range(8)):
+            return False
+    return True

@@ -1,0 +1,141 @@
+"""Scoring: a tableau's points, the end of a hand (scores, tallies, the chips settled),
+and the game's outcome.
+
+A hand ends as soon as an active seat's hand is empty after an action and its effects (or
+when one seat is left after folds, or at the turn limit). Each active seat's tableau scores
+its numbers at face value and its alak 8 (every face 8 under ``all_cards_count``), times 2
+per declined challenge (at most x2 without ``challenge_stack``); tallies run over the
+hands. The game ends after ``hands_per_game`` hands (one per seat by default), or under
+``thousand_points`` once a tally reaches 584 (888 in Railog octal), or with gambling when one
+seat has chips left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from cardhall.cards import ALAK, RANK
+from cardhall.engine import Outcome
+from cardhall.games.somachi.actions import MAX_HANDS, TARGET_POINTS, D
+
+if TYPE_CHECKING:
+    from cardhall.games.somachi.state import SomachiState
+
+
+def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
+    """Points of a tableau: numbers at face value, alak 8, other faces 0 (8 under ACC).
+
+    >>> tableau_score(RailogCard.parse_many("alak/S1 5/S1 arl/S2 3/S2"))
+    16
+    >>> tableau_score(RailogCard.parse_many("alak/S1 5/S1 arl/S2 3/S2"), all_cards_count=True)
+    24
+    """
+    total = 0
+    for c in cards:
+        r = RANK[c]
+        if r <= 8:
+            total += r
+        elif r == ALAK or all_cards_count:
+            total += 8
+    return total
+
+
+def end_hand(st: SomachiState, reason: str) -> bool:
+    """Score the hand (``reason``: "out", "fold" or "turn limit"), settle the chips, clear
+    the table; whether another hand follows (else the game is over)."""
+    n = st.players
+    mult = st._multiplier()
+    scores = [tableau_score(st.tab[s], st.acc) * mult if st.active[s] else 0 for s in range(n)]
+    live = [s for s in range(n) if st.active[s]]
+    best = max((scores[s] for s in live), default=0)
+    winners = [s for s in live if scores[s] == best]
+    for s in range(n):
+        st.tallies[s] += scores[s]
+    entry: dict[str, Any] = {
+        "dealer": st.dealer,
+        "scores": scores,
+        "winners": winners,
+        "multiplier": mult,
+        "reason": reason,
+    }
+    if st.money is not None:
+        settlement = st.money.settle_by(
+            lambda eligible: [s for s in eligible if scores[s] == max(scores[e] for e in eligible)],
+            odd_from=(st.dealer + 1) % n,
+        )
+        entry["pots"] = settlement.to_json()["pots"]
+        entry["received"] = list(settlement.received)
+        entry["chips"] = list(st.money.stacks)
+    st.hand_log.append(entry)
+    # the tableaus as the hand ended (they are cleared next), for whoever shows it
+    tableaus = [[[str(c) for c in pile] for pile in st.piles(s)] for s in range(n)]
+    st._emit("hand_end", None, **entry, tallies=list(st.tallies), tableaus=tableaus)
+    # cleanup
+    for s in range(n):
+        st.removed_priv[s].extend(st.hands[s])
+        st.hands[s] = []
+        st.pub[s] = 0
+        st._clear_tableau(s)
+    if st.limbo >= 0:  # pragma: no cover - attacks resolve before any end
+        st.removed_pub.append(D[st.limbo])
+        st.limbo = -1
+    if st.clear_discard:
+        st.removed_pub.extend(st.discard)
+        st.discard = []
+        st.disc_by = []
+    st.arl_owner = [-1] * 8
+    st.active = [False] * n
+    st.dealer = (st.dealer + 1) % n
+    st.tasks = []
+    st.trig = []
+    st.need = None
+    st.in_turn = False
+    st.turn_seat = -1
+    played = len(st.hand_log)
+    done = max(st.tallies) >= TARGET_POINTS if st.thousand else played >= st.hands_per_game
+    if st.money is not None and sum(1 for x in st.money.stacks if x > 0) <= 1:
+        done = True
+    if done or played >= MAX_HANDS:
+        st.over = True
+        st._emit("game_end", None, tallies=list(st.tallies))
+        return False
+    return True
+
+
+def outcome(st: SomachiState) -> Outcome | None:
+    """The game's result: the highest tally wins; with gambling the chips are the payoffs
+    beside it (S-41; ``gambling_winner="chips"``: the most chips win, records before S-41)."""
+    if not st.over:
+        return None
+    details: dict[str, Any] = {
+        "tallies": list(st.tallies),
+        "hands": [dict(h) for h in st.hand_log],
+    }
+    if st.money is not None:
+        chips = list(st.money.stacks)
+        start = int(st.game.options["chips"])
+        details["chips"] = chips
+        payoffs = tuple(float(c - start) for c in chips)
+        if st.game.options["gambling_winner"] == "chips":  # records before S-41
+            best = max(chips)
+            return Outcome(
+                scores=tuple(chips),
+                winners=tuple(s for s, c in enumerate(chips) if c == best),
+                payoffs=payoffs,
+                details=details,
+            )
+        # S-41: the highest tally still wins; the chips are the payoffs beside it
+        best = max(st.tallies)
+        return Outcome(
+            scores=tuple(st.tallies),
+            winners=tuple(s for s, t in enumerate(st.tallies) if t == best),
+            payoffs=payoffs,
+            details=details,
+        )
+    best = max(st.tallies)
+    return Outcome(
+        scores=tuple(st.tallies),
+        winners=tuple(s for s, t in enumerate(st.tallies) if t == best),
+        details=details,
+    )

@@ -1,0 +1,676 @@
+"""The state of a game of Somachi: its zones and counters, the protocol (actors, legal
+actions, apply, views, copies, sampled worlds, invariants) and the driver that works through
+the task stack.
+
+The rules are in the modules beside this one, each read top to bottom: ``turns.py`` (the
+deal, the opening round, regular turns), ``windows.py`` (out-of-turn claim, collect and
+defence windows; what an arl takes), ``gambling.py`` (bring-in, stay-in bets, challenges,
+folding), ``scoring.py`` (the end of a hand, tallies, the outcome), ``legal.py`` (what a
+seat may do) and ``tasks.py`` (the task types). This module keeps the card movements and the
+deck that all of them use.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from cardhall.cards import ALAK, ARL, ARLAS, RANK, SUIT_INDEX, RailogCard
+from cardhall.engine import COMPILED, Action, AmountRange, Chance, Legal, Outcome, State
+from cardhall.games.somachi.actions import (
+    ALONE,
+    K_CHAL,
+    K_DRAW,
+    K_MAIN,
+    K_OPEN,
+    K_OWE,
+    K_W1,
+    K_W2,
+    K_W3,
+    NEED_NAMES,
+    NOBODY,
+    QUIET,
+    D,
+)
+from cardhall.games.somachi.gambling import apply_money, catch_up, challenge_step, match_stay_bets
+from cardhall.games.somachi.legal import legal, legal_main
+from cardhall.games.somachi.scoring import end_hand, outcome, tableau_score
+from cardhall.games.somachi.tasks import (
+    AfterOpening,
+    AskOpen,
+    AskTurn,
+    CatchUp,
+    ChallengeStep,
+    CheckOut,
+    ClaimWindow,
+    CollectWindow,
+    Deal,
+    Draw,
+    Effect,
+    Flush,
+    MatchStay,
+    NextTurn,
+    OpeningDraw,
+    OpenStep,
+    RegularStart,
+    ResolveAttack,
+    SeedFlip,
+    Task,
+    Window,
+)
+from cardhall.games.somachi.turns import (
+    after_opening,
+    apply_draw_choice,
+    apply_opening,
+    apply_turn,
+    deal,
+    draw,
+    next_turn,
+    open_draw,
+    open_step,
+    regular_start,
+    start_hand,
+)
+from cardhall.games.somachi.windows import (
+    apply_window,
+    ask_claim,
+    ask_collect,
+    effect,
+    flush,
+    resolve_attack,
+    trig_w1,
+)
+from cardhall.money import Money
+
+if TYPE_CHECKING:
+    from cardhall.games.somachi.game import Somachi
+
+
+class SomachiState(State):
+    """A game of Somachi in progress (see the package docstring).
+
+    Cards are :class:`RailogCard` values (ints). Zones: ``deck`` (a list whose *last*
+    element is the top; ``deck[:pub_tail]`` at the bottom are cards everyone saw go there),
+    ``discard`` (last = top) with ``disc_by`` (who discarded each card; -1 for a seed),
+    ``removed_pub`` (cards everyone saw removed) and ``removed_priv[s]`` (hand cards only
+    seat ``s`` saw), ``hands`` and ``tab`` (each seat's tableau in placement order;
+    ``pile_of[c]`` is the face card that opened the pile card ``c`` lies on, ``loc[c]`` the
+    seat whose tableau holds it, -1 elsewhere). ``pub[s]`` is a bitmask of the cards in
+    seat ``s``'s hand that everyone saw it take.
+    """
+
+    def __init__(self, game: Somachi | None = None, chance: Chance | None = None) -> None:
+        if game is None or chance is None:
+            return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
+        super().__init__(game, chance)
+        o = game.options
+        n = game.players
+        self.acc = bool(o["all_cards_count"])
+        self.thousand = bool(o["thousand_points"])
+        self.afo = bool(o["any_face_opens"])
+        self.seed_discard = bool(o["seed_discard"])
+        self.gambling = bool(o["gambling"])
+        self.to_pile = o["collect_to"] == "pile"
+        self.w2 = bool(o["arl_tableau_collect"])
+        self.binds_earlier = bool(o["bring_in_binds_earlier"])
+        self.stack = bool(o["challenge_stack"])
+        self.clear_discard = bool(o["clear_discard_between_hands"])
+        self.hands_per_game = game.n_hands
+        self.max_turns = int(o["max_turns_per_hand"])
+        self.money: Money | None = (
+            Money([int(o["chips"])] * n, mode=str(o["allin_mode"])) if self.gambling else None
+        )
+        self.deck: list[RailogCard] = []
+        self.pub_tail = 0
+        self.discard: list[RailogCard] = []
+        self.disc_by: list[int] = []
+        self.removed_pub: list[RailogCard] = []
+        self.removed_priv: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.hands: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.tab: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.pile_of: list[int] = [-1] * 96
+        self.loc: list[int] = [-1] * 96
+        self.pub: list[int] = [0] * n
+        self.arl_owner: list[int] = [-1] * 8
+        self.dealt: list[bool] = [False] * n
+        self.active: list[bool] = [False] * n
+        self.tallies: list[int] = [0] * n
+        self.hand_log: list[dict[str, Any]] = []
+        self.dealer = n - 1
+        self.over = False
+        self.need: tuple[int, ...] | None = None
+        self.tasks: list[Task] = []
+        self.trig: list[Window] = []
+        self.turn_seat = -1
+        self.in_turn = False
+        self.taken = -1
+        self.challenged = False
+        self.turns = 0
+        self.declines = 0
+        self.limbo = -1  # an arlas in the middle of its attack
+        self.negated = False
+        self.stay_bets: list[tuple[int, int]] = []
+        self.bi_level = 0
+        self.bi_state = 0  # 0 no opener yet, 1 declared, 2 declined
+        self.bi_paid: list[int] = [0] * n
+        self.bi_exempt: list[bool] = [False] * n
+        self.open_order: list[int] = []
+        self._cache_seat = -1
+        self._cache: list[Legal] = []
+        self._shuffle(D, "_first_deck")
+        self._run()
+
+    def _first_deck(self, order: list[RailogCard]) -> None:
+        self.deck = order[::-1]
+        self._emit("game", None, players=self.players, options=dict(self.game.options))
+        start_hand(self)
+
+    # ------------------------------------------------------------------ protocol
+
+    def actors(self) -> frozenset[int]:
+        need = self.need
+        if need is None:
+            return NOBODY
+        return ALONE[need[1]]
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self, seat: int) -> list[Legal]:
+        need = self.need
+        if need is None or need[1] != seat:
+            return []
+        if self._cache_seat == seat:
+            return self._cache.copy()
+        out = legal_main(self, seat) if need[0] == K_MAIN else legal(self, need)
+        self._cache_seat = seat
+        self._cache = out
+        return out.copy()
+
+    def amount_sizes(self, seat: int, amounts: AmountRange) -> dict[str, int]:
+        """The minimum, half the pot, the pot (every chip put in this hand) and the maximum
+        of a legal range."""
+        pot = self.money.in_play if self.money is not None else 0
+        return {
+            "min": amounts.min,
+            "half_pot": amounts.clamp(pot // 2),
+            "pot": amounts.clamp(pot),
+            "max": amounts.max,
+        }
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, seat: int, action: Action) -> None:
+        self._cache_seat = -1
+        need = self.need
+        assert need is not None
+        kind = need[0]
+        self.need = None
+        if kind == K_MAIN:
+            apply_turn(self, seat, action)
+        elif kind == K_DRAW:
+            apply_draw_choice(self, seat, action)
+        elif kind == K_OPEN:
+            apply_opening(self, seat, action)
+        elif kind in (K_W1, K_W2, K_W3):
+            apply_window(self, seat, need, action)
+        else:
+            apply_money(self, seat, need, action)
+        self._run()
+
+    # ------------------------------------------------------------------ the driver
+
+    def _run(self) -> None:
+        """Work through the continuation stack (``tasks.py``) until a seat must decide (or
+        the game ends). The cases come in the order of how often they run."""
+        while self.need is None and not self.over and self._pending is None:
+            t = self.tasks.pop()
+            match t:
+                case Flush(actor):
+                    flush(self, actor)
+                case ClaimWindow(seat, card):
+                    ask_claim(self, seat, card)
+                case CollectWindow(seat, suit):
+                    ask_collect(self, seat, suit)
+                case AskTurn(seat):
+                    self.need = (K_MAIN, seat)
+                case CheckOut():
+                    if self._someone_out():
+                        self._end_hand("out")
+                case NextTurn():
+                    next_turn(self)
+                case Effect(seat, card, target):
+                    effect(self, seat, card, target)
+                case ResolveAttack(seat, target, card):
+                    resolve_attack(self, seat, target, card)
+                case MatchStay(start, k):
+                    match_stay_bets(self, start, k)
+                case ChallengeStep(seat, amount, k):
+                    challenge_step(self, seat, amount, k)
+                case OpenStep(k):
+                    open_step(self, k)
+                case AskOpen(seat):
+                    if self.active[seat]:
+                        self.need = (K_OPEN, seat)
+                case AfterOpening():
+                    after_opening(self)
+                case CatchUp(k):
+                    catch_up(self, k)
+                case RegularStart():
+                    regular_start(self)
+                case SeedFlip():
+                    if self.deck:
+                        self._seed_flip()
+                    else:
+                        self._reshuffle()  # flips a seed itself
+                case Deal(k):
+                    deal(self, k)
+                case OpeningDraw(seat):
+                    open_draw(self, seat)
+                case Draw():
+                    draw(self, t)
+                case _:  # pragma: no cover
+                    raise AssertionError(f"unknown task {t!r}")
+
+    def _next_active(self, seat: int) -> int:
+        n = self.players
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if self.active[s]:
+                return s
+        return seat  # pragma: no cover
+
+    def _someone_out(self) -> bool:
+        hands = self.hands
+        if all(hands):
+            return False
+        return any(self.active[s] and not hands[s] for s in range(self.players))
+
+    def _end_hand(self, reason: str) -> None:
+        """The hand ends (``scoring.py``); the next one starts unless the game is over."""
+        if end_hand(self, reason):
+            start_hand(self)
+
+    def _multiplier(self) -> int:
+        d = self.declines if self.stack else min(1, self.declines)
+        return 1 << d
+
+    # ------------------------------------------------------------------ card movements
+
+    def _clear_tableau(self, seat: int) -> None:
+        for c in self.tab[seat]:
+            self.loc[c] = -1
+            self.pile_of[c] = -1
+            if RANK[c] == ARL and self.arl_owner[SUIT_INDEX[c]] == seat:
+                self.arl_owner[SUIT_INDEX[c]] = -1
+        self.removed_pub.extend(self.tab[seat])
+        self.tab[seat] = []
+
+    def _from_hand(self, seat: int, c: int) -> None:
+        self.hands[seat].remove(c)  # type: ignore[arg-type]
+        self.pub[seat] &= ~(1 << c)
+
+    def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
+        self.hands[seat].append(c)
+        size = len(self.deck)
+        if self.deck_known_flag:
+            self.pub[seat] |= 1 << c
+            self._emit(kind, seat, card=c, deck_size=size)
+        elif not self.quiet:
+            self._emit_private(kind, seat, {"card": c, "deck_size": size}, {"deck_size": size})
+
+    def _place_pile(self, seat: int, c: RailogCard) -> None:
+        self.tab[seat].append(c)
+        self.loc[c] = seat
+        self.pile_of[c] = c
+        if RANK[c] == ARL:
+            self.arl_owner[SUIT_INDEX[c]] = seat
+
+    def _to_bottom(self, cards: list[RailogCard]) -> None:
+        # top-first order ends ... cards[0], cards[1], ..., cards[-1] (the very bottom)
+        self.deck[0:0] = cards[::-1]
+        self.pub_tail += len(cards)
+
+    # the deck ---------------------------------------------------------------------
+
+    deck_known_flag = False
+
+    def _removed_count(self) -> int:
+        return len(self.removed_pub) + sum(len(r) for r in self.removed_priv)
+
+    def _can_refill(self) -> bool:
+        pool = self._removed_count() + len(self.discard)
+        if self.seed_discard:
+            return pool >= 2
+        return pool - (1 if self.discard else 0) >= 1
+
+    def _reshuffle(self) -> None:
+        """RS: rebuild the deck from the removed pile and the discard pile (keeping its top
+        unless ``seed_discard``), if they hold any card: at once, or, with explicit chance,
+        once the order is given (the deck stays empty until then)."""
+        pool: list[RailogCard] = list(self.removed_pub)
+        for r in self.removed_priv:
+            pool.extend(r)
+        pool.extend(self.discard if self.seed_discard else self.discard[:-1])
+        if pool:
+            self._shuffle(pool, "_reshuffled")
+
+    def _reshuffled(self, order: list[RailogCard]) -> None:
+        self.removed_pub = []
+        self.removed_priv = [[] for _ in range(self.players)]
+        if self.seed_discard:
+            self.discard = []
+            self.disc_by = []
+        else:
+            self.discard = self.discard[-1:]
+            self.disc_by = self.disc_by[-1:]
+        self.deck = order[::-1]
+        self.pub_tail = 0
+        self._emit("reshuffle", None, deck_size=len(self.deck))
+        if self.seed_discard:
+            self._seed_flip()
+
+    def _resume(self) -> None:
+        self._run()
+
+    def _seed_flip(self) -> None:
+        c = self.deck.pop()
+        self.pub_tail = min(self.pub_tail, len(self.deck))
+        self.discard.append(c)
+        self.disc_by.append(-1)
+        self._emit("seed", None, card=c)
+        trig_w1(self)
+
+    def _draw_card(self) -> RailogCard | None:
+        """The top card of the deck (reshuffling if needed), or ``None`` if there is none
+        or the reshuffle waits for its order (then :attr:`_pending` is set).
+        Sets :attr:`deck_known_flag` when everyone knew which card it was."""
+        if not self.deck:
+            self._reshuffle()
+            if not self.deck:  # nothing to reshuffle, a pending order, or a seed took it
+                self.deck_known_flag = False
+                return None
+        deck = self.deck
+        self.deck_known_flag = len(deck) <= self.pub_tail
+        c = deck.pop()
+        if self.pub_tail > len(deck):
+            self.pub_tail = len(deck)
+        return c
+
+    # ------------------------------------------------------------------ outcome & views
+
+    def outcome(self) -> Outcome | None:
+        return outcome(self)
+
+    def piles(self, seat: int) -> list[list[RailogCard]]:
+        """Seat's tableau as piles (each opened by a face card, then its numbers in order)."""
+        tab = self.tab[seat]
+        out: list[list[RailogCard]] = []
+        for f in tab:
+            if RANK[f] > 8:
+                out.append([f, *(c for c in tab if RANK[c] <= 8 and self.pile_of[c] == f)])
+        return out
+
+    def pending(self) -> dict[str, Any] | None:
+        """The decision the game waits for, as public data."""
+        need = self.need
+        if need is None:
+            return None
+        kind = need[0]
+        data: dict[str, Any] = {"kind": NEED_NAMES[kind], "seat": need[1]}
+        if kind == K_W1:
+            data["card"] = str(D[need[2]])
+        elif kind == K_W2:
+            data["suit"] = need[2] + 1
+        elif kind == K_W3:
+            data["suit"] = need[2] + 1
+            data["attacker"] = need[3]
+        elif kind == K_OWE:
+            data["amount"] = need[2]
+            data["for"] = "bring-in" if need[3] == 0 else "stay-in bets"
+        elif kind == K_CHAL:
+            data["amount"] = need[2]
+            data["challenger"] = self.turn_seat
+        return data
+
+    def scores_now(self) -> list[int]:
+        mult = self._multiplier()
+        return [tableau_score(t, self.acc) * mult for t in self.tab]
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        n = self.players
+        data: dict[str, Any] = {
+            "hand_number": len(self.hand_log) + (0 if self.over else 1),
+            "dealer": self.dealer,
+            "turn": self.turn_seat if self.turn_seat >= 0 else None,
+            "pending": self.pending(),
+            "hand": [str(c) for c in sorted(self.hands[seat])] if seat is not None else None,
+            "taken": str(D[self.taken])
+            if seat is not None and seat == self.turn_seat and self.taken >= 0
+            else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "tableaus": [[[str(c) for c in p] for p in self.piles(s)] for s in range(n)],
+            "discard_top": str(self.discard[-1]) if self.discard else None,
+            "discard_size": len(self.discard),
+            "deck_size": len(self.deck),
+            "removed_size": self._removed_count(),
+            "arls": {str(x + 1): o for x, o in enumerate(self.arl_owner) if o >= 0},
+            "dealt": list(self.dealt),
+            "active": list(self.active),
+            "scores": self.scores_now(),
+            "multiplier": self._multiplier(),
+            "tallies": list(self.tallies),
+            "turns": self.turns,
+            "hands": [dict(h) for h in self.hand_log],
+        }
+        if self.money is not None:
+            data["chips"] = list(self.money.stacks)
+            data["in_pot"] = list(self.money.totals)
+            data["bring_in"] = self.bi_level
+            data["stay_bets"] = [list(b) for b in self.stay_bets]
+        return data
+
+    def zones(self) -> dict[str, list[Any]]:
+        z: dict[str, list[Any]] = {
+            "deck": self.deck[::-1],
+            "discard": list(self.discard),
+            "removed": self.removed_pub + [c for r in self.removed_priv for c in r],
+            "limbo": [D[self.limbo]] if self.limbo >= 0 else [],
+        }
+        for s in range(self.players):
+            z[f"hand{s}"] = list(self.hands[s])
+            z[f"tableau{s}"] = list(self.tab[s])
+        return z
+
+    # ------------------------------------------------------------------ copies
+
+    def clone(self) -> SomachiState:
+        if not COMPILED:
+            return self._clone_dict()
+        other = SomachiState()
+        self._copy_base(other)
+        # Flags, numbers and the parts replaced but never mutated (need, open_order,
+        # _cache) are shared; every mutable part is copied.
+        other.acc = self.acc
+        other.thousand = self.thousand
+        other.afo = self.afo
+        other.seed_discard = self.seed_discard
+        other.gambling = self.gambling
+        other.to_pile = self.to_pile
+        other.w2 = self.w2
+        other.binds_earlier = self.binds_earlier
+        other.stack = self.stack
+        other.clear_discard = self.clear_discard
+        other.hands_per_game = self.hands_per_game
+        other.max_turns = self.max_turns
+        other.pub_tail = self.pub_tail
+        other.dealer = self.dealer
+        other.over = self.over
+        other.need = self.need
+        other.turn_seat = self.turn_seat
+        other.in_turn = self.in_turn
+        other.taken = self.taken
+        other.challenged = self.challenged
+        other.turns = self.turns
+        other.declines = self.declines
+        other.limbo = self.limbo
+        other.negated = self.negated
+        other.bi_level = self.bi_level
+        other.bi_state = self.bi_state
+        other.open_order = self.open_order
+        other._cache_seat = self._cache_seat
+        other._cache = self._cache
+        other.deck_known_flag = self.deck_known_flag
+        other.money = self.money.clone() if self.money is not None else None
+        other.deck = self.deck.copy()
+        other.discard = self.discard.copy()
+        other.disc_by = self.disc_by.copy()
+        other.removed_pub = self.removed_pub.copy()
+        other.pile_of = self.pile_of.copy()
+        other.loc = self.loc.copy()
+        other.pub = self.pub.copy()
+        other.arl_owner = self.arl_owner.copy()
+        other.dealt = self.dealt.copy()
+        other.active = self.active.copy()
+        other.tallies = self.tallies.copy()
+        other.hand_log = self.hand_log.copy()
+        other.tasks = self.tasks.copy()
+        other.trig = self.trig.copy()
+        other.stay_bets = self.stay_bets.copy()
+        other.bi_paid = self.bi_paid.copy()
+        other.bi_exempt = self.bi_exempt.copy()
+        other.removed_priv = [x.copy() for x in self.removed_priv]
+        other.hands = [x.copy() for x in self.hands]
+        other.tab = [x.copy() for x in self.tab]
+        return other
+
+    def _clone_dict(self) -> SomachiState:
+        """clone() in the pure build: the instance dict copied whole (faster there; a
+        compiled class has no ``__dict__``), then every mutable part."""
+        other = SomachiState.__new__(SomachiState)
+        d = self.__dict__.copy()  # flags and ints as they are; mutable parts copied below
+        other.__dict__ = d
+        d["chance"] = self.chance.clone()
+        d["events"] = self.events.copy()
+        d["history"] = self.history.copy()
+        if self.money is not None:
+            d["money"] = self.money.clone()
+        d["deck"] = self.deck.copy()
+        d["discard"] = self.discard.copy()
+        d["disc_by"] = self.disc_by.copy()
+        d["removed_pub"] = self.removed_pub.copy()
+        d["removed_priv"] = [r.copy() for r in self.removed_priv]
+        d["hands"] = [h.copy() for h in self.hands]
+        d["tab"] = [t.copy() for t in self.tab]
+        d["pile_of"] = self.pile_of.copy()
+        d["loc"] = self.loc.copy()
+        d["pub"] = self.pub.copy()
+        d["arl_owner"] = self.arl_owner.copy()
+        d["dealt"] = self.dealt.copy()
+        d["active"] = self.active.copy()
+        d["tallies"] = self.tallies.copy()
+        d["hand_log"] = self.hand_log.copy()
+        d["tasks"] = self.tasks.copy()
+        d["trig"] = self.trig.copy()
+        d["stay_bets"] = self.stay_bets.copy()
+        d["bi_paid"] = self.bi_paid.copy()
+        d["bi_exempt"] = self.bi_exempt.copy()
+        # open_order and _cache are replaced, never mutated: shared
+        return other
+
+    def _determinize(self, seat: int, rng: random.Random) -> SomachiState:
+        """Redeal what ``seat`` cannot know: the others' hands (apart from cards everyone
+        saw them take), the deck (apart from the cards put under it in view of all) and the
+        hand cards of others in the removed pile. The discard pile is public knowledge (every
+        card in it was seen arriving) and stays as it is."""
+        other = self.clone()
+        n = self.players
+        pool: list[RailogCard] = []
+        keep_hands: list[list[RailogCard]] = []
+        for s in range(n):
+            if s == seat:
+                keep_hands.append(other.hands[s])
+                continue
+            mask = other.pub[s]
+            known = [c for c in other.hands[s] if mask >> c & 1]
+            pool.extend(c for c in other.hands[s] if not mask >> c & 1)
+            keep_hands.append(known)
+        tail = other.pub_tail
+        pool.extend(other.deck[tail:])
+        for s in range(n):
+            if s != seat:
+                pool.extend(other.removed_priv[s])
+        pool.sort()
+        # A uniform shuffle: each card gets a random key (faster than rng.shuffle).
+        rnd = rng.random
+        pool.sort(key=lambda _: rnd())
+        i = 0
+        for s in range(n):
+            if s == seat:
+                continue
+            k = len(other.hands[s]) - len(keep_hands[s])
+            other.hands[s] = keep_hands[s] + pool[i : i + k]
+            i += k
+        k = len(other.deck) - tail
+        other.deck = other.deck[:tail] + pool[i : i + k]
+        i += k
+        for s in range(n):
+            if s != seat:
+                k = len(other.removed_priv[s])
+                other.removed_priv[s] = pool[i : i + k]
+                i += k
+        assert i == len(pool)
+        other.chance = self.chance.fork(f"{rng.random()!r}")
+        other._cache_seat = -1
+        return other
+
+    # ------------------------------------------------------------------ invariants
+
+    def check_invariants(self) -> None:
+        n = self.players
+        # 1. a folded (or sitting-out) seat holds no cards
+        for s in range(n):
+            if not self.active[s]:
+                assert not self.hands[s] and not self.tab[s], f"seat {s} is out but holds cards"
+        # 2. piles: one face first, numbers of the same suit after it
+        arls = [-1] * 8
+        for s in range(n):
+            for c in self.tab[s]:
+                assert self.loc[c] == s, f"{D[c]} misplaced"
+                r = RANK[c]
+                if r > 8:
+                    assert self.pile_of[c] == c
+                    if r == ARL:
+                        assert arls[SUIT_INDEX[c]] == -1, "two arls of one suit on the table"
+                        arls[SUIT_INDEX[c]] = s
+                    if r == ARLAS:
+                        assert self.afo or self.to_pile, "an arlas on the table without AFO"
+                else:
+                    f = self.pile_of[c]
+                    assert f >= 0 and SUIT_INDEX[f] == SUIT_INDEX[c] and self.loc[f] == s, (
+                        f"{D[c]} off its pile"
+                    )
+                    rf = RANK[f]
+                    assert self.afo or rf in (ALAK, ARL), f"{D[c]} added to a {rf} pile"
+                    assert self.tab[s].index(D[f]) < self.tab[s].index(c), "pile out of order"
+        # 3. at most one arl per suit, and the owner table agrees
+        assert arls == self.arl_owner, f"arl owners {self.arl_owner} != table {arls}"
+        # 5. the taken card is never on the discard pile during its turn
+        if self.in_turn and self.taken >= 0:
+            assert self.taken not in self.discard
+        # 6. tallies are sums of non-negative hand scores
+        for s in range(n):
+            assert self.tallies[s] == sum(h["scores"][s] for h in self.hand_log)
+            assert all(h["scores"][s] >= 0 for h in self.hand_log)
+        # 7. chips
+        if self.money is not None:
+            self.money.check()
+            assert self.money.chips == n * int(self.game.options["chips"])
+            for s in range(n):
+                assert self.money.is_live(s) == self.active[s] or self.over
+        # 8. no active seat waits with an empty hand at a quiet decision
+        if self.need is not None and self.need[0] in QUIET:
+            assert not self._someone_out(), "a hand is empty but the hand goes on"
+        assert self.turns <= self.max_turns
+        assert self.over == (self.need is None)

@@ -1,0 +1,179 @@
+"""The continuation stack: what a Somachi state still has to do once the current decision
+is answered.
+
+A state works through :attr:`SomachiState.tasks` (a list; the last element runs next) in
+:meth:`SomachiState._run` until some seat must decide. Each task is a small named tuple;
+the driver dispatches on its type with ``match``. A task that needs a reshuffle's order
+(:class:`Deal`, :class:`OpeningDraw`, :class:`Draw`) pushes itself again and waits.
+
+In the order a hand meets them:
+
+* :class:`Deal` deals the hands; :class:`OpenStep` asks the next seat of the opening round
+  (:class:`AskOpen` asks it again after it paid the bring-in); :class:`OpeningDraw` is the
+  draw that is part of an opening; :class:`AfterOpening` ends the round (with gambling,
+  :class:`CatchUp` collects the bring-in from the seats that stood before it).
+* :class:`RegularStart` starts the regular turns (:class:`SeedFlip` seeds the discard
+  pile under ``seed_discard``); :class:`NextTurn` gives the turn to the next active seat,
+  which draws (:class:`Draw`) and acts (:class:`AskTurn`) until its turn ends.
+* :class:`Flush` queues the reaction windows an action opened (:class:`ClaimWindow`,
+  :class:`CollectWindow`), clockwise from the acting seat; :class:`CheckOut` ends the hand
+  when an active seat's hand is empty.
+* A play or attack: :class:`MatchStay` asks the stay-in bets to be matched, :class:`Effect`
+  sweeps with an arl or opens the defence window, :class:`ResolveAttack` removes the
+  attacked cards (or not); :class:`ChallengeStep` asks the next seat to meet a challenge.
+
+Tasks without fields are single values (:data:`CHECK_OUT`, ...); the per-seat ones come
+from tables (:data:`FLUSH`, :data:`ASK_TURN`), so the hot path builds few tuples.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class OpenStep(NamedTuple):
+    """Ask the ``k``-th seat of the opening order (skipping those out) to open or stand."""
+
+    k: int
+
+
+class AskOpen(NamedTuple):
+    """Ask ``seat`` to open or stand (after it paid what it owed for the bring-in)."""
+
+    seat: int
+
+
+class AfterOpening(NamedTuple):
+    """The opening round is over: the bring-in is caught up, then regular turns start."""
+
+
+class CatchUp(NamedTuple):
+    """Ask the seats of the opening order from the ``k``-th on to pay the bring-in."""
+
+    k: int
+
+
+class RegularStart(NamedTuple):
+    """Regular turns start left of the dealer (after seeding the discard pile)."""
+
+
+class NextTurn(NamedTuple):
+    """The next active seat's turn (or the hand ends at the turn limit)."""
+
+
+class AskTurn(NamedTuple):
+    """``seat`` acts in its turn (add, claim, collect, challenge; play, attack, discard)."""
+
+    seat: int
+
+
+class Flush(NamedTuple):
+    """Queue the windows that opened, clockwise from ``actor``."""
+
+    actor: int
+
+
+class CheckOut(NamedTuple):
+    """The hand ends if an active seat's hand is empty."""
+
+
+class MatchStay(NamedTuple):
+    """Ask the seats from the ``k``-th (counted from ``start``'s left) to match the
+    stay-in bets of ``start``'s turn."""
+
+    start: int
+    k: int
+
+
+class Effect(NamedTuple):
+    """The effect of ``card`` played by ``seat`` (``target`` >= 0: an arlas attacking it)."""
+
+    seat: int
+    card: int
+    target: int
+
+
+class ResolveAttack(NamedTuple):
+    """``seat``'s arlas ``card`` removes ``target``'s cards of its suit, unless defended."""
+
+    seat: int
+    target: int
+    card: int
+
+
+class ClaimWindow(NamedTuple):
+    """W1: ``seat``'s arl may claim ``card`` on top of the discard pile, if still so."""
+
+    seat: int
+    card: int
+
+
+class CollectWindow(NamedTuple):
+    """W2: ``seat``'s arl may collect ``suit`` from other tableaus, if still so."""
+
+    seat: int
+    suit: int
+
+
+class ChallengeStep(NamedTuple):
+    """Ask the seats from the ``k``-th after ``seat`` to meet its challenge of ``amount``."""
+
+    seat: int
+    amount: int
+    k: int
+
+
+class Deal(NamedTuple):
+    """Deal the hands from the ``k``-th card on."""
+
+    k: int
+
+
+class OpeningDraw(NamedTuple):
+    """The draw that is part of ``seat``'s opening (S-36), then its bet."""
+
+    seat: int
+
+
+class Draw(NamedTuple):
+    """``seat`` draws the deck's top card (once a reshuffle's order is given, if needed)."""
+
+    seat: int
+
+
+class SeedFlip(NamedTuple):
+    """Turn the deck's top card onto the discard pile (reshuffling first if it is empty)."""
+
+
+Task = (
+    OpenStep
+    | AskOpen
+    | AfterOpening
+    | CatchUp
+    | RegularStart
+    | NextTurn
+    | AskTurn
+    | Flush
+    | CheckOut
+    | MatchStay
+    | Effect
+    | ResolveAttack
+    | ClaimWindow
+    | CollectWindow
+    | ChallengeStep
+    | Deal
+    | OpeningDraw
+    | Draw
+    | SeedFlip
+)
+#: A reaction window waiting in :attr:`SomachiState.trig` for the next :class:`Flush`.
+Window = ClaimWindow | CollectWindow
+
+AFTER_OPENING = AfterOpening()
+REGULAR_START = RegularStart()
+NEXT_TURN = NextTurn()
+CHECK_OUT = CheckOut()
+SEED_FLIP = SeedFlip()
+#: ``FLUSH[s]``, ``ASK_TURN[s]``: the per-seat tasks, built once.
+FLUSH: tuple[Flush, ...] = tuple(Flush(s) for s in range(8))
+ASK_TURN: tuple[AskTurn, ...] = tuple(AskTurn(s) for s in range(8))

@@ -1,0 +1,303 @@
+"""The hand from the deal to its last turn: the opening round and the regular turns.
+
+* **The deal**: hands of four (:data:`~cardhall.games.somachi.actions.HAND_SIZE`), one card
+  at a time clockwise from the dealer's left, to the seats dealt in.
+* **The opening round** (each seat once, clockwise from the dealer's left): ``open c`` (an
+  alak or arl; any face card under ``any_face_opens``) and draw one card (S-36), or
+  ``stand``. An arl opened sweeps its suit (``windows.py``).
+* **A regular turn**: ``draw`` (the deck) or ``take`` (the top of the discard pile); then
+  any number of ``add NUMBER FACE``, ``claim`` / ``collect arl/SX`` and, when gambling, one
+  ``challenge k``; then the turn ends with ``play FACE``, ``attack arlas/SX T`` or
+  ``discard c`` (never the card just taken from the discard pile). Which of these are
+  legal is ``legal.py``; the windows and the chips are ``windows.py`` and ``gambling.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardhall.cards import ARL, RANK, SUIT_INDEX, RailogCard
+from cardhall.engine import Action
+from cardhall.games.somachi.actions import (
+    HAND_SIZE,
+    K_BRINGIN,
+    K_DRAW,
+    K_MAIN,
+    K_OPEN,
+    K_OWE,
+    K_RAISE,
+    K_STAY,
+)
+from cardhall.games.somachi.tasks import (
+    AFTER_OPENING,
+    ASK_TURN,
+    CHECK_OUT,
+    FLUSH,
+    NEXT_TURN,
+    REGULAR_START,
+    SEED_FLIP,
+    AskOpen,
+    CatchUp,
+    ChallengeStep,
+    Deal,
+    Draw,
+    Effect,
+    MatchStay,
+    OpeningDraw,
+    OpenStep,
+)
+from cardhall.games.somachi.windows import claim, collect, sweep, trig_w1, trig_w2
+
+if TYPE_CHECKING:
+    from cardhall.games.somachi.state import SomachiState
+
+
+def start_hand(st: SomachiState) -> None:
+    """A new hand: the seats dealt in (with chips, when gambling) are active, the counters
+    start again, and the deal, the opening round and what follows it are queued."""
+    n = st.players
+    if st.money is not None:
+        st.money.start_deal()
+        st.dealt = st.money.dealt.copy()
+    else:
+        st.dealt = [True] * n
+    st.active = st.dealt.copy()
+    st.turns = 0
+    st.declines = 0
+    st.bi_level = 0
+    st.bi_state = 0
+    st.bi_paid = [0] * n
+    st.bi_exempt = [False] * n
+    st.turn_seat = -1
+    st.in_turn = False
+    st.taken = -1
+    st.challenged = False
+    st.stay_bets = []
+    order = [(st.dealer + k) % n for k in range(1, n + 1)]
+    st.open_order = [s for s in order if st.dealt[s]]
+    st._emit("hand", None, number=len(st.hand_log) + 1, dealer=st.dealer, seats=st.open_order)
+    st.tasks = [AFTER_OPENING, OpenStep(0), Deal(0)]
+
+
+def deal(st: SomachiState, k: int) -> None:
+    """Deal the hands, one card at a time clockwise, from the ``k``-th card on."""
+    order = st.open_order
+    m = len(order)
+    while k < HAND_SIZE * m:
+        c = st._draw_card()
+        if c is not None:
+            s = order[k % m]
+            st.hands[s].append(c)
+            if st.deck_known_flag:
+                st.pub[s] |= 1 << c
+        elif st._pending is not None:
+            st.tasks.append(Deal(k))  # again, once the reshuffle is given
+            return
+        k += 1
+    for s in order:
+        st._emit_private("deal", s, {"cards": sorted(st.hands[s])}, {"count": len(st.hands[s])})
+    st.trig = []
+
+
+def open_step(st: SomachiState, k: int) -> None:
+    """Ask the ``k``-th seat of the opening order still in (after it pays what it owes
+    for a bring-in declared before its turn) to open or stand."""
+    order = st.open_order
+    while k < len(order) and not st.active[order[k]]:
+        k += 1
+    if k >= len(order):
+        return
+    s = order[k]
+    st.tasks.append(OpenStep(k + 1))
+    st.turn_seat = s
+    if st.gambling and st.bi_state == 1 and st.bi_paid[s] < st.bi_level:
+        assert st.money is not None
+        if st.money.stacks[s] > 0:
+            st.tasks.append(AskOpen(s))
+            st.need = (K_OWE, s, st.bi_level - st.bi_paid[s], 0)
+            return
+    st.need = (K_OPEN, s)
+
+
+def apply_opening(st: SomachiState, seat: int, action: Action) -> None:
+    """``seat``'s answer in the opening round: ``stand``, or ``open c`` (then it draws)."""
+    if action.kind == "stand":
+        st._emit("stand", seat)
+        if st.bi_state == 0:
+            st.bi_exempt[seat] = not st.binds_earlier
+    else:
+        open_pile(st, seat, action.arg)
+
+
+def open_pile(st: SomachiState, seat: int, c: RailogCard) -> None:
+    """``seat`` opens a pile with ``c``; an arl sweeps its suit at once, an alak may open
+    a collect window; the opening draw follows."""
+    st._from_hand(seat, c)
+    st._place_pile(seat, c)
+    st._emit("open", seat, card=c)
+    if RANK[c] == ARL:
+        sweep(st, seat, SUIT_INDEX[c])
+    else:
+        trig_w2(st, SUIT_INDEX[c], seat)
+    st.tasks.append(OpeningDraw(seat))
+
+
+def open_draw(st: SomachiState, seat: int) -> None:
+    """The draw that is part of an opening (S-36), then the opener's bet."""
+    d = st._draw_card()
+    if d is None and st._pending is not None:
+        st.tasks.append(OpeningDraw(seat))  # again, once the reshuffle is given
+        return
+    if d is not None:
+        st._to_hand_private(seat, d, "draw")
+    elif st.discard:
+        d = st.discard.pop()
+        st.disc_by.pop()
+        st.hands[seat].append(d)
+        st.pub[seat] |= 1 << d
+        st._emit("take", seat, card=d, discard_size=len(st.discard))
+        trig_w1(st)
+    tasks = st.tasks
+    tasks.append(FLUSH[seat])
+    tasks.append(CHECK_OUT)
+    if st.gambling:
+        assert st.money is not None
+        if st.money.stacks[seat] > 0:
+            if st.bi_state == 0:
+                st.need = (K_BRINGIN, seat)
+            elif st.bi_state == 1:
+                st.need = (K_RAISE, seat)
+
+
+def after_opening(st: SomachiState) -> None:
+    """The opening round is over: with a bring-in, those who owe it catch up; then the
+    regular turns start."""
+    tasks = st.tasks
+    tasks.append(REGULAR_START)
+    if st.gambling and st.bi_level > 0:
+        tasks.append(CatchUp(0))
+
+
+def regular_start(st: SomachiState) -> None:
+    """Regular turns start left of the dealer; under ``seed_discard`` the deck's top card
+    is turned onto the discard pile first."""
+    tasks = st.tasks
+    first = st._next_active(st.dealer)
+    tasks.append(NEXT_TURN)
+    tasks.append(FLUSH[first])
+    st.turn_seat = st.dealer
+    if st.seed_discard:
+        tasks.append(SEED_FLIP)
+
+
+def next_turn(st: SomachiState) -> None:
+    """The next active seat's turn: it draws or takes (or acts at once when there is
+    nothing to draw); at the turn limit the hand ends instead."""
+    if st.turns >= st.max_turns:
+        st._emit("turn_limit", None, turns=st.turns)
+        st._end_hand("turn limit")
+        return
+    st.turns += 1
+    p = st._next_active(st.turn_seat)
+    st.turn_seat = p
+    st.in_turn = True
+    st.taken = -1
+    st.challenged = False
+    if st.deck or st.discard or st._can_refill():
+        st.need = (K_DRAW, p)
+    else:
+        st._emit("no_draw", p)
+        st.need = (K_MAIN, p)
+
+
+def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
+    """The first step of a turn: ``draw`` (the deck; it may wait for a reshuffle) or
+    ``take`` (the top of the discard pile, seen by all)."""
+    tasks = st.tasks
+    tasks.append(ASK_TURN[seat])
+    tasks.append(FLUSH[seat])
+    if action.kind == "draw":
+        tasks.append(Draw(seat))  # the draw may wait for a reshuffle
+    else:
+        c = st.discard.pop()
+        st.disc_by.pop()
+        st.hands[seat].append(c)
+        st.pub[seat] |= 1 << c
+        st.taken = c
+        st._emit("take", seat, card=c, discard_size=len(st.discard))
+        trig_w1(st)
+
+
+def draw(st: SomachiState, task: Draw) -> None:
+    """The deck's top card to ``task.seat`` (the task waits again for a reshuffle's order)."""
+    drawn = st._draw_card()
+    if drawn is not None:
+        st._to_hand_private(task.seat, drawn, "draw")
+    elif st._pending is not None:
+        st.tasks.append(task)  # again, once the reshuffle is given
+
+
+def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
+    """An action of ``seat``'s turn: ``add``, ``claim``, ``collect`` and ``challenge`` go on
+    with the turn; ``discard``, ``play`` and ``attack`` end it."""
+    a = action.kind
+    tasks = st.tasks
+    if a == "add":
+        c, f = action.arg
+        st._from_hand(seat, c)
+        owner = st.loc[f]
+        st.tab[owner].append(c)
+        st.loc[c] = owner
+        st.pile_of[c] = f
+        st._emit("add", seat, card=c, pile=f, owner=owner)
+        trig_w2(st, SUIT_INDEX[c], owner)
+        tasks.append(ASK_TURN[seat])
+        tasks.append(FLUSH[seat])
+        tasks.append(CHECK_OUT)
+    elif a == "claim":
+        claim(st, seat)
+        tasks.append(ASK_TURN[seat])
+        tasks.append(FLUSH[seat])
+    elif a == "collect":
+        collect(st, seat, SUIT_INDEX[action.arg])
+        tasks.append(ASK_TURN[seat])
+        tasks.append(FLUSH[seat])
+    elif a == "challenge":
+        st.challenged = True
+        st._emit("challenge", seat, amount=action.arg)
+        tasks.append(ASK_TURN[seat])
+        tasks.append(ChallengeStep(seat, action.arg, 1))
+    elif a == "discard":
+        c = action.arg
+        st._from_hand(seat, c)
+        st.in_turn = False
+        st.taken = -1
+        st.discard.append(c)
+        st.disc_by.append(seat)
+        st._emit("discard", seat, card=c)
+        trig_w1(st)
+        tasks.append(NEXT_TURN)
+        tasks.append(FLUSH[seat])
+        tasks.append(CHECK_OUT)
+    else:  # play / attack
+        st.in_turn = False
+        st.taken = -1
+        st.stay_bets = []
+        tasks.append(NEXT_TURN)
+        tasks.append(FLUSH[seat])
+        tasks.append(CHECK_OUT)
+        tasks.append(MatchStay(seat, 0))
+        if a == "attack":
+            c, target = action.arg
+            st._from_hand(seat, c)
+            st.limbo = c
+            st._emit("attack", seat, card=c, target=target)
+            tasks.append(Effect(seat, c, target))
+        else:
+            c = action.arg
+            st._from_hand(seat, c)
+            st._place_pile(seat, c)
+            st._emit("play", seat, card=c)
+            tasks.append(Effect(seat, c, -1))
+        if st.gambling and st.money is not None and st.money.stacks[seat] > 0:
+            st.need = (K_STAY, seat)
