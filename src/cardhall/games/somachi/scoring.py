@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
     """Points of a tableau: numbers at face value, alak 8, other faces 0 (8 under ACC).
 
+    >>> from cardhall.cards import RailogCard
     >>> tableau_score(RailogCard.parse_many("alak/S1 5/S1 arl/S2 3/S2"))
     16
     >>> tableau_score(RailogCard.parse_many("alak/S1 5/S1 arl/S2 3/S2"), all_cards_count=True)
