@@ -229,27 +229,31 @@ class SomachiState(State):
             match t:
                 case Flush(actor):
                     flush(self, actor)
-                case ClaimWindow(seat, card):
-                    ask_claim(self, seat, card)
-                case CollectWindow(seat, suit):
-                    ask_collect(self, seat, suit)
                 case AskTurn(seat):
                     self.need = (K_MAIN, seat)
+                case Draw():
+                    draw(self, t)
                 case CheckOut():
                     if self._someone_out():
                         self._end_hand("out")
                 case NextTurn():
                     next_turn(self)
+                case ClaimWindow(seat, card):
+                    ask_claim(self, seat, card)
+                case CollectWindow(seat, suit):
+                    ask_collect(self, seat, suit)
+                case MatchStay(start, k):
+                    match_stay_bets(self, start, k)
                 case Effect(seat, card, target):
                     effect(self, seat, card, target)
                 case ResolveAttack(seat, target, card):
                     resolve_attack(self, seat, target, card)
-                case MatchStay(start, k):
-                    match_stay_bets(self, start, k)
                 case ChallengeStep(seat, amount, k):
                     challenge_step(self, seat, amount, k)
                 case OpenStep(k):
                     open_step(self, k)
+                case OpeningDraw(seat):
+                    open_draw(self, seat)
                 case AskOpen(seat):
                     if self.active[seat]:
                         self.need = (K_OPEN, seat)
@@ -266,10 +270,6 @@ class SomachiState(State):
                         self._reshuffle()  # flips a seed itself
                 case Deal(k):
                     deal(self, k)
-                case OpeningDraw(seat):
-                    open_draw(self, seat)
-                case Draw():
-                    draw(self, t)
                 case _:  # pragma: no cover
                     raise AssertionError(f"unknown task {t!r}")
 

@@ -22,8 +22,10 @@ In the order a hand meets them:
   sweeps with an arl or opens the defence window, :class:`ResolveAttack` removes the
   attacked cards (or not); :class:`ChallengeStep` asks the next seat to meet a challenge.
 
-Tasks without fields are single values (:data:`CHECK_OUT`, ...); the per-seat ones come
-from tables (:data:`FLUSH`, :data:`ASK_TURN`), so the hot path builds few tuples.
+Tasks without fields are single values (:data:`CHECK_OUT`, ...); the frequent ones come
+from tables (:data:`FLUSH`, :data:`ASK_TURN`, :data:`DRAW`, ...), so the hot path builds
+few tuples. The driver's cases go from the most frequent task to the rarest (in the
+compiled build each case that does not match costs a type check).
 """
 
 from __future__ import annotations
@@ -174,6 +176,16 @@ REGULAR_START = RegularStart()
 NEXT_TURN = NextTurn()
 CHECK_OUT = CheckOut()
 SEED_FLIP = SeedFlip()
-#: ``FLUSH[s]``, ``ASK_TURN[s]``: the per-seat tasks, built once.
+#: The frequent tasks, built once (a named tuple's constructor is a Python call):
+#: ``FLUSH[s]``, ``ASK_TURN[s]``, ``DRAW[s]``, ``MATCH_FROM[s]`` (``MatchStay(s, 0)``),
+#: ``CLAIM_WINDOW[s][card]`` and ``COLLECT_WINDOW[s][suit]``.
 FLUSH: tuple[Flush, ...] = tuple(Flush(s) for s in range(8))
 ASK_TURN: tuple[AskTurn, ...] = tuple(AskTurn(s) for s in range(8))
+DRAW: tuple[Draw, ...] = tuple(Draw(s) for s in range(8))
+MATCH_FROM: tuple[MatchStay, ...] = tuple(MatchStay(s, 0) for s in range(8))
+CLAIM_WINDOW: tuple[tuple[ClaimWindow, ...], ...] = tuple(
+    tuple(ClaimWindow(s, c) for c in range(96)) for s in range(8)
+)
+COLLECT_WINDOW: tuple[tuple[CollectWindow, ...], ...] = tuple(
+    tuple(CollectWindow(s, x) for x in range(8)) for s in range(8)
+)

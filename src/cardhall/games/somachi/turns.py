@@ -32,7 +32,9 @@ from cardhall.games.somachi.tasks import (
     AFTER_OPENING,
     ASK_TURN,
     CHECK_OUT,
+    DRAW,
     FLUSH,
+    MATCH_FROM,
     NEXT_TURN,
     REGULAR_START,
     SEED_FLIP,
@@ -42,7 +44,6 @@ from cardhall.games.somachi.tasks import (
     Deal,
     Draw,
     Effect,
-    MatchStay,
     OpeningDraw,
     OpenStep,
 )
@@ -217,7 +218,7 @@ def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
     tasks.append(ASK_TURN[seat])
     tasks.append(FLUSH[seat])
     if action.kind == "draw":
-        tasks.append(Draw(seat))  # the draw may wait for a reshuffle
+        tasks.append(DRAW[seat])  # the draw may wait for a reshuffle
     else:
         c = st.discard.pop()
         st.disc_by.pop()
@@ -286,7 +287,7 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         tasks.append(NEXT_TURN)
         tasks.append(FLUSH[seat])
         tasks.append(CHECK_OUT)
-        tasks.append(MatchStay(seat, 0))
+        tasks.append(MATCH_FROM[seat])
         if a == "attack":
             c, target = action.arg
             st._from_hand(seat, c)

@@ -30,9 +30,9 @@ from cardhall.cards import ARL, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
 from cardhall.engine import Action
 from cardhall.games.somachi.actions import K_STAY, K_W1, K_W2, K_W3, D
 from cardhall.games.somachi.tasks import (
+    CLAIM_WINDOW,
+    COLLECT_WINDOW,
     FLUSH,
-    ClaimWindow,
-    CollectWindow,
     ResolveAttack,
 )
 
@@ -78,7 +78,7 @@ def trig_w1(st: SomachiState) -> None:
         c = st.discard[-1]
         o = st.arl_owner[SUIT_INDEX[c]]
         if o >= 0 and st.disc_by[-1] != o:
-            st.trig.append(ClaimWindow(o, c))
+            st.trig.append(CLAIM_WINDOW[o][c])
 
 
 def trig_w2(st: SomachiState, suit: int, into: int) -> None:
@@ -87,7 +87,7 @@ def trig_w2(st: SomachiState, suit: int, into: int) -> None:
     if st.w2:
         o = st.arl_owner[suit]
         if o >= 0 and o != into:
-            st.trig.append(CollectWindow(o, suit))
+            st.trig.append(COLLECT_WINDOW[o][suit])
 
 
 def ask_claim(st: SomachiState, o: int, c: int) -> None:
