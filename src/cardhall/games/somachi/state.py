@@ -227,10 +227,10 @@ class SomachiState(State):
         while self.need is None and not self.over and self._pending is None:
             t = self.tasks.pop()
             match t:
-                case Flush(actor):
-                    flush(self, actor)
-                case AskTurn(seat):
-                    self.need = (K_MAIN, seat)
+                case Flush():
+                    flush(self, t.actor)
+                case AskTurn():
+                    self.need = (K_MAIN, t.seat)
                 case Draw():
                     draw(self, t)
                 case CheckOut():
@@ -238,29 +238,29 @@ class SomachiState(State):
                         self._end_hand("out")
                 case NextTurn():
                     next_turn(self)
-                case ClaimWindow(seat, card):
-                    ask_claim(self, seat, card)
-                case CollectWindow(seat, suit):
-                    ask_collect(self, seat, suit)
-                case MatchStay(start, k):
-                    match_stay_bets(self, start, k)
-                case Effect(seat, card, target):
-                    effect(self, seat, card, target)
-                case ResolveAttack(seat, target, card):
-                    resolve_attack(self, seat, target, card)
-                case ChallengeStep(seat, amount, k):
-                    challenge_step(self, seat, amount, k)
-                case OpenStep(k):
-                    open_step(self, k)
-                case OpeningDraw(seat):
-                    open_draw(self, seat)
-                case AskOpen(seat):
-                    if self.active[seat]:
-                        self.need = (K_OPEN, seat)
+                case ClaimWindow():
+                    ask_claim(self, t.seat, t.card)
+                case CollectWindow():
+                    ask_collect(self, t.seat, t.suit)
+                case MatchStay():
+                    match_stay_bets(self, t.start, t.k)
+                case Effect():
+                    effect(self, t.seat, t.card, t.target)
+                case ResolveAttack():
+                    resolve_attack(self, t.seat, t.target, t.card)
+                case ChallengeStep():
+                    challenge_step(self, t.seat, t.amount, t.k)
+                case OpenStep():
+                    open_step(self, t.k)
+                case OpeningDraw():
+                    open_draw(self, t.seat)
+                case AskOpen():
+                    if self.active[t.seat]:
+                        self.need = (K_OPEN, t.seat)
                 case AfterOpening():
                     after_opening(self)
-                case CatchUp(k):
-                    catch_up(self, k)
+                case CatchUp():
+                    catch_up(self, t.k)
                 case RegularStart():
                     regular_start(self)
                 case SeedFlip():
@@ -268,8 +268,8 @@ class SomachiState(State):
                         self._seed_flip()
                     else:
                         self._reshuffle()  # flips a seed itself
-                case Deal(k):
-                    deal(self, k)
+                case Deal():
+                    deal(self, t.k)
                 case _:  # pragma: no cover
                     raise AssertionError(f"unknown task {t!r}")
 
