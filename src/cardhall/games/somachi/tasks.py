@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from cardhall.cards import RAILOG_DECK
+
 
 class OpenStep(NamedTuple):
     """Ask the ``k``-th seat of the opening order (skipping those out) to open or stand."""
@@ -184,7 +186,8 @@ ASK_TURN: tuple[AskTurn, ...] = tuple(AskTurn(s) for s in range(8))
 DRAW: tuple[Draw, ...] = tuple(Draw(s) for s in range(8))
 MATCH_FROM: tuple[MatchStay, ...] = tuple(MatchStay(s, 0) for s in range(8))
 CLAIM_WINDOW: tuple[tuple[ClaimWindow, ...], ...] = tuple(
-    tuple(ClaimWindow(s, c) for c in range(96)) for s in range(8)
+    tuple(ClaimWindow(s, c) for c in RAILOG_DECK)
+    for s in range(8)  # cards, not ints
 )
 COLLECT_WINDOW: tuple[tuple[CollectWindow, ...], ...] = tuple(
     tuple(CollectWindow(s, x) for x in range(8)) for s in range(8)
