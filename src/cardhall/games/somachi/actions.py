@@ -3,6 +3,8 @@ the actions with their notation and ids (the table is in the package docstring).
 
 from __future__ import annotations
 
+from typing import Final
+
 from cardhall.cards import (
     ALAK,
     ARL,
@@ -17,19 +19,29 @@ from cardhall.cards import (
 from cardhall.engine import Action, arg_int
 from cardhall.errors import NotationError
 
-HAND_SIZE = 4
+HAND_SIZE: Final = 4
 #: The Thousand Points target: 584, written 888 in Railog octal (8*64 + 8*8 + 8).
-TARGET_POINTS = 584
+TARGET_POINTS: Final = 584
 #: Engine safety limit on the number of hands in one game (a game to 584 where nobody
 #: ever scores would otherwise never end). Not a rule.
-MAX_HANDS = 1000
+MAX_HANDS: Final = 1000
 
 D = RAILOG_DECK
 
 # ----------------------------------------------------------------------------- decisions
 
-#: What the state is waiting for (``need[0]``).
-K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_W3, K_BRINGIN, K_RAISE, K_OWE, K_STAY, K_CHAL = range(11)
+#: What the state is waiting for (``need[0]``). ``Final``: the compiled build inlines them.
+K_OPEN: Final = 0
+K_DRAW: Final = 1
+K_MAIN: Final = 2
+K_W1: Final = 3
+K_W2: Final = 4
+K_W3: Final = 5
+K_BRINGIN: Final = 6
+K_RAISE: Final = 7
+K_OWE: Final = 8
+K_STAY: Final = 9
+K_CHAL: Final = 10
 NEED_NAMES = (
     "opening",
     "draw",

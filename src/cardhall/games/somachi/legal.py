@@ -97,11 +97,19 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     two = len(hand) == 2 and taken >= 0
     afo = st.afo
     loc = st.loc
+    # the module-level tables as locals (the compiled build reads a global from a dict)
     openers = OPENERS
+    rank = RANK
+    suit_of = SUIT_INDEX
+    add_a = ADD_A
+    play_a = PLAY_A
+    attack_a = ATTACK_A
+    alak = ALAK
+    arlas = ARLAS
     for c in hand:
-        r = RANK[c]
+        r = rank[c]
         if r <= 8:
-            x = SUIT_INDEX[c]
+            x = suit_of[c]
             faces = faces_of.get(x)
             if faces is None:
                 if afo:
@@ -122,26 +130,26 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
                     stranding = 1 if stranded(st, seat, taken) else 0
                 if stranding:
                     continue
-            row = ADD_A[c]
+            row = add_a[c]
             for f in faces:
-                adds.append(row[RANK[f] - ALAK])
-        elif r == ARLAS:
+                adds.append(row[rank[f] - alak])
+        elif r == arlas:
             if st.afo:
-                plays.append(PLAY_A[c])
-            x = SUIT_INDEX[c]
+                plays.append(play_a[c])
+            x = suit_of[c]
             tab = st.tab
             active = st.active
             for t in range(st.players):
                 if t != seat and active[t]:
                     for d in tab[t]:
-                        if SUIT_INDEX[d] == x:
-                            plays.append(ATTACK_A[x][t])
+                        if suit_of[d] == x:
+                            plays.append(attack_a[x][t])
                             break
         else:
-            plays.append(PLAY_A[c])
+            plays.append(play_a[c])
     out = adds
     discard = st.discard
-    if discard and st.arl_owner[SUIT_INDEX[discard[-1]]] == seat and st.disc_by[-1] != seat:
+    if discard and st.arl_owner[suit_of[discard[-1]]] == seat and st.disc_by[-1] != seat:
         out.append(CLAIM)  # claimable(), inline
     if st.w2:
         owner = st.arl_owner

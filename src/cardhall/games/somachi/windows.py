@@ -44,10 +44,11 @@ if TYPE_CHECKING:
 
 def others_have(st: SomachiState, seat: int, suit: int) -> bool:
     """Whether a tableau other than ``seat``'s holds a card of ``suit``."""
+    suit_of = SUIT_INDEX
     for s, t in enumerate(st.tab):
         if s != seat:
             for c in t:
-                if SUIT_INDEX[c] == suit:
+                if suit_of[c] == suit:
                     return True
     return False
 
