@@ -416,7 +416,8 @@ class GethaEncoder(Encoder):
                 row += [0.0 if info[key] is None else (info[key] + 1) / 97]
             row += [info["folded_count"] / 96]
             start = self._seat_start[q]
-            out[start : start + len(_SEAT_FIELDS)] = row
+            for i, x in enumerate(row):  # single values: cheaper than numpy reading a list
+                mv[start + i] = x
             played_by = self._played_by[q]
             for text in info.get("played", ()):
                 mv[played_by + RAILOG_CARD[text]] = 1.0

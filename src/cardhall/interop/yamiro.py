@@ -233,11 +233,9 @@ class YamiroEncoder(Encoder):
         self._by_slot = [p[f"played.by_{s}"].start for s in seats]
         self._side_start = [p["captures.side_0"].start, p["captures.side_1"].start]
         self._result_start = [p[f"results[{k}]"].start for k in range(self.hands)]
-        #: A finished hand's result row, by its text, winner and arlas (results never
+        #: A finished hand's result row, by what the view tells of it (results never
         #: change once told, and their sentences are read back with regular expressions).
-        self._result_rows: dict[
-            tuple[str, int | None, int], tuple[list[float], bool, list[float]]
-        ] = {}
+        self._result_rows: dict[tuple[Any, ...], np.ndarray] = {}
         decisions = research.bounds.max_decisions
         self.steps = 4 * decisions + self.hands if solo else 2 * decisions
         h = self.history
@@ -296,32 +294,42 @@ class YamiroEncoder(Encoder):
             for text in result["captured"]:
                 mv[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
             base = self._result_start[k]
-            winner = result["winner"]
-            key = (result["text"], winner, result["arlas"])
-            told = self._result_rows.get(key)
-            if told is None:
+            key = (
+                result["text"],
+                result["winner"],
+                result["arlas"],
+                *fixed(result["values"], 2, "values"),
+                result["cards"],
+            )
+            row = self._result_rows.get(key)
+            if row is None:
                 if len(self._result_rows) >= 4096:  # a bound on the memory kept
                     self._result_rows.clear()
-                totals, mults, cancelled, stopped = parse_result_text(*key)
-                told = self._result_rows[key] = (
-                    [totals[0] / 288, totals[1] / 288, mults[0] / 4, mults[1] / 4],
-                    stopped,
-                    [x / self.per_hand for x in cancelled],
-                )
-            parsed, stopped, cancelled_at = told
-            row = [
-                1.0,
-                float(winner == 0),
-                float(winner == 1),
-                float(winner is None),
-                (result["arlas"] + 1) / self.per_hand,
-                *(v / 1152 for v in fixed(result["values"], 2, "values")),
-                *parsed,
-                result["cards"] / 96,
-                float(stopped),
-                *cancelled_at,
-            ]
+                row = self._result_rows[key] = self._result_row(*key)
             out[base : base + len(row)] = row
+
+    def _result_row(
+        self, text: str, winner: int | None, arlas: int, v0: int, v1: int, cards: int
+    ) -> np.ndarray:
+        """The values of one finished hand's result."""
+        totals, mults, cancelled, stopped = parse_result_text(text, winner, arlas)
+        row = [
+            1.0,
+            float(winner == 0),
+            float(winner == 1),
+            float(winner is None),
+            (arlas + 1) / self.per_hand,
+            v0 / 1152,
+            v1 / 1152,
+            totals[0] / 288,
+            totals[1] / 288,
+            mults[0] / 4,
+            mults[1] / 4,
+            cards / 96,
+            float(stopped),
+            *(x / self.per_hand for x in cancelled),
+        ]
+        return np.array(row, dtype=np.float32)
 
     def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
         q = self.private
