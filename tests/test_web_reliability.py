@@ -1259,7 +1259,8 @@ def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A hello's sync and an asked-for sync tell the game's whole history (all of it
-    after a rebuild): that runs in a worker thread, never on the event loop."""
+    after a rebuild): that runs in a worker thread, never on the event loop (which tells
+    only a sync whose seat feed is kept)."""
     import asyncio
 
     from cardhall.web import sockets
@@ -1286,4 +1287,8 @@ def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
         while msg["type"] != "sync":
             msg = ws.receive_json()
         assert msg["view"]["legal"] == ["first", "second"]
-    assert told_on_loop == [False, False]
+        time.sleep(1.05)  # one asked-for sync a second is answered
+        ws.send_json({"type": "sync"})  # its feed is kept now: cheap, told on the loop
+        while ws.receive_json()["type"] != "sync":
+            pass
+    assert told_on_loop == [False, False, True]

@@ -161,6 +161,7 @@ class Pipeline:
             raise
         if isinstance(found, ActResult):
             return found
+        snapshot = tablelog.snapshot_due(int(found.row["version"]) + 1, found.state)
         with self.db.lock(table_id):
             with self.db.write() as conn:
                 row = tablelog.row(conn, table_id, lock=True)
@@ -174,6 +175,7 @@ class Pipeline:
                     if isinstance(again, ActResult):
                         return again
                     found = again
+                    snapshot = tablelog.snapshot_due(int(row["version"]) + 1, found.state)
                 cached, state, rev = found.cached, found.state, int(row["lobby_rev"])
                 version = int(row["version"])
                 new_version = version + 1
@@ -191,7 +193,8 @@ class Pipeline:
                 )
                 stored = tablelog.store_new_shuffles(conn, table_id, state, cached.n_shuffles)
                 marks = [*cached.marks, len(state.events)]
-                tablelog.maybe_snapshot(conn, table_id, new_version, state)
+                if snapshot is not None:
+                    self.db.insert_snapshot(conn, table_id, new_version, snapshot)
                 deadline = deadline_for(row, state)
                 status = "over" if state.is_over else "playing"
                 # a person acting keeps the table alive; bots and timers do not

@@ -24,6 +24,7 @@ __all__ = [
     "narration_context",
     "projected_events",
     "seat_feed",
+    "sync_is_cheap",
     "sync_message",
     "update_messages",
 ]
@@ -90,6 +91,37 @@ class _Feed(NamedTuple):
 _FEEDS: Recent[tuple[str, int | None], _Feed] = Recent(FEEDS_KEPT)
 
 
+def _kept_feed(
+    table_id: str, state: State, seat: int | None, ctx: narration.Context
+) -> _Feed | None:
+    """The feed kept for the table's seat, if ``state`` continues it and it is told in
+    the words of ``ctx``."""
+    events = state.events
+    kept = _FEEDS.get((table_id, seat))
+    if (
+        kept is not None
+        and kept.ctx == ctx
+        and 0 < kept.upto <= len(events)
+        and events[kept.upto - 1] is kept.last
+    ):
+        return kept
+    return None
+
+
+def sync_is_cheap(
+    info: dict[str, Any], cached: Cached | None, seat: int | None, suits: str = "plain"
+) -> bool:
+    """Whether :func:`sync_message` costs little (the seat's feed is kept and at most
+    :data:`MAX_GAP` events behind): the event loop may tell it; otherwise a worker
+    thread tells it (after a rebuild, a sync tells the whole game)."""
+    if cached is None:
+        return True
+    state = cached.state
+    ctx = narration_context(info, state, seat, suits)
+    kept = _kept_feed(info["id"], state, seat, ctx)
+    return kept is not None and len(state.events) - kept.upto <= MAX_GAP
+
+
 def seat_feed(
     table_id: str, state: State, seat: int | None, ctx: narration.Context
 ) -> list[dict[str, Any]]:
@@ -102,13 +134,8 @@ def seat_feed(
     events = state.events
     n = len(events)
     key = (table_id, seat)
-    kept = _FEEDS.get(key)
-    if (
-        kept is not None
-        and kept.ctx == ctx
-        and 0 < kept.upto <= n
-        and events[kept.upto - 1] is kept.last
-    ):
+    kept = _kept_feed(table_id, state, seat, ctx)
+    if kept is not None:
         if kept.upto == n:
             return list(kept.events)
         feed = [*kept.events, *projected_events(state, seat, kept.upto, n, ctx)]

@@ -46,7 +46,7 @@ from cardhall.cards import SUIT_NAME_SETS
 from cardhall.web import validate
 from cardhall.web.errors import WebError
 from cardhall.web.limits import Buckets
-from cardhall.web.projection import MAX_GAP, sync_message, update_messages
+from cardhall.web.projection import MAX_GAP, sync_is_cheap, sync_message, update_messages
 from cardhall.web.tablelog import Cached
 
 if TYPE_CHECKING:
@@ -194,6 +194,16 @@ class Connection:
             return [table, *update_messages(cached, self.seat, last, info, self.suits)]
         return [sync_message(info, cached, self.seat, self.suits)]
 
+    async def catch_up_off_loop(
+        self, info: dict[str, Any], cached: Cached | None, last: Any
+    ) -> list[dict[str, Any]]:
+        """:meth:`catch_up`, in a worker thread unless it is cheap (a sync whose seat feed
+        is kept: the worker threads are the database's, and an honest player's action
+        should not wait behind a sync the event loop tells in a moment)."""
+        if last is None and sync_is_cheap(info, cached, self.seat, self.suits):
+            return self.catch_up(info, cached, last)
+        return await asyncio.to_thread(self.catch_up, info, cached, last)
+
     def deliver(
         self, info: dict[str, Any], cached: Cached | None, msgs: list[dict[str, Any]]
     ) -> None:
@@ -327,8 +337,8 @@ async def _session(
         conn.close(CLOSE_BAD_TOKEN)
         return
     conn.table_id, conn.seat, conn.session, conn.token = table_id, seat, session, token
-    # told in a worker thread, before the hub can flush to this connection
-    msgs = await asyncio.to_thread(conn.catch_up, info, cached, hello.get("last_version"))
+    # told before the hub can flush to this connection
+    msgs = await conn.catch_up_off_loop(info, cached, hello.get("last_version"))
     ended = None if seat is None else tablelog.session_ended(table_id, seat, session)
     if ended is not None:  # the seat changed hands since the token was read
         conn.end_session(ended)
@@ -410,7 +420,7 @@ async def _session(
                 continue  # it was just brought up to date: the updates follow
             synced_at = time.monotonic()
             info, cached = await asyncio.to_thread(tablelog.load, table_id)
-            msgs = await asyncio.to_thread(conn.catch_up, info, cached, None)
+            msgs = await conn.catch_up_off_loop(info, cached, None)
             ended = (  # checked once the sync is told, just before it is sent
                 None
                 if conn.seat is None

@@ -317,11 +317,13 @@ class TableLog:
             )
         return len(used)
 
-    def maybe_snapshot(self, conn: Any, table_id: str, version: int, state: State) -> None:
-        """Every ``snapshot_every`` versions, store the game as a JSON record (a checkpoint
-        a rebuild resumes from; :func:`snapshot_record`)."""
+    def snapshot_due(self, version: int, state: State) -> str | None:
+        """Every ``snapshot_every`` versions, the game at ``version`` as a JSON record to
+        store (a checkpoint a rebuild resumes from; :func:`snapshot_record`), else
+        ``None``. Built before the write transaction, so no writer waits for it."""
         if self.snapshot_every and version % self.snapshot_every == 0:
-            self.db.insert_snapshot(conn, table_id, version, snapshot_record(state))
+            return snapshot_record(state)
+        return None
 
     def remember(
         self, table_id: str, cached: Cached | None, info: dict[str, Any] | None = None
