@@ -192,3 +192,28 @@ def test_a_sync_tells_only_the_events_since_the_seats_last_sync(
     rebuilt = _played("somachi", 3, 300)[-1]  # the same game, rebuilt: new event objects
     sync_message(renamed, Cached(len(states), rebuilt, [], 1), 0)
     assert told == [(0, len(rebuilt.events))]
+
+
+def test_a_sync_is_cheap_only_while_the_seat_feed_is_kept() -> None:
+    """The event loop tells a sync only when the seat's told feed is kept for that very
+    state (at most MAX_GAP events behind) and in the same words; a rebuilt state, other
+    suit names or a long gap send it to a worker thread."""
+    from cardhall.registry import make_game
+    from cardhall.web.projection import MAX_GAP, sync_is_cheap, sync_message
+    from cardhall.web.tablelog import Cached
+
+    state = make_game("yamiro", 2).new_state(seed=3)
+    info = {"id": "c0ffee00c0ffee00", "seats": [{"seat": 0, "name": "Ann"}]}
+    cached = Cached(0, state, [len(state.events)], 1)
+    assert not sync_is_cheap(info, cached, 0)  # never told
+    sync_message(info, cached, 0)
+    assert sync_is_cheap(info, cached, 0)
+    assert not sync_is_cheap(info, cached, 0, "omyr")  # told in other words
+    rebuilt = Cached(0, replay(Record.from_state(state)), cached.marks, 1)
+    assert not sync_is_cheap(info, rebuilt, 0)  # a rebuilt state holds new events
+    while len(state.events) <= cached.marks[0] + MAX_GAP and not state.is_over:
+        seat = min(state.actors())
+        state.apply(seat, str(state.legal_actions(seat)[0]))
+    assert len(state.events) > cached.marks[0] + MAX_GAP
+    assert not sync_is_cheap(info, cached, 0)  # too far behind
+    assert sync_is_cheap(info, None, 0)  # before the start

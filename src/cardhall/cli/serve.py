@@ -68,6 +68,10 @@ def register(app: typer.Typer) -> None:
         actions_per_second: Annotated[
             float, typer.Option(help="actions one seat may send a second (all its sockets)")
         ] = _DEFAULT.actions_per_second,
+        flood_cooldown: Annotated[
+            float,
+            typer.Option(help="seconds an address whose socket flooded may not open one"),
+        ] = _DEFAULT.flood_cooldown,
         max_message: Annotated[
             int, typer.Option(help="bytes a WebSocket message may hold")
         ] = _DEFAULT.max_message,
@@ -129,6 +133,7 @@ def register(app: typer.Typer) -> None:
             actions_per_second=actions_per_second,
             rate=messages_per_second,
             max_message=max_message,
+            flood_cooldown=flood_cooldown,
             cached_tables=cached_tables,
             replay_actions_per_second=replay_actions_per_second,
             queue_bytes=queue_bytes,

@@ -80,6 +80,7 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         body_timeout=config.body_timeout,
         requests_per_second=config.requests_per_second,
         sockets_per_address=config.sockets_per_address,
+        flood_cooldown=config.flood_cooldown,
     )
     _error_shapes(app)
     app.include_router(router)

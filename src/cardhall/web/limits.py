@@ -107,13 +107,20 @@ class Buckets:
 Scope = dict[str, Any]
 Message = dict[str, Any]
 
+#: Set in a WebSocket's scope when the app closes it for flooding: its address then
+#: cools down (:class:`RequestLimits`).
+FLOODED = "cardhall.flooded"
+
 
 class RequestLimits:
     """Refuse a client address's requests beyond ``requests_per_second`` (429; a
     WebSocket is closed before it is accepted) and its WebSockets beyond
     ``sockets_per_address`` open at once (closed with 4429); read each HTTP request's body (at most
     ``max_body`` bytes, within ``body_timeout`` seconds) before the app runs, refusing
-    it with 413 or 408 otherwise."""
+    it with 413 or 408 otherwise. An address whose socket was closed for flooding
+    (:data:`FLOODED`) has its next WebSockets refused (4429) for ``flood_cooldown``
+    seconds: a flooder that reconnects at once costs the server no hello, no read of
+    its table and no sync."""
 
     def __init__(
         self,
@@ -122,8 +129,11 @@ class RequestLimits:
         body_timeout: float,
         requests_per_second: float,
         sockets_per_address: int = 100,
+        flood_cooldown: float = 10.0,
     ) -> None:
         self.app = app
+        self.flood_cooldown = flood_cooldown
+        self._cooling: Recent[str, float] = Recent(50_000)  # address -> refused until
         self.max_body = max_body
         self.body_timeout = body_timeout
         self.sockets_per_address = sockets_per_address
@@ -142,6 +152,11 @@ class RequestLimits:
                 await send({"type": "websocket.close", "code": 4429, "reason": "too many requests"})
                 return
             address = (scope.get("client") or ("",))[0]
+            until = self._cooling.get(address)
+            if until is not None and time.monotonic() < until:
+                reason = "this address flooded: wait before reconnecting"
+                await send({"type": "websocket.close", "code": 4429, "reason": reason})
+                return
             held = self._sockets.get(address, 0)
             if held >= self.sockets_per_address:
                 reason = "too many connections from this address"
@@ -151,6 +166,8 @@ class RequestLimits:
             try:
                 await self.app(scope, receive, send)
             finally:
+                if scope.get(FLOODED) and self.flood_cooldown > 0:
+                    self._cooling[address] = time.monotonic() + self.flood_cooldown
                 left = self._sockets[address] - 1
                 if left:
                     self._sockets[address] = left

@@ -56,6 +56,8 @@ class Settings:
     sockets_per_seat: int = 4
     #: WebSockets one client address may hold open in this process.
     sockets_per_address: int = 100
+    #: Seconds a client address whose socket was closed for flooding may not open one.
+    flood_cooldown: float = 10.0
     #: Actions per second one seat may send, over all its sockets and REST.
     actions_per_second: float = 10.0
     #: Record actions one client address may have the replay viewer replay a second

@@ -45,7 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from cardhall.cards import SUIT_NAME_SETS
 from cardhall.web import validate
 from cardhall.web.errors import WebError
-from cardhall.web.limits import Buckets
+from cardhall.web.limits import FLOODED, Buckets
 from cardhall.web.projection import MAX_GAP, sync_is_cheap, sync_message, update_messages
 from cardhall.web.tablelog import Cached
 
@@ -357,6 +357,7 @@ async def _session(
             continue
         if not limit.take():
             if not tolerance.take():
+                ws.scope[FLOODED] = True  # its address cools down (RequestLimits)
                 conn.close(CLOSE_TOO_MANY, "too many messages", flush=False)
                 return
             now = time.monotonic()
@@ -385,6 +386,7 @@ async def _session(
                 service.pipeline.admit(table_id, conn.seat, conn.token)
             except WebError:  # the seat acts too fast: like a message over the rate
                 if not tolerance.take():
+                    ws.scope[FLOODED] = True
                     conn.close(CLOSE_TOO_MANY, "too many actions", flush=False)
                     return
                 now = time.monotonic()
