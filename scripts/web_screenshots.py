@@ -16,6 +16,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -101,6 +102,7 @@ def main() -> None:
                     print(f"{name}-{size}.png")
             for size, viewport in SIZES.items():
                 lobby(srv.url, browser.new_page(viewport=viewport), size)  # type: ignore[arg-type]
+                waiting(srv, browser.new_page(viewport=viewport), size)  # type: ignore[arg-type]
                 replay(srv.url, browser.new_page(viewport=viewport), size)  # type: ignore[arg-type]
 
 
@@ -114,6 +116,21 @@ def lobby(url: str, page: Page, size: str) -> None:
     save(page.screenshot(), OUT / f"lobby-{size}.png")
     page.close()
     print(f"lobby-{size}.png")
+
+
+def waiting(srv: Any, page: Page, size: str) -> None:
+    """Partner Yamiro's waiting room: the host, a friend and two open seats, the teams."""
+    made = srv.api("POST", "/api/tables", json={"game": "yamiro", "players": 4, "name": "Ann"})
+    tid = made["table_id"]
+    srv.api("POST", f"/api/tables/{tid}/join", json={"invite": made["invite"], "name": "Bob"})
+    page.goto(srv.url + "/")
+    saved = json.dumps({"token": made["token"], "seat": 0, "invite": made["invite"]})
+    page.evaluate(f"localStorage.setItem('cardhall.table.{tid}', {saved!r})")
+    page.goto(f"{srv.url}/t/{tid}")
+    page.wait_for_selector("#teams")
+    save(page.screenshot(), OUT / f"waiting-{size}.png")
+    page.close()
+    print(f"waiting-{size}.png")
 
 
 def replay(url: str, page: Page, size: str) -> None:

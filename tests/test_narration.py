@@ -21,7 +21,9 @@ from cardhall.conformance import configs
 from cardhall.engine import AmountRange, Game, State, choose_uniform
 from cardhall.narration import (
     Context,
+    amount_labels,
     annotate,
+    board,
     context_start,
     describe,
     hand_summaries,
@@ -433,8 +435,80 @@ def test_every_view_has_a_status_and_words_for_each_button(
             assert len(words) == len(view.get("legal") or []) == len(set(words)), words
             for word in words:
                 check_words(word, players)
+            check_board(view, ctx)
 
     play(game, 5, each)
+
+
+def check_board(view: dict[str, Any], ctx: Context) -> None:
+    """The words written on the table (``board``) and an amount range's button words: in
+    words (as :func:`check_words`, a badge may start in lower case), one entry per seat,
+    the amount's place marked once."""
+    players = int(view["players"])
+    told = board(view, ctx)
+    assert len(told["seats"]) == players
+    for seat in told["seats"]:
+        assert set(seat) == {"stats", "badges", "note", "out"} and isinstance(seat["out"], bool)
+        assert all(len(pair) == 2 for pair in seat["stats"])
+
+    def strings(value: Any) -> Iterator[str]:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list | tuple):
+            for v in value:
+                yield from strings(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                yield from strings(v)
+
+    for text in strings(told):
+        if text:
+            check_words(text[0].upper() + text[1:], players)
+    for entry, words in zip(view.get("legal") or [], amount_labels(view, ctx), strict=True):
+        assert (words is None) == isinstance(entry, str)
+        if words is not None:
+            assert words["many"].count("{amount}") == 1, words
+            check_words(words["many"].replace("{amount}", "250"), players)
+            check_words(words["one"], players)
+
+
+def test_the_table_s_words_per_game() -> None:
+    """What the table writes at each seat and in the centre, in each game's words."""
+    getha = make_game("getha", 3, max_deals=4)
+    state = getha.new_state(seed=2)
+    ctx = Context("getha", NAMES[:3], viewer=0, options=getha.options)
+    told = board(state.view(0), ctx)
+    assert (told["title"], told["phase"]) == ("Deal 1 of 4", "Bring-in")
+    assert told["seats"][1] == {
+        "stats": [["Stack", "49"], ["In the pot", "1"]],
+        "badges": [],
+        "note": None,
+        "out": False,
+    }
+    state.apply(0, "bringin 2")
+    state.apply(1, "decline")
+    told = board(state.view(0), ctx)
+    assert told["seats"][1]["note"] == "Folded" and told["seats"][1]["out"]
+    assert told["phase"] == "Answering the bring-in" and "bring-in 2" in told["facts"]
+    somachi = make_game("somachi", 3, gambling=True, chips=1_000_000, hands_per_game=2)
+    told = board(somachi.new_state(seed=1).view(None), Context("somachi", NAMES[:3]))
+    assert told["title"] == "Hand 1 of 2"
+    assert ["Chips", "1,000,000"] in told["seats"][0]["stats"]
+    assert told["piles"]["deck"].startswith("Deck · ")
+    partner = make_game("yamiro", 4).new_state(seed=1)
+    told = board(partner.view(2), Context("yamiro", NAMES[:4], viewer=2))
+    assert [s["members"] for s in told["sides"]] == ["you and Ann", "Bob and Dee"]
+    assert told["title"] == "Hand 1 of 4" and told["facts"][0].endswith(" cards in the pile")
+    match = make_game("abstrac", match=True, target=300)
+    told = board(
+        match.new_state(seed=1).view(0), Context("abstrac", NAMES[:2], options=match.options)
+    )
+    assert told["phase"] == "match to 300"
+    assert [p[0] for p in told["seats"][0]["stats"]] == [
+        "Cards taken",
+        "Combinations",
+        "Match total",
+    ]
 
 
 #: Games with amounts in the millions (numbers as people read them: 1,000,000).
@@ -503,6 +577,7 @@ def check_all_text(
             for text in [prompt(view, c), status(view, c), *labels(view, c)]:
                 if text:
                     check_words(text, players)
+            check_board(view, c)
         seat = min(state.actors())
         legal = state.legal_actions(seat)
         if policy == "random":
@@ -611,3 +686,17 @@ def test_the_replay_viewer_face_up_tells_every_card() -> None:
     assert any(" chooses to play " in t for t in said["all"])
     assert not any(CARD.search(t) for t in said["watch"] if " is dealt " in t)
     assert not any(" chooses to play " in t for t in said["watch"])
+
+
+def test_a_score_table_cell_names_the_reader_you_capitalised() -> None:
+    """A match's score table names its dealer per deal; the reader's cell reads "You"
+    (a table cell starts a line), as its column does."""
+    game = make_game("abstrac", match=True, target=250)
+    state = play(game, 3)
+    for viewer in (0, 1):
+        ctx = Context("abstrac", NAMES[:2], viewer=viewer, options=game.options)
+        table = score_table(state.events_for(viewer), ctx)
+        assert table is not None and len(table.rows) >= 2
+        dealers = {row[1] for row in table.rows if row[0].startswith("Deal")}
+        assert "You" in dealers and "you" not in dealers, table.rows
+        assert table.columns[2 + viewer] == "You"

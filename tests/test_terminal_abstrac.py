@@ -3,6 +3,7 @@ and the saved record that replays."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
@@ -46,6 +47,10 @@ def test_a_full_game_against_the_perfect_bot_saves_a_record(tmp_path: Path) -> N
     assert final.is_over
     # what the screen shows
     assert "row (24 cards, top end first)" in text
+    # the row's cards as players (and the narration) write them: "10♥", never "10H"
+    row = text.split("top end first):")[1].split("\n")[1]
+    assert "♥" in row or "♦" in row or "♠" in row or "♣" in row
+    assert not re.search(r"\b(?:A|K|Q|J|10|9)[SHDC]\b", row), row
     assert "Seat 2 (perfect bot) deals; you choose to go first or second" in text
     assert "taken, by suit" in text
     assert "You choose to move first." in text  # the event line

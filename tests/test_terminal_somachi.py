@@ -66,7 +66,11 @@ def test_render_shows_the_table_and_only_your_hand() -> None:
     assert "arl of sitar" in text  # seat 3's tableau
     assert "5 of sitar" in text  # the top of the discard pile
     assert "1 of S6" not in text  # seat 3's hand stays hidden
-    assert "waiting for Seat 3 to claim or pass" in text
+    # whose decision it is, in the status line's words (the browser's status line)
+    said = "Waiting for Seat 3 (out of turn: an arl may claim the 5 of sitar on the discard pile)"
+    assert said in text
+    assert "Seat 3 · arl of sitar" in text  # the seat's badge, as at the browser's table
+    assert "Discards · 1: 5 of sitar" in text
 
 
 def test_every_event_is_described() -> None:

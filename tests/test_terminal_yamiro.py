@@ -48,7 +48,7 @@ def test_render_shows_hand_cards_played_running_values_and_captures() -> None:
     state.apply(1, "play arlas/S2")
     state.apply(0, "play alak/S1")
     text = text_of(render(state.view(0), PLAIN))
-    assert "hand 1 of 8" in text and "you start" in text
+    assert "Yamiro · Hand 1 of 8 · you start" in text and "two-player" not in text
     assert "#1 8 of S1" in text and "#3 alak of S1" in text and "#2 arlas of S2" in text
     assert "16 (8 ×2)" in text  # seat 1's running value
     assert (
@@ -135,9 +135,11 @@ def test_suit_names_are_shown() -> None:
 def test_hint_names_a_legal_card() -> None:
     state = make_game("yamiro").new_state(seed=6)
     advice = hint(state, 0)
-    assert advice is not None and advice.startswith("the heuristic would play ")
-    best = advice.split("would play ")[1].split(" ")[0]
-    assert f"play {best}" in [str(a) for a in state.legal_actions(0)]
+    assert advice is not None and advice.startswith("the heuristic would play the ")
+    best = advice.split("would play the ")[1].split(" (")[0]  # "5 of S3", never "5/S3"
+    assert "/" not in advice
+    legal = [str(a).removeprefix("play ").replace("/", " of ") for a in state.legal_actions(0)]
+    assert best in legal
     assert hint(state, 1) is None  # not seat 1's turn
 
 

@@ -125,6 +125,17 @@ def test_games_endpoint_lists_every_registered_game(client: TestClient) -> None:
     assert client.get("/api/games/nope/rules").status_code == 404
 
 
+def test_partner_tables_say_their_teams_before_the_start(client: TestClient) -> None:
+    """The waiting room shows who plays with whom: the table's ``teams`` (seats from 0)
+    are partner Yamiro's two sides from its creation on; other tables have none."""
+    partner = new_table(client, "yamiro", players=4, name="Ann")
+    info = client.get(f"/api/tables/{partner['table_id']}").json()
+    assert info["status"] == "lobby" and info["teams"] == [[0, 2], [1, 3]]
+    for game, players in (("yamiro", 2), ("yamiro", 1), ("getha", 4), ("abstrac", 2)):
+        other = new_table(client, game, players=players)
+        assert client.get(f"/api/tables/{other['table_id']}").json()["teams"] == []
+
+
 def test_lobby_flow_and_refusals(client: TestClient) -> None:
     t = new_table(client, "abstrac", name="Alice")
     tid, host = t["table_id"], t["token"]

@@ -96,6 +96,14 @@ class Seat:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(ARTIFACTS / f"{self.name}-{label}.png"), full_page=True)
 
+    def sit(self, url: str, table: str, token: str, seat: int) -> None:
+        """Open ``table``'s page as ``seat``: its token kept in this browser, as the
+        lobby keeps it after creating or joining a table."""
+        self.page.goto(url + "/")
+        saved = json.dumps({"token": token, "seat": seat})
+        self.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
+        self.page.goto(f"{url}/t/{table}")
+
     def version(self) -> int:
         value = self.page.get_attribute("#status", "data-version")
         return int(value) if value is not None else -1
@@ -257,8 +265,16 @@ def check_frames(rec: Record, frames: dict[int | None, list[str]]) -> None:
 #: (label, game, players, options): every game and form, with options that keep it short.
 FORMS = [
     ("abstrac", "abstrac", 2, {}),
-    ("getha", "getha", 3, {"max_deals": 2, "chips": 12}),
+    ("abstrac-match", "abstrac", 2, {"match": True, "target": 250}),
+    ("getha-2", "getha", 2, {"max_deals": 2, "chips": 12}),
+    ("getha-5", "getha", 5, {"max_deals": 1, "chips": 12}),
     ("somachi", "somachi", 3, {"hands_per_game": 1, "max_turns_per_hand": 12}),
+    (
+        "somachi-gambling",
+        "somachi",
+        3,
+        {"hands_per_game": 1, "max_turns_per_hand": 12, "gambling": True, "chips": 20},
+    ),
     ("yamiro-standard", "yamiro", 2, {}),
     ("yamiro-partner", "yamiro", 4, {}),
     ("yamiro-solitaire", "yamiro", 1, {}),
@@ -286,10 +302,7 @@ def test_every_form_played_to_the_end_at_desktop_and_phone_size(
     # the phone is the second player, or (solitaire) a second tab of the only seat
     seats = {desk: 0, phone: 1 if players > 1 else 0}
     for page, seat in seats.items():
-        page.page.goto(server.url + "/")
-        saved = json.dumps({"token": tokens[seat], "seat": seat})
-        page.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
-        page.page.goto(f"{server.url}/t/{table}")
+        page.sit(server.url, table, tokens[seat], seat)
         page.page.wait_for_selector("#board")
     # the rules page, one click from the table, with this table's options
     desk.page.click("#rules-button")
@@ -391,10 +404,7 @@ def test_a_spectator_watches_a_public_table_and_sees_no_hidden_card(
     made = server.api("POST", "/api/tables", json=body)
     table = made["table_id"]
     host = Seat(browser, "spectated-host", {"width": 1280, "height": 800})
-    host.page.goto(server.url + "/")
-    saved = json.dumps({"token": made["token"], "seat": 0})
-    host.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
-    host.page.goto(f"{server.url}/t/{table}")
+    host.sit(server.url, table, made["token"], 0)
     host.page.wait_for_selector("#start")
     host.page.click("#start")
     host.page.wait_for_selector("#board")
@@ -428,10 +438,7 @@ def test_suit_names_chosen_at_the_table(server: Server, browser: Browser) -> Non
     table = made["table_id"]
     server.api("POST", f"/api/tables/{table}/start", token=made["token"])
     page = Seat(browser, "suit-names", {"width": 1280, "height": 800})
-    page.page.goto(server.url + "/")
-    saved = json.dumps({"token": made["token"], "seat": 0})
-    page.page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
-    page.page.goto(f"{server.url}/t/{table}")
+    page.sit(server.url, table, made["token"], 0)
     page.page.wait_for_selector("#board")
     assert re.search(r"\bof S[1-8]\b", page.page.inner_text("#log"))
     page.page.click(".legend-panel summary")
@@ -486,10 +493,7 @@ def to_a_bet(server: Server, browser: Browser) -> Seat | None:
     server.api("POST", f"/api/tables/{table}/start", token=made["token"])
     seat = Seat(browser, "million-phone", {"width": 390, "height": 844})
     page = seat.page
-    page.goto(server.url + "/")
-    saved = json.dumps({"token": made["token"], "seat": 0})
-    page.evaluate(f"localStorage.setItem('cardhall.table.{table}', {saved!r})")
-    page.goto(f"{server.url}/t/{table}")
+    seat.sit(server.url, table, made["token"], 0)
     page.wait_for_selector("#board")
     deadline = time.monotonic() + 60
     # (the page may still show a decision whose move was just sent: wait until it is not busy)
@@ -542,14 +546,14 @@ def test_a_million_chip_table_bets_from_a_range(server: Server, browser: Browser
     assert bounds["max"] > 10_000 and got["options"] == 0 and got["amounts"] <= 1
     assert got["html"] < 400_000
     assert max(len(f) for f in seat.frames) < 30_000  # no frame lists the amounts either
-    word = "bet" if kind == "bet" else "raise to"
     box = page.locator(betting)
     box.locator("input.amount").fill(str(bounds["max"] + 1))
     msg = box.locator(".betbox-msg").inner_text()
-    assert msg == f"The largest {word} is {bounds['max']:,}.", msg
+    range_said = f"from {bounds['min']:,} to {bounds['max']:,}"
+    assert msg == f"Too large: the amount must be {range_said}.", msg
     assert box.locator("button.confirm").is_disabled()
     box.locator("input.amount").fill(str(bounds["min"] - 1))
-    assert box.locator(".betbox-msg").inner_text() == f"The smallest {word} is {bounds['min']:,}."
+    assert box.locator(".betbox-msg").inner_text() == f"Too small: the amount must be {range_said}."
     # the server refuses it too, saying the range, and the table is unchanged
     version = seat.version()
     page.evaluate(f"window.cardhallClient.act('{kind} {bounds['max'] + 1}')")
@@ -634,3 +638,31 @@ def test_a_record_saved_by_the_terminal_steps_through_from_a_seat_s_side(
     assert page.page.is_disabled("#replay-next")
     assert "Game over" in page.read()
     assert page.errors == []
+
+
+def test_partner_yamiro_shows_the_teams_before_the_start(server: Server, browser: Browser) -> None:
+    """The waiting room of partner Yamiro says who plays with whom (seats from 1, the
+    teams' colours as at the table), for the host and for a friend joining by the link."""
+    made = server.api("POST", "/api/tables", json={"game": "yamiro", "players": 4, "name": "Ann"})
+    table = made["table_id"]
+    host = Seat(browser, "partner-waiting-room", {"width": 390, "height": 844})
+    host.sit(server.url, table, made["token"], 0)
+    host.page.wait_for_selector("#teams")
+    said = "Blue team: you and the open seat 3; Orange team: the open seat 2 and the open seat 4"
+    assert said in host.page.inner_text("#teams")
+    classes = host.page.eval_on_selector_all("#seats li", "els => els.map(e => e.className)")
+    assert classes == ["team0", "team1", "team0", "team1"]
+    host.read()
+    friend = Seat(browser, "partner-join", {"width": 1280, "height": 800})
+    friend.page.goto(f"{server.url}/t/{table}#invite={made['invite']}")
+    friend.page.wait_for_selector("#teams")
+    assert "Blue team: Ann and the open seat 3" in friend.page.inner_text("#teams")
+    friend.page.fill("#join-name", "Bob")
+    friend.page.click("#join")
+    teams = "(document.querySelector('#teams') || {textContent: ''}).textContent"
+    friend.page.wait_for_function(f"{teams}.includes('you')")
+    assert "Orange team: you and the open seat 4" in friend.page.inner_text("#teams")
+    host.page.wait_for_function(f"{teams}.includes('Bob')")
+    assert "Orange team: Bob and the open seat 4" in host.page.inner_text("#teams")
+    host.shot("teams")
+    assert host.errors == [] and friend.errors == []

@@ -67,12 +67,24 @@ RENDER = """([view, table, events, seat, prompt, said]) => {
     text: document.body.innerText,
     status: document.querySelector('#status').textContent,
     pods: q('#board .pod').map((p) => Number(p.dataset.seat)),
+    pod_words: q('#board .pod').map((p) => [Number(p.dataset.seat),
+      Array.from(p.querySelectorAll('.stat-label, .stat-value, .badge, .pod-note'),
+        (e) => e.textContent)]),
     hand: q('#hand [data-card]').map((e) => e.dataset.card),
     cards: q('[data-card]').map((e) => e.dataset.card),
     actions: q('#actions [data-action]').map((e) => e.dataset.action),
     words: q('#actions button[data-action]').map((e) => e.textContent),
     betboxes: q('#actions .betbox').map((e) => e.dataset.kind),
     options: q('#actions option').length,
+    // a play's tag ("arlas") drawn over a neighbouring play
+    overlaps: q('.ym-play .tag').filter((t) => {
+      const r = t.getBoundingClientRect();
+      return q('.ym-play').some((li) => {
+        if (li.contains(t)) return false;
+        const o = li.getBoundingClientRect();
+        return r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom;
+      });
+    }).length,
     actionbar: document.querySelector('#actions') !== null,
   };
 }"""
@@ -121,7 +133,17 @@ def table_info(game: str, players: int, options: dict[str, Any]) -> dict[str, An
     }
 
 
-Said = dict[str, Any]  # the frame's status line and the words of its legal entries
+Said = dict[str, Any]  # the frame's status line, the words of its legal entries, its board
+
+
+def said_of(view: dict[str, Any], ctx: narration.Context) -> Said:
+    """The narration's words of a frame as the page keeps them (``Cardhall.said``)."""
+    return {
+        "status": narration.status(view, ctx),
+        "labels": narration.labels(view, ctx),
+        "amounts": narration.amount_labels(view, ctx),
+        "board": narration.board(view, ctx),
+    }
 
 
 def positions(
@@ -154,8 +176,7 @@ def positions(
             ctx = narration.Context(game, tuple(NAMES[:players]), viewer=seat, options=g.options)
             view = json.loads(json.dumps(st.view(seat)))
             events = narration.annotate(json.loads(json.dumps(st.events_for(seat))), ctx)
-            said = {"status": narration.status(view, ctx), "labels": narration.labels(view, ctx)}
-            out.append((seat, view, events, narration.prompt(view, ctx), said))
+            out.append((seat, view, events, narration.prompt(view, ctx), said_of(view, ctx)))
     return out
 
 
@@ -194,6 +215,7 @@ def check_drawing(
         assert offered, f"{where}: legal {a!r} is not offered"
     assert got["options"] == 0, f"{where}: a list of amounts"
     check_game(got, view, events, where)
+    assert got["overlaps"] == 0, f"{where}: a play's tag covers its neighbour"
     status = got["status"]
     if view["over"]:
         assert status.startswith("Game over"), where
@@ -254,6 +276,12 @@ def test_every_position_reads_like_a_card_table(
             if action in words:
                 assert text.strip().startswith(words[action]), f"{where}: {text!r} for {action!r}"
         assert got["status"].startswith(said["status"]), where
+        # every seat shows the narration's figures, badges and note
+        for s, shown in got["pod_words"]:
+            told = said["board"]["seats"][s]
+            wanted = [w for pair in told["stats"] for w in pair] + told["badges"]
+            wanted += [told["note"]] if told["note"] else []
+            assert set(wanted) <= set(shown), f"{where} seat {s}: {wanted} not in {shown}"
         drawn += 1
         if seat == 0 and seat in view["actors"] and shots < 2 and view["moves"] > 4:
             page.screenshot(path=str(ARTIFACTS / f"{label}-{shots}.png"), full_page=True)
@@ -280,11 +308,11 @@ def betting_view() -> dict[str, Any]:
     raise AssertionError("no betting position for seat 0")
 
 
-BET = """([view, table]) => {
+BET = """([view, table, said]) => {
   const app = document.getElementById('app');
   const c = new window.Cardhall.TableClient(table.id, {token: 'x', seat: 0});
   c.root = app; app.replaceChildren();
-  c.table = table; c.view = view; c.log = []; c.version = 1;
+  c.table = table; c.view = view; c.log = []; c.version = 1; c.said = said;
   const sent = [];
   c.act = (a) => sent.push(a);
   const t0 = performance.now();
@@ -299,7 +327,8 @@ BET = """([view, table]) => {
   const out = {ms, options: document.querySelectorAll('#actions option, #board option').length,
     buttons: document.querySelectorAll('#actions button').length,
     low: type('1'), high: type('1000001'), frac: type('2.5'), empty: type(''),
-    ok: type('500000')};
+    ok: type('500000'), okText: go.textContent,
+    title: box.querySelector('.betbox-title').textContent};
   go.click();
   const pot = Array.from(box.querySelectorAll('button.quick')).find((b) => b.textContent === 'Pot');
   pot.click();
@@ -320,13 +349,60 @@ def test_the_bet_box_bounds_a_million_chips(page: Page) -> None:
     for s in view["seats"]:
         s["stack"] = 1_000_000
     info = table_info("getha", 3, {})
-    got = page.evaluate(BET, [view, info])
+    ctx = narration.Context("getha", tuple(NAMES[:3]), viewer=0, options=view["options"])
+    said = said_of(view, ctx)
+    got = page.evaluate(BET, [view, info, said])
     assert got["ms"] < 1000 and got["options"] == 0 and got["buttons"] < 20
-    word = "bet" if kind == "bet" else "raise to"
-    assert got["low"] == [f"The smallest {word} is 2.", True, None]
-    assert got["high"][0] == f"The largest {word} is {top:,}." and got["high"][1]
-    assert got["frac"][0] == f"The {word} must be a whole number of chips." and got["frac"][1]
-    assert got["empty"][0].startswith("Enter an amount from 2") and got["empty"][1]
+    # the box's words are the narration's: the range's label, the action's for the amount
+    assert got["title"] == narration.label(view["legal"][-1], view, ctx)
+    assert got["okText"] == narration.label(f"{kind} 500000", view, ctx)
+    assert "500,000" in got["okText"]
+    range_said = f"from 2 to {top:,}"
+    assert got["low"] == [f"Too small: the amount must be {range_said}.", True, None]
+    assert got["high"][0] == f"Too large: the amount must be {range_said}." and got["high"][1]
+    assert got["frac"][0] == f"The amount must be a whole number {range_said}." and got["frac"][1]
+    assert got["empty"][0] == f"Enter an amount {range_said}." and got["empty"][1]
     assert got["ok"] == ["", False, f"{kind} 500000"]
     assert got["sent"] == [f"{kind} 500000"]
     assert 2 <= got["pot"] <= top
+
+
+#: Where the table writes the narration's board: a seat's figures, badges and note, the
+#: centre's title, phase and facts, Getha's pots, Somachi's piles, Yamiro's sides.
+BOARD_TEXT = """() => Array.from(document.querySelectorAll(
+  '#board .stat-label, #board .stat-value, #board .pod .badge:not(.seat-kind), #board .pod-note, ' +
+  '.centre-head > span:not(.pile):not(.badge), #pile > span, .pot-label, .pot-who, ' +
+  '.pile-label, .ym-side-name, .ym-chain, .ym-captures, #standing, .centre > div > .muted.small, ' +
+  '.centre-head > .badge, #played .empty'
+), (e) => e.textContent.trim()).filter((t) => t && !/^(Blue|Orange) team$/.test(t))"""
+
+
+def marked(value: Any) -> Any:
+    """Every string of a board wrapped in ⟨ ⟩, to tell the narration's words on the page."""
+    if isinstance(value, str):
+        return f"⟨{value}⟩" if value else value
+    if isinstance(value, list):
+        return [marked(v) for v in value]
+    if isinstance(value, dict):
+        return {k: marked(v) for k, v in value.items()}
+    return value
+
+
+@pytest.mark.parametrize(("label", "game", "players", "options"), FORMS, ids=[f[0] for f in FORMS])
+def test_the_table_writes_only_the_narration_s_words(
+    page: Page, label: str, game: str, players: int, options: dict[str, Any]
+) -> None:
+    """Seat badges ("Folded", "drew 4"), figures, phase names and the centre's facts are
+    the narration's (the frame's ``board``): drawn from a board whose every word is
+    marked, the table shows no unmarked word in those places (the teams' colour names
+    aside: the page's colours; and who sits at a seat, "Heuristic bot": the lobby's)."""
+    info = table_info(game, players, options)
+    checked = 0
+    for seat, view, events, prompt, said in positions(game, players, options, seed=3, count=3):
+        said = {**said, "board": marked(said["board"])}
+        page.evaluate(RENDER, [view, info, events, seat, prompt, said])
+        texts = page.evaluate(BOARD_TEXT)
+        plain = [t for t in texts if "⟨" not in t]
+        assert not plain, f"{label} move {view['moves']} seat {seat}: the page's own {plain}"
+        checked += len(texts)
+    assert checked > 20

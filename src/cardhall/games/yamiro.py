@@ -292,6 +292,16 @@ class Yamiro(Game):
         """``'two-player'``, ``'partner'`` or ``'solitaire'``."""
         return _FORMS[self.players]
 
+    @staticmethod
+    def teams(players: int) -> tuple[tuple[int, ...], ...]:
+        """The partnerships at a table of ``players`` seats (counted from 0): partner
+        Yamiro's side 0 (seats 0 and 2) and side 1 (seats 1 and 3); none otherwise.
+
+        >>> Yamiro.teams(4), Yamiro.teams(2)
+        (((0, 2), (1, 3)), ())
+        """
+        return ((0, 2), (1, 3)) if players == 4 else ()
+
     def max_game_length(self) -> int:
         """Player actions in a game: 8 per hand and player (4 in solitaire, where the deck
         plays the other half), or with ``must_have_winner`` at most 96 per hand (the

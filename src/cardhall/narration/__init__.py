@@ -61,7 +61,10 @@ __all__ = [
     "HandSummary",
     "ScoreTable",
     "Story",
+    "amount_label",
+    "amount_labels",
     "annotate",
+    "board",
     "context_start",
     "describe",
     "hand_summaries",
@@ -179,6 +182,53 @@ def labels(view: Mapping[str, Any], ctx: Context) -> list[str]:
     """
     teller = story(ctx)
     return [headline(teller.label(entry, view)) for entry in view.get("legal") or []]
+
+
+def board(view: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
+    """The words written on the table drawn from ``view`` (a frame's ``"board"``): per
+    seat its figures (``stats``: label and value), ``badges``, ``note`` and whether it
+    is ``out`` of the hand; the centre's ``title``, ``phase`` and ``facts``, and a
+    game's own (Getha's ``pots``, Somachi's ``piles``, Yamiro's ``sides``, Abstrac's
+    ``row``). The page draws the cards and writes only these words.
+
+    >>> from cardhall.registry import make_game
+    >>> view = make_game("getha", 3).new_state(seed=2).view(0)
+    >>> words = board(view, Context("getha", ("Ann", "Bob", "Cy"), viewer=0))
+    >>> words["title"], words["phase"], words["seats"][1]["stats"]
+    ('Deal 1', 'Bring-in', [['Stack', '49'], ['In the pot', '1']])
+    """
+    return story(ctx).board(view)
+
+
+def amount_label(entry: Mapping[str, Any], view: Mapping[str, Any], ctx: Context) -> dict[str, str]:
+    """The words of the action an amount range's box plays, ``{amount}`` standing for
+    the amount: ``many`` for any amount but 1, ``one`` for 1 chip (a frame's
+    ``"amount_labels"``, for the bet box's button).
+
+    >>> view = {"legal": [], "seat": 0, "seats": [{"stack": 5, "put": 0}], "cur": 0}
+    >>> amount_label({"kind": "bet", "min": 1, "max": 5}, view, Context("getha", ("Ann",)))
+    {'one': 'Bet 1 chip', 'many': 'Bet {amount} chips'}
+    """
+    kind = str(entry["kind"])
+    teller = story(ctx)
+    many = headline(teller.label(f"{kind} {_SENTINEL}", view))
+    return {
+        "one": headline(teller.label(f"{kind} 1", view)),
+        "many": many.replace(f"{_SENTINEL:,}", "{amount}"),
+    }
+
+
+#: An amount no table reaches, to find where a label says the amount.
+_SENTINEL = 987_654_321
+
+
+def amount_labels(view: Mapping[str, Any], ctx: Context) -> list[dict[str, str] | None]:
+    """For each entry of ``view["legal"]``: ``None`` for a plain action, the
+    :func:`amount_label` of an amount range."""
+    return [
+        amount_label(entry, view, ctx) if isinstance(entry, Mapping) else None
+        for entry in view.get("legal") or []
+    ]
 
 
 def label(entry: Any, view: Mapping[str, Any], ctx: Context) -> str:

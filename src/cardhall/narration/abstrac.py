@@ -27,11 +27,13 @@ from cardhall.narration.common import (
     HandSummary,
     ScoreTable,
     Story,
+    board_words,
     french_card,
     legal_kinds,
     listing,
     num,
     plural,
+    seat_words,
     sentence,
 )
 
@@ -185,7 +187,7 @@ class AbstracStory(Story):
             return None
         w = self.w
         rows = [
-            (f"Deal {i}", w.name(r["dealer"]), *(num(x) for x in r["scores"]))
+            (f"Deal {i}", w.column(r["dealer"]), *(num(x) for x in r["scores"]))
             for i, r in enumerate(self.results, 1)
         ]
         totals = self.results[-1]["totals"]
@@ -195,6 +197,28 @@ class AbstracStory(Story):
             ("Deal", "Dealer", w.column(0), w.column(1)),
             tuple(rows),
             sentence(self._result(totals)),
+        )
+
+    # -- the table -------------------------------------------------------------------
+
+    def seat_words(self, view: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        stats = [
+            ("Cards taken", num(len(view["taken"][seat]))),
+            ("Combinations", num(int(view["combos"][seat]))),
+        ]
+        if (view.get("options") or self.ctx.options).get("match"):
+            stats.append(("Match total", num(int(view["totals"][seat]))))
+        return seat_words(stats, ["plays first"] if view.get("first") == seat else [])
+
+    def board(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        row = list(view.get("row") or [])
+        title = f"The row · {plural(len(row), 'card')}" if row else "The row is empty"
+        options = view.get("options") or self.ctx.options
+        return board_words(
+            (self.seat_words(view, s) for s in range(int(view["players"]))),
+            title,
+            f"match to {num(int(options.get('target', 0)))}" if options.get("match") else "",
+            ["Cards are taken from the left end."] if row else [],
         )
 
     # -- status and buttons ------------------------------------------------------------

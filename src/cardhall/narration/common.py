@@ -37,11 +37,13 @@ __all__ = [
     "Words",
     "amount_bounds",
     "amount_range",
+    "board_words",
     "french_card",
     "headline",
     "legal_kinds",
     "num",
     "range_entry",
+    "seat_words",
     "sentence",
 ]
 
@@ -389,12 +391,58 @@ class Story:
         """What the seats the table waits for are deciding (after "waiting for Ann")."""
         return None
 
+    def board(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """The words written on the table drawn from ``view`` (see :func:`board_words`):
+        each seat's figures, badges and note, and the centre's title, phase and facts."""
+        return board_words(self.seat_words(view, s) for s in range(int(view["players"])))
+
+    def seat_words(self, view: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """One seat's words on the table (``stats``, ``badges``, ``note``, ``out``)."""
+        return seat_words()
+
     def label(self, entry: Any, view: Mapping[str, Any]) -> str:
         """The words of one legal entry of ``view["legal"]`` (a notation, or an amount
         range) for a button: ``Attack Bob with the arlas of S4``."""
         if isinstance(entry, Mapping):
             return f"{entry['kind']} {amount_range(entry)}"
         return str(entry)
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def seat_words(
+    stats: Iterable[tuple[str, str]] = (),
+    badges: Iterable[str] = (),
+    note: str | None = None,
+    out: bool = False,
+) -> dict[str, Any]:
+    """What the table writes at one seat: its figures (``stats``: label and value, as a
+    person reads them), short ``badges`` ("all in", "drew 4"), a ``note`` on its state
+    ("Folded") and whether it is ``out`` of the hand (drawn dimmed).
+
+    >>> seat_words([("Stack", num(1500))], ["all in"])
+    {'stats': [['Stack', '1,500']], 'badges': ['all in'], 'note': None, 'out': False}
+    """
+    return {
+        "stats": [[label, value] for label, value in stats],
+        "badges": list(badges),
+        "note": note,
+        "out": out,
+    }
+
+
+def board_words(
+    seats: Iterable[Mapping[str, Any]],
+    title: str = "",
+    phase: str = "",
+    facts: Iterable[str] = (),
+    **more: Any,
+) -> dict[str, Any]:
+    """The words of a table (a frame's ``board``): ``seats`` (one :func:`seat_words` per
+    seat), the centre's ``title`` ("Deal 2 of 5") and ``phase`` ("Betting"), ``facts``
+    (short lines: "bring-in 5", "12 cards in the deck") and a game's own (``more``)."""
+    return {"seats": list(seats), "title": title, "phase": phase, "facts": list(facts), **more}
 
 
 # --------------------------------------------------------------------------- legal moves

@@ -27,14 +27,27 @@ from cardhall.narration.common import (
     ScoreTable,
     Story,
     amount_range,
+    board_words,
     legal_kinds,
     listing,
     num,
     plural,
     range_entry,
+    seat_words,
     sentence,
 )
 
+#: The phase of a deal as the table heads it.
+PHASE_NAMES = {
+    "bringin": "Bring-in",
+    "answer": "Answering the bring-in",
+    "draw": "The draw",
+    "declare": "The draw",
+    "select": "Choosing suits",
+    "bet": "Betting",
+    "replace": "Showdown",
+    "over": "Game over",
+}
 #: The events of a showdown (and of a deal won unseen), told in steps.
 SHOWDOWN_KINDS = frozenset({"reveal", "claim", "replace", "pot", "win", "deal_over"})
 #: A step as told: its line, the seats and the cards it is about.
@@ -516,6 +529,75 @@ class GethaStory(Story):
                 f"gives up what you have put in ({num(int(me['total']))} this deal)"
             )
         return text + ". You act again only if someone raises"
+
+    # -- the table -------------------------------------------------------------------
+
+    def seat_words(self, view: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        info = view["seats"][seat]
+        phase = view.get("phase")
+        stats = [("Stack", num(int(info["stack"])))]
+        if info.get("total"):
+            stats.append(("In the pot", num(int(info["total"]))))
+        if phase == "bet" and info.get("put"):
+            stats.append(("This round", num(int(info["put"]))))
+        badges = []
+        if info.get("all_in"):
+            badges.append("all in")
+        drew = info.get("discarded")
+        if drew is not None and not info.get("folded") and phase != "over":
+            badges.append(f"drew {num(int(drew))}" if drew else "kept all")
+        if info.get("chosen"):
+            badges.append("suits chosen")
+        note = None
+        if info.get("folded"):
+            note = "Folded"
+        elif not info.get("dealt") and phase != "over":
+            note = "Sits out this deal" if info["stack"] else "Out of chips"
+        out = phase != "over" and bool(info.get("folded") or not info.get("dealt"))
+        return seat_words(stats, badges, note, out)
+
+    def board(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        w = self.w
+        phase = str(view.get("phase"))
+        title = f"Deal {num(int(view['deal']))}" + (
+            f" of {num(int(view['max_deals']))}" if view.get("max_deals") else ""
+        )
+        pots = view.get("pots") or []
+        players = int(view["players"])
+        words = []
+        for i, pot in enumerate(pots):
+            who = ""
+            if len(pots) > 1 or len(pot["eligible"]) < players:
+                who = w.seats(pot["eligible"])
+            words.append({"label": "Pot" if i == 0 else f"Side pot {i}", "who": who})
+        facts = []
+        if view.get("bring_in") and phase not in ("bringin", "over"):
+            facts.append(f"bring-in {num(int(view['bring_in']))}")
+        if phase == "bet" and view.get("cur"):
+            facts.append(f"bet to call {num(int(view['cur']))}")
+        if view.get("deck"):
+            facts.append(f"{plural(int(view['deck']), 'card')} in the deck")
+        if view.get("extra_hands"):
+            facts.append(f"{plural(len(view['extra_hands']), 'extra hand')} face down")
+        seat = view.get("seat")
+        mine: dict[str, Any] = {}
+        if seat is not None:
+            me = view["seats"][int(seat)]
+            if view.get("choice"):
+                suits = listing(w.suit(int(x)) for x in view["choice"])
+                mine["chose"] = f"You chose {suits}; waiting for the others"
+            mine["empty"] = "You folded this deal." if me.get("folded") else "No cards this deal."
+            if view.get("my_discards"):
+                mine["discards"] = f"Your discards ({num(len(view['my_discards']))})"
+        return board_words(
+            (self.seat_words(view, s) for s in range(players)),
+            title,
+            PHASE_NAMES.get(phase, ""),
+            facts,
+            pots=words,
+            carry="Carried over" if view.get("carry") else "",
+            mine=mine,
+        )
 
     # -- status and buttons ------------------------------------------------------------
 

@@ -24,11 +24,13 @@ from cardhall.narration.common import (
     ScoreTable,
     Story,
     amount_range,
+    board_words,
     legal_kinds,
     listing,
     num,
     plural,
     range_entry,
+    seat_words,
     sentence,
 )
 
@@ -435,6 +437,56 @@ class SomachiStory(Story):
                 "raise or fold. Or check (no raise)"
             )
         return None
+
+    # -- the table -------------------------------------------------------------------
+
+    def seat_words(self, view: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        w = self.w
+        stats = [
+            ("In hand", num(int(view["hand_sizes"][seat]))),
+            ("This hand", num(int(view["scores"][seat]))),
+            ("Tally", num(int(view["tallies"][seat]))),
+        ]
+        if view.get("chips"):
+            stats.append(("Chips", num(int(view["chips"][seat]))))
+        if view.get("in_pot") and view["in_pot"][seat]:
+            stats.append(("In the pot", num(int(view["in_pot"][seat]))))
+        arls = sorted(
+            int(suit) for suit, owner in (view.get("arls") or {}).items() if owner == seat
+        )
+        badges = [f"arl of {listing(w.suit(x) for x in arls)}"] if arls else []
+        active = view.get("active") or []
+        out = bool(active) and not view.get("over") and not active[seat]
+        return seat_words(stats, badges, "Out of this hand" if out else None, out)
+
+    def board(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        hands = (view.get("options") or self.ctx.options).get("hands_per_game")
+        title = f"Hand {num(int(view['hand_number']))}" + (
+            f" of {num(int(hands))}" if hands else ""
+        )
+        multiplier = int(view.get("multiplier") or 1)
+        facts = []
+        if view.get("removed_size"):
+            facts.append(f"{plural(int(view['removed_size']), 'card')} out of play")
+        if view.get("in_pot"):
+            pot = sum(int(x) for x in view["in_pot"])
+            if pot:
+                facts.append(f"pot {num(pot)}")
+            if view.get("bring_in"):
+                facts.append(f"bring-in {num(int(view['bring_in']))}")
+        piles = {
+            "deck": f"Deck · {num(int(view['deck_size']))}",
+            "discard": f"Discards · {num(int(view['discard_size']))}",
+            "taken": "You took" if view.get("taken") else "",
+            "none": "no piles" if view.get("over") else "no piles yet",
+        }
+        return board_words(
+            (self.seat_words(view, s) for s in range(int(view["players"]))),
+            title,
+            f"points × {num(multiplier)}" if multiplier != 1 else "",
+            facts,
+            piles=piles,
+        )
 
     # -- status and buttons ------------------------------------------------------------
 

@@ -30,8 +30,11 @@ from cardhall.narration.common import (
     HandSummary,
     ScoreTable,
     Story,
+    board_words,
+    listing,
     num,
     plural,
+    seat_words,
     sentence,
 )
 
@@ -370,6 +373,53 @@ class YamiroStory(Story):
         return (
             f"no arlas stands; values: {self.side_name(first)} {num(v[first])}, "
             f"{self.side_name(1 - first)} {num(v[1 - first])}"
+        )
+
+    # -- the table -------------------------------------------------------------------
+
+    def seat_words(self, view: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        stats = [("In hand", num(int(view["hand_sizes"][seat])))]
+        if self.form != "partner":
+            side = view["sides"][seat & 1]
+            stats.append(("Captured", num(int(side["capture_total"]))))
+        led = view.get("starter") == seat and self.form != "solitaire"
+        return seat_words(stats, ["led this hand"] if led else [])
+
+    def board(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        w = self.w
+        sides = []
+        for i, side in enumerate(view["sides"]):
+            value = ""
+            if int(side["multiplier"]) != 1:
+                value = f"{num(int(side['total']))} × {num(int(side['multiplier']))}"
+            chain = []
+            if side.get("arlas"):
+                chain.append(f"arlas at play {listing(num(int(a)) for a in side['arlas'])}")
+            if side.get("deiskatun"):
+                chain.append(plural(int(side["deiskatun"]), "deiskatun"))
+            sides.append(
+                {
+                    "name": self.side_name(i)[:1].upper() + self.side_name(i)[1:],
+                    "members": w.seats(s for s in self.side_seats(i) if s != DECK_SEAT),
+                    "value": value,
+                    "chain": " · ".join(chain),
+                    "captured": f"captured {num(int(side['capture_total']))}",
+                }
+            )
+        standing = self.standing(view) if not view.get("over") else ""
+        results = view.get("results") or []
+        finished = ""
+        if results and not view.get("played"):  # the last hand stays on the table
+            finished = f"hand {num(int(results[-1]['hand']))} is over"
+        return board_words(
+            (self.seat_words(view, s) for s in range(int(view["players"]))),
+            f"Hand {num(int(view['hand_number']))} of {num(int(view['hands_total']))}",
+            "",
+            [f"{plural(int(view['pile']), 'card')} in the pile"],
+            sides=sides,
+            standing=sentence(standing) if standing else "",
+            finished=finished,
+            empty="No card played yet this hand.",
         )
 
     def their_status(self, view: Mapping[str, Any], seats: Sequence[int]) -> str | None:

@@ -30,7 +30,7 @@ from cardhall.engine import State
 from cardhall.games.abstrac import deal_scores
 from cardhall.narration import Context
 from cardhall.narration.abstrac import combo_parts
-from cardhall.narration.common import FRENCH_SYMBOLS, Words
+from cardhall.narration.common import FRENCH_SYMBOLS, Words, french_card
 
 __all__ = ["hint", "render"]
 
@@ -39,7 +39,7 @@ _SUIT_STYLE = {"S": "bold", "H": "red", "D": "red", "C": "bold"}
 
 def _card(text: str) -> Text:
     card = FrenchCard.parse(text)
-    return Text(str(card), style=_SUIT_STYLE[card.suit_name])
+    return Text(french_card(text), style=_SUIT_STYLE[card.suit_name])  # "10♥", as the narration
 
 
 def _by_suit(cards: Sequence[str]) -> Text:

@@ -25,22 +25,11 @@ from rich.text import Text
 
 from cardhall.cards import RailogCard, SuitNames
 from cardhall.engine import State
-from cardhall.narration import Context
-from cardhall.narration.common import Words
+from cardhall.narration import Context, board
+from cardhall.narration.common import Words, num
 from cardhall.narration.getha import tell_steps
 
 __all__ = ["hint", "render"]
-
-_PHASES = {
-    "bringin": "the dealer sets the bring-in",
-    "answer": "pay the bring-in or decline",
-    "draw": "discard and draw (in turn)",
-    "declare": "declare discards (shuffled back before drawing)",
-    "select": "choose suits in secret",
-    "bet": "betting",
-    "replace": "showdown: replacing lost suits",
-    "over": "game over",
-}
 
 
 def _cards(cards: Sequence[str], w: Words) -> str:
@@ -51,47 +40,43 @@ def render(view: dict[str, Any], names: SuitNames, ctx: Context | None = None) -
     """The table as ``view`` shows it; seats named by ``ctx`` (default ``Seat 1``...)."""
     ctx = ctx or Context.for_view(view, suits=names)
     w = Words(ctx)
+    told = board(view, ctx)  # the words the browser's table writes too
     me = view.get("seat")
     table = Table(expand=False)
-    for col in ("seat", "stack", "in pot", "round", "status", "cards", "on the table"):
+    for col in ("Seat", "Stack", "In the pot", "This round", "", "Cards", "On the table"):
         table.add_column(col)
     for p, s in enumerate(view["seats"]):
         status = []
         if p == view["dealer"]:
             status.append("dealer")
-        if not s["dealt"]:
-            status.append("out")
-        elif s["folded"]:
-            status.append("folded")
-        elif s["all_in"]:
-            status.append("all-in")
+        words = told["seats"][p]
+        status += [words["note"]] if words["note"] else []
+        status += words["badges"]
         if p in view["actors"]:
             status.append("to act")
-        if s["chosen"]:
-            status.append("chosen")
         if s.get("played") is not None:
             table_text = _cards(s["played"], w)
         elif s["played_count"] is not None:
             table_text = f"{s['played_count']} played, {s['reserve_count']} reserve (face down)"
         else:
-            table_text = "" if s["discarded"] is None else f"discarded {s['discarded']}"
+            table_text = ""
         table.add_row(
             w.column(p),
-            str(s["stack"]),
-            str(s["total"]),
-            str(s["put"]),
+            num(s["stack"]),
+            num(s["total"]),
+            num(s["put"]),
             ", ".join(status),
             str(s["cards"] or s["folded_count"] or ""),
             table_text,
         )
-    pots = ", ".join(f"{p['amount']} ({w.seats(p['eligible'])})" for p in view["pots"])
-    head = Text(
-        f"deal {view['deal']}"
-        + (f" of {view['max_deals']}" if view["max_deals"] else "")
-        + f" · {_PHASES.get(view['phase'], view['phase'])} · bring-in {view['bring_in']}"
-        + f" · highest bet {view['cur']} · carry-over {view['carry']}"
+    pots = ", ".join(
+        f"{words['label']}: {num(p['amount'])}" + (f" ({words['who']})" if words["who"] else "")
+        for p, words in zip(view["pots"], told["pots"], strict=True)
     )
-    parts: list[RenderableType] = [head, table, Text(f"pots: {pots or '-'}")]
+    if view["carry"]:
+        pots += f"; {told['carry']}: {num(view['carry'])}"
+    head = Text(" · ".join(x for x in (told["title"], told["phase"], *told["facts"]) if x))
+    parts: list[RenderableType] = [head, table, Text(pots or "No chips in the pot.")]
     if me is not None:
         if view["hand"]:
             numbered = "  ".join(f"{i}:{w.card(c)}" for i, c in enumerate(view["hand"], 1))

@@ -25,24 +25,10 @@ from rich.text import Text
 
 from cardhall.cards import SuitNames
 from cardhall.engine import State
-from cardhall.narration import Context
-from cardhall.narration.common import Words
+from cardhall.narration import Context, board, status
+from cardhall.narration.common import Words, num, sentence
 
 __all__ = ["hint", "render"]
-
-_WAITING = {
-    "opening": "to open or stand",
-    "draw": "to draw",
-    "turn": "to finish the turn",
-    "claim window": "to claim or pass",
-    "collect window": "to collect or pass",
-    "defence window": "to defend or pass",
-    "bring-in": "to set a bring-in",
-    "raise": "to raise the bring-in",
-    "owe": "to pay or fold",
-    "stay-in bet": "to make a stay-in bet",
-    "challenge": "to meet the challenge or decline",
-}
 
 
 def _cards(cards: list[str], w: Words) -> str:
@@ -51,50 +37,50 @@ def _cards(cards: list[str], w: Words) -> str:
 
 def render(view: dict[str, Any], names: SuitNames, ctx: Context | None = None) -> RenderableType:
     """The table as ``view`` shows it; seats named by ``ctx`` (default ``Seat 1``...)."""
-    w = Words(ctx or Context.for_view(view, suits=names))
-    view["seat"]
-    table = Table(title=f"Somachi — hand {view['hand_number']}, dealer {w.name(view['dealer'])}")
-    table.add_column("seat")
-    table.add_column("cards", justify="right")
-    table.add_column("tableau")
-    table.add_column("score", justify="right")
-    table.add_column("tally", justify="right")
+    ctx = ctx or Context.for_view(view, suits=names)
+    w = Words(ctx)
+    told = board(view, ctx)  # the words the browser's table writes too
+    table = Table(title=f"Somachi — {told['title']}, {w.act(int(view['dealer']), 'deals')}")
+    table.add_column("Seat")
+    table.add_column("In hand", justify="right")
+    table.add_column("Tableau")
+    table.add_column("This hand", justify="right")
+    table.add_column("Tally", justify="right")
     gambling = "chips" in view
     if gambling:
-        table.add_column("chips", justify="right")
-        table.add_column("in pot", justify="right")
+        table.add_column("Chips", justify="right")
+        table.add_column("In the pot", justify="right")
     for s, piles in enumerate(view["tableaus"]):
-        who = w.column(s) + (" *" if s == view["turn"] else "")
-        if not view["active"][s]:
-            who += " (out)"
+        words = told["seats"][s]
+        who = " · ".join(
+            [w.column(s), *words["badges"], *([words["note"]] if words["note"] else [])]
+        )
         tab = "  ".join("[" + _cards(p, w) + "]" for p in piles) or "-"
         row: list[str | Text] = [
-            who,
-            str(view["hand_sizes"][s]),
+            who + (" *" if s == view["turn"] else ""),
+            num(view["hand_sizes"][s]),
             Text(tab),
-            str(view["scores"][s]),
-            str(view["tallies"][s]),
+            num(view["scores"][s]),
+            num(view["tallies"][s]),
         ]
         if gambling:
-            row += [str(view["chips"][s]), str(view["in_pot"][s])]
+            row += [num(view["chips"][s]), num(view["in_pot"][s])]
         table.add_row(*row)
     top = view["discard_top"]
+    piles = told["piles"]
     lines = [
-        f"discard pile: {w.card(top) if top else 'empty'} "
-        f"({view['discard_size']} cards)   deck: {view['deck_size']} cards",
+        f"{piles['discard']}: {w.card(top) if top else 'empty'}   {piles['deck']}",
+        *(sentence(fact) for fact in ([told["phase"]] if told["phase"] else []) + told["facts"]),
     ]
-    if view["multiplier"] > 1:
-        lines.append(f"points this hand are multiplied by {view['multiplier']}")
-    if gambling and view.get("bring_in"):
-        lines.append(f"bring-in: {view['bring_in']}")
     if view["hand"] is not None:
         lines.append("your hand: " + _cards(view["hand"], w))
         if view.get("taken"):
-            lines.append(f"(taken from the discard pile: {w.card(view['taken'])})")
-    pending = view["pending"]
-    if pending:
-        waiting = _WAITING.get(pending["kind"], "")
-        lines.append(f"waiting for {w.name(pending['seat'])} {waiting}".rstrip())
+            lines.append(
+                f"({piles['taken'].lower()} {w.card(view['taken'])} from the discard pile)"
+            )
+    said = status(view, ctx)
+    if said and not view.get("over"):
+        lines.append(said)
     return Panel(Group(table, Text("\n".join(lines))), title="Somachi")
 
 

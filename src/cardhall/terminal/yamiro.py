@@ -26,7 +26,7 @@ from rich.text import Text
 
 from cardhall.cards import SuitNames
 from cardhall.engine import State
-from cardhall.narration import Context
+from cardhall.narration import Context, board
 from cardhall.narration.common import Words, sentence
 from cardhall.narration.yamiro import YamiroStory
 
@@ -47,10 +47,11 @@ def render(view: dict[str, Any], names: SuitNames, ctx: Context | None = None) -
     teller = YamiroStory(ctx)
     form = view["form"]
     seat = view.get("seat")
-    head = f"Yamiro ({form}) · hand {view['hand_number']} of {view['hands_total']}"
+    told = board(view, ctx)  # the words the browser's table writes too
+    head = f"Yamiro · {told['title']}"
     if view["starter"] is not None and form != "solitaire":
         head += f" · {w.act(view['starter'], 'starts')}"
-    head += f" · pile {view['pile']}"
+    head += "".join(f" · {fact}" for fact in told["facts"])
     parts: list[RenderableType] = [Text(head, style="bold")]
 
     table = Table(show_header=True, header_style="bold", expand=False, box=None)
@@ -113,5 +114,8 @@ def hint(state: State, seat: int) -> str | None:
         return None
     scores = HeuristicBot(state.game).scores(state, seat)
     best = max(scores, key=lambda c: scores[c])
-    listed = ", ".join(f"{c} {v:+.1f}" for c, v in sorted(scores.items(), key=lambda kv: -kv[1]))
-    return f"the heuristic would play {best} (expected points: {listed})"
+    w = Words(Context.for_view(state.view(seat)))
+    listed = ", ".join(
+        f"{w.card(str(c))} {v:+.1f}" for c, v in sorted(scores.items(), key=lambda kv: -kv[1])
+    )
+    return f"the heuristic would play the {w.card(str(best))} (expected points: {listed})"

@@ -98,6 +98,9 @@ class TableInfo(BaseModel):
     next_table: str | None
     watchable: bool = Field(default=False, description="a started public table: anyone may watch")
     watchers: int = Field(default=0, description="spectators watching now (this server)")
+    teams: list[list[int]] = Field(
+        default_factory=list, description="partnerships, seats from 0 (partner Yamiro); [] for none"
+    )
     seats: list[SeatInfo]
 
 
@@ -121,6 +124,11 @@ class SeatView(BaseModel):
     status: str = ""
     #: The words of each entry of ``view["legal"]``, in order (for the buttons).
     labels: list[str] = Field(default_factory=list)
+    #: For each entry of ``view["legal"]``: null, or an amount range's button words
+    #: (``{"one": "Bet 1 chip", "many": "Bet {amount} chips"}``).
+    amount_labels: list[dict[str, str] | None] = Field(default_factory=list)
+    #: The words written on the table (each seat's figures, badges and note; the centre's).
+    board: dict[str, Any] | None = None
     events: list[dict[str, Any]]
 
 

@@ -3,8 +3,8 @@
 Nothing leaves the server unprojected: every frame about a game is built here, from
 ``state.view(seat)`` (the engine's allow-list) and the events visible to ``seat`` only.
 This is the one place to add what a seat's frames carry (each event's ``"text"`` and, for
-Getha's showdown, its ``"text_steps"``; with the view, its ``"prompt"``, ``"status"`` and
-``"labels"``: see :mod:`cardhall.narration`).
+Getha's showdown, its ``"text_steps"``; with the view, its ``"prompt"``, ``"status"``,
+``"labels"``, ``"amount_labels"`` and ``"board"``: see :mod:`cardhall.narration`).
 """
 
 from __future__ import annotations
@@ -153,6 +153,8 @@ def _with_view(msg: dict[str, Any], state: State, seat: int | None, ctx: narrati
     msg["prompt"] = narration.prompt(view, ctx)
     msg["status"] = narration.status(view, ctx)
     msg["labels"] = narration.labels(view, ctx)
+    msg["amount_labels"] = narration.amount_labels(view, ctx)
+    msg["board"] = narration.board(view, ctx)
 
 
 def sync_message(
@@ -162,7 +164,16 @@ def sync_message(
     every event it may see (each with its ``"text"``, cards named with ``suits``)."""
     msg: dict[str, Any] = {"type": "sync", "table": info, "seat": seat}
     if cached is None:
-        msg.update(version=0, view=None, prompt=None, status="", labels=[], events=[])
+        msg.update(
+            version=0,
+            view=None,
+            prompt=None,
+            status="",
+            labels=[],
+            amount_labels=[],
+            board=None,
+            events=[],
+        )
     else:
         state = cached.state
         ctx = narration_context(info, state, seat, suits)

@@ -129,6 +129,7 @@ def replay_frames(data: Any, seat: str = "watch", suits: str = "plain") -> dict[
             "events": events,
             "prompt": narration.prompt(view, ctx) if viewer is not None else None,
             "status": narration.status(view, ctx),
+            "board": narration.board(view, ctx),
         }
         if hands:
             frame["hands"] = hands[i]

@@ -191,6 +191,8 @@ async def seat_view(table_id: str, service: Service, authorization: Auth = None)
         prompt=msg["prompt"],
         status=msg["status"],
         labels=msg["labels"],
+        amount_labels=msg["amount_labels"],
+        board=msg["board"],
         events=msg["events"],
     )
 

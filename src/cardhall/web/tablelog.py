@@ -21,6 +21,7 @@ import cardhall
 from cardhall.engine import State
 from cardhall.errors import RecordError
 from cardhall.record import Record, replay
+from cardhall.registry import game_class
 from cardhall.web import validate
 from cardhall.web.database import Database
 from cardhall.web.errors import WebError
@@ -59,6 +60,13 @@ def deadline_for(row: dict[str, Any], state: State) -> float | None:
     if row["turn_seconds"] is None or state.is_over:
         return None
     return now() + float(row["turn_seconds"])
+
+
+def _teams(game: str, players: int) -> list[list[int]]:
+    """The partnerships of a table (seats from 0; partner Yamiro's two teams), known
+    before the game starts so that the waiting room can show them; ``[]`` for none."""
+    teams = getattr(game_class(game), "teams", None)
+    return [list(t) for t in teams(players)] if teams is not None else []
 
 
 def snapshot_record(state: State) -> str:
@@ -159,6 +167,7 @@ class TableLog:
             "host_seat": row["host_seat"],
             "next_table": row["next_table"],
             "watchable": bool(row["public"]) and row["status"] in ("playing", "over"),
+            "teams": _teams(row["game"], int(row["players"])),
             "seats": [
                 {"seat": s["seat"], "name": s["name"], "kind": s["kind"], "bot": s["bot_level"]}
                 for s in seat_rows

@@ -306,8 +306,14 @@
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
     box.appendChild(el("h2", "", `${gameTitle(info.game)} · ${formLabel(info.game, info.players)}`));
     const seats = el("ol", "seat-list");
-    info.seats.forEach((s) => seats.appendChild(el("li", "", seatLine(s) + (s.seat === info.host_seat && s.kind !== "open" ? " (host)" : ""))));
+    info.seats.forEach((s) => {
+      const li = el("li", "", seatLine(s) + (s.seat === info.host_seat && s.kind !== "open" ? " (host)" : ""));
+      teamMark(info, s, li);
+      seats.appendChild(li);
+    });
     box.appendChild(seats);
+    const partners = teamsNote(info);
+    if (partners) box.appendChild(partners);
     if (info.options && Object.keys(info.options).length) box.appendChild(optionSummary(info.game, info.options));
     const rules = button("Rules", () => showRules(info.game, info.options), "secondary");
     rules.id = "join-rules";
@@ -397,7 +403,7 @@
       if (m.type === "sync") {
         this.table = m.table; this.seat = this.watch ? null : m.seat; this.version = m.version; this.view = m.view;
         this.prompt = m.prompt || null;
-        this.said = { status: m.status || "", labels: m.labels || [] };
+        this.said = said(m);
         this.log = m.events.slice();
         this.pending = false;
         this.render();
@@ -412,7 +418,7 @@
         if (m.table) Object.assign(this.table, m.table);
         if (m.view) {
           this.view = m.view; this.prompt = m.prompt || null;
-          this.said = { status: m.status || "", labels: m.labels || [] };
+          this.said = said(m);
           this.render();
         }
       } else if (m.type === "error") {
@@ -623,6 +629,7 @@
         li.dataset.seat = String(s.seat);
         const who = seatLine(s);
         li.appendChild(el("span", s.kind === "open" ? "muted" : "", who + (s.seat === this.seat ? " (you)" : s.seat === t.host_seat ? " (host)" : "")));
+        teamMark(t, s, li);
         if (host && s.kind === "open") {
           const seat = button(`Seat a ${UI.levelName(this.botLevel)} bot`, () => this.hostCall("POST", "bots", { level: this.botLevel, seat: s.seat }), "secondary small");
           seat.classList.add("seat-bot");
@@ -633,6 +640,8 @@
         list.appendChild(li);
       }
       box.appendChild(list);
+      const partners = teamsNote(t, this.seat);
+      if (partners) box.appendChild(partners);
       const open = t.seats.filter((s) => s.kind === "open").length;
       if (host) {
         if (open) {
@@ -700,6 +709,39 @@
     }
   }
 
+  // Partnerships (the table's "teams", seats from 0), known before the game starts: each
+  // seat of the waiting room marked with its team's colour and name, and one line saying
+  // who plays with whom.
+  function teamOf(t, seat) { return (t.teams || []).findIndex((team) => team.includes(seat)); }
+  function teamName(t, i) {
+    const names = (window.Games[t.game] || {}).teams || [];
+    return names[i] ? `${names[i]} team` : `Team ${i + 1}`;
+  }
+  function teamMark(t, s, li) {
+    const i = teamOf(t, s.seat);
+    if (i < 0) return;
+    li.classList.add("team" + i);
+    li.appendChild(el("span", "badge team-badge", teamName(t, i)));
+  }
+  function teamsNote(t, me) {
+    if (!(t.teams || []).length) return null;
+    const who = (s) => {
+      const seat = t.seats.find((x) => x.seat === s);
+      if (s === me) return "you";
+      return !seat || seat.kind === "open" ? `the open seat ${s + 1}` : seat.name;
+    };
+    const parts = t.teams.map((team, i) => `${teamName(t, i)}: ${UI.joinNames(team.map(who))}`);
+    const p = el("p", "teams-note", `Partners sit across the table. ${parts.join("; ")}.`);
+    p.id = "teams";
+    return p;
+  }
+
+  // The narration's words of a frame: the status line, each legal entry's words, an
+  // amount range's button words and the words written on the table.
+  function said(m) {
+    return { status: m.status || "", labels: m.labels || [], amounts: m.amount_labels || [], board: m.board || null };
+  }
+
   // A seat in a list: its name, and what it is when the name does not say it.
   function seatLine(s) {
     if (s.kind === "open") return "open seat";
@@ -723,6 +765,6 @@
     else lobbyPage();
   }
   window.addEventListener("popstate", route);
-  window.Cardhall = { api, games, gameTitle, formLabel, showRules, route, TableClient };
+  window.Cardhall = { api, games, gameTitle, formLabel, showRules, route, TableClient, said };
   Promise.all([games(), Cards.load(Cards.preferred()).catch(() => Cards.load("plain"))]).catch((e) => { $app.replaceChildren(el("p", "error", e.message)); }).then(route);
 })();

@@ -134,7 +134,7 @@
       const frame = data.frames[at];
       client.view = frame.view;
       client.prompt = frame.prompt;
-      client.said = { status: frame.status || "", labels: frame.labels || [] };
+      client.said = window.Cardhall.said(frame);
       client.faceUp = frame.hands || null;
       client.log = data.frames.slice(0, at + 1).flatMap((f) => f.events);
       client.version = at;

@@ -3,7 +3,8 @@
 // the viewer's seat and hand at the bottom, and the action bar with only legal moves.
 //
 // A game file registers window.Games[name] with any of:
-//   seat(ctx, s)      -> {stats: [[label, value]], badges: [text], cards: Node, note: text}
+//   seat(ctx, s)      -> {cards: Node, team: index, badges: [text]} (the seat's figures,
+//                        badges and note are the narration's: ctx.board.seats[s])
 //   centre(ctx)       -> Node
 //   hand(ctx)         -> Node (the viewer's cards; default: view.hand, click to act)
 //   cardActions(ctx)  -> Map(card -> [actions]) for the default hand
@@ -14,8 +15,8 @@
 //   summaryExtra(ctx, event) -> Node shown under a hand's summary (e.g. captured cards)
 //   side(ctx)         -> Node for the side column (e.g. Getha's showdown step by step)
 //   quick(ctx, range) -> [[label, amount]] quick sizes for a bet box
-// Everything is built from ctx.view and the narration's sentences (event "text", view
-// "prompt"); no game rule is decided here.
+// Everything is built from ctx.view and the narration's words (event "text", the frame's
+// "prompt", "status", "labels", "amount_labels" and "board"); no game rule is decided here.
 "use strict";
 (function () {
   const { el, button, fmt } = window.UI;
@@ -46,9 +47,17 @@
     const said = (client.said && client.said.labels) || [];
     const words = new Map();
     (v.legal || []).forEach((a, i) => { if (said[i]) words.set(typeof a === "string" ? a : "range:" + a.kind, said[i]); });
+    // an amount range's button words ({one, many}, "{amount}" standing for the amount)
+    const amounts = new Map();
+    const told = (client.said && client.said.amounts) || [];
+    (v.legal || []).forEach((a, i) => { if (a && typeof a === "object" && told[i]) amounts.set(a.kind, told[i]); });
+    const board = (client.said && client.said.board) || null;
     const ctx = {
       view: v, table: t, game, seat: client.seat, players: v.players,
-      names, plain, ranges, legal: new Set(plain), words,
+      names, plain, ranges, legal: new Set(plain), words, amounts,
+      // the words written on the table (narration.board): each seat's figures, badges
+      // and note, the centre's title, phase and facts, and a game's own
+      board: board || { seats: [], title: "", phase: "", facts: [] },
       events: client.log, ui: client.ui, keep: client.keep, busy: client.busy(),
       prompt: client.prompt || v.prompt || null,
       status: (client.said && client.said.status) || "",
@@ -105,24 +114,27 @@
   function pod(ctx, s) {
     const v = ctx.view;
     const info = (ctx.game.seat && ctx.game.seat(ctx, s)) || {};
+    const told = ctx.board.seats[s] || { stats: [], badges: [], note: null, out: false };
     const box = el("div", "pod");
     box.dataset.seat = String(s);
     if (v.actors.includes(s) && !v.over) box.classList.add("actor");
     if (s === ctx.seat) box.classList.add("me");
-    if (info.out) box.classList.add("out");
+    if (told.out) box.classList.add("out");
     if (info.team !== undefined) box.classList.add("team" + info.team);
     const head = el("div", "pod-head");
     const dealer = ctx.game.dealer ? ctx.game.dealer(ctx) : v.dealer;
     if (dealer === s) { const d = el("span", "dealer-button", "D"); d.title = "dealer"; head.appendChild(d); }
-    head.appendChild(el("span", "pod-name", ctx.name(s)));
+    const name = el("span", "pod-name", ctx.name(s));
+    name.title = ctx.name(s);  // the whole name, where a long one is cut short
+    head.appendChild(name);
     if (s === ctx.seat) head.appendChild(el("span", "you-tag", "you"));
     const badge = seatBadge(ctx.table.seats[s]);
-    if (badge) head.appendChild(el("span", "badge", badge));
-    for (const b of info.badges || []) head.appendChild(el("span", "badge", b));
+    if (badge) head.appendChild(el("span", "badge seat-kind", badge));  // the lobby's: who sits here
+    for (const b of [...(info.badges || []), ...told.badges]) head.appendChild(el("span", "badge", b));
     box.appendChild(head);
-    if (info.stats && info.stats.length) {
+    if (told.stats.length) {
       const st = el("div", "pod-stats");
-      for (const [label, value, cls] of info.stats) st.appendChild(stat(label, value, cls));
+      for (const [label, value] of told.stats) st.appendChild(stat(label, value));
       box.appendChild(st);
     }
     // a replay with every hand face up shows the seat's own cards instead of their backs
@@ -133,7 +145,7 @@
       if (cards.length) info.cards = Table.cardsNode(cards, "tiny");
     }
     if (info.cards) { info.cards.classList.add("pod-cards"); box.appendChild(info.cards); }
-    if (info.note) box.appendChild(el("div", "pod-note", info.note));
+    if (told.note) box.appendChild(el("div", "pod-note", told.note));
     if (v.actors.includes(s) && !v.over && s !== ctx.seat) box.appendChild(el("div", "pod-acting", "thinking…"));
     return box;
   }
@@ -201,13 +213,10 @@
   }
   function closeMenus() { document.querySelectorAll(".card-menu").forEach((m) => m.remove()); }
 
-  // A move's words: the narration's for this frame; else a game file's; else the notation
-  // with its cards named.
+  // A move's words: the narration's for this frame (else the notation with its cards named).
   function labelOf(ctx, a) {
     const told = ctx.words && ctx.words.get(a);
     if (told) return told;
-    const custom = ctx.game.label ? ctx.game.label(ctx, a) : null;
-    if (custom) return custom;
     const [kind, ...rest] = a.split(" ");
     const word = kind.charAt(0).toUpperCase() + kind.slice(1);
     return rest.length ? `${word} ${rest.map((x) => (Cards.isCard(x) ? Cards.name(x) : x)).join(" ")}` : word;
@@ -217,25 +226,27 @@
 
   // An amount chosen inside the legal range: a number box, a slider, quick sizes and a
   // confirm button. Nothing here enumerates amounts, so a million chips costs nothing.
-  function betBox(ctx, r, verb) {
+  // The words come from the narration: the title is the range's label ("Raise to between
+  // 6 and 1,000,000 chips"), the button the action's ("Raise to 250"); a refused amount
+  // gets the range it must be in.
+  function betBox(ctx, r) {
     const box = el("div", "betbox");
     box.dataset.kind = r.kind;
     const key = "bet:" + r.kind;
     let amount = ctx.ui[key];
     if (!inRange(r, amount)) amount = r.min;
-    const word = verb || r.kind;
+    const said = ctx.words.get("range:" + r.kind) || `${r.kind} ${fmt(r.min)} to ${fmt(r.max)}`;
+    const act = ctx.amounts.get(r.kind) || { one: `${r.kind} 1`, many: `${r.kind} {amount}` };
+    const actWords = (n) => (n === 1 ? act.one : act.many.replace("{amount}", fmt(n)));
     const title = el("div", "betbox-title");
-    const told = ctx.words && ctx.words.get("range:" + r.kind);
-    if (told) title.appendChild(el("strong", "", told + (r.step > 1 ? `, in steps of ${fmt(r.step)}` : "")));
-    else title.append(el("strong", "", word.charAt(0).toUpperCase() + word.slice(1)),
-      el("span", "muted", ` ${fmt(r.min)} to ${fmt(r.max)}` + (r.step > 1 ? `, in steps of ${fmt(r.step)}` : "")));
+    title.appendChild(el("strong", "", said));
     box.appendChild(title);
     const row = el("div", "betbox-row");
     const slider = el("input"); slider.type = "range"; slider.min = r.min; slider.max = r.max; slider.step = r.step || 1;
-    slider.value = amount; slider.setAttribute("aria-label", `${word} amount`);
+    slider.value = amount; slider.setAttribute("aria-label", `${said}: amount`);
     const number = el("input", "amount"); number.type = "number"; number.inputMode = "numeric";
     number.min = r.min; number.max = r.max; number.step = r.step || 1; number.value = amount;
-    number.setAttribute("aria-label", `${word} amount`);
+    number.setAttribute("aria-label", `${said}: amount`);
     const go = button("", () => send());
     go.classList.add("confirm");
     const msg = el("div", "betbox-msg error");
@@ -246,13 +257,13 @@
       go.disabled = !ok || ctx.busy;
       if (ok) {
         ctx.ui[key] = n;
-        go.textContent = `${word.charAt(0).toUpperCase() + word.slice(1)} ${fmt(n)}`;
+        go.textContent = actWords(n);
         go.dataset.action = `${r.kind} ${n}`;
         msg.textContent = "";
       } else {
-        go.textContent = word.charAt(0).toUpperCase() + word.slice(1);
+        go.textContent = act.many.replace("{amount}", "…");
         delete go.dataset.action;
-        if (fromUser) msg.textContent = rangeMessage(r, value, word);
+        if (fromUser) msg.textContent = rangeMessage(r, value);
       }
       return ok;
     }
@@ -288,13 +299,15 @@
     return n;
   }
 
-  function rangeMessage(r, value, word) {
-    if (value === "" || value === null) return `Enter an amount from ${fmt(r.min)} to ${fmt(r.max)}.`;
+  // Why an amount typed in the box cannot be played (the range it must be in).
+  function rangeMessage(r, value) {
+    const range = `from ${fmt(r.min)} to ${fmt(r.max)}` + (r.step > 1 ? `, in steps of ${fmt(r.step)}` : "");
+    if (value === "" || value === null) return `Enter an amount ${range}.`;
     const n = Number(value);
-    if (!Number.isFinite(n) || !Number.isInteger(n)) return `The ${word} must be a whole number of chips.`;
-    if (n < r.min) return `The smallest ${word} is ${fmt(r.min)}.`;
-    if (n > r.max) return `The largest ${word} is ${fmt(r.max)}.`;
-    return `The ${word} goes in steps of ${fmt(r.step)} from ${fmt(r.min)}.`;
+    if (!Number.isFinite(n) || !Number.isInteger(n)) return `The amount must be a whole number ${range}.`;
+    if (n < r.min) return `Too small: the amount must be ${range}.`;
+    if (n > r.max) return `Too large: the amount must be ${range}.`;
+    return `The amount must be ${range}.`;
   }
 
   // ------------------------------------------------------------------ action bar
@@ -315,7 +328,7 @@
     if (custom && custom.node) box.appendChild(custom.node);
     for (const r of ctx.ranges) {
       if (used.has(r.kind)) continue;
-      box.appendChild(betBox(ctx, r, ctx.game.verb ? ctx.game.verb(ctx, r.kind) : r.kind));
+      box.appendChild(betBox(ctx, r));
     }
     const rest = ctx.plain.filter((a) => !used.has(a));
     if (rest.length) {

@@ -3,24 +3,19 @@
 // taken cards and combination points.
 "use strict";
 (function () {
-  const { el, fmt } = window.UI;
+  const { el } = window.UI;
 
   function seat(ctx, s) {
     const v = ctx.view;
-    const stats = [["Cards taken", String(v.taken[s].length)], ["Combinations", fmt(v.combos[s])]];
-    if (v.options && v.options.match) stats.push(["Match total", fmt(v.totals[s]), "chips"]);
-    const badges = [];
-    if (v.first === s) badges.push("plays first");
-    const cards = v.taken[s].length ? Table.cardsNode(v.taken[s], "tiny") : null;
-    return { stats, badges, cards };
+    return { cards: v.taken[s].length ? Table.cardsNode(v.taken[s], "tiny") : null };
   }
 
   function centre(ctx) {
     const v = ctx.view;
     const box = el("div", "ab-row-wrap");
     const head = el("div", "centre-head");
-    head.appendChild(el("span", "", v.row.length ? `The row · ${UI.plural(v.row.length, "card")}` : "The row is empty"));
-    if (v.options && v.options.match) head.appendChild(el("span", "muted", ` · match to ${fmt(v.options.target)}`));
+    head.appendChild(el("span", "", ctx.board.title));
+    if (ctx.board.phase) head.appendChild(el("span", "muted", ` · ${ctx.board.phase}`));
     box.appendChild(head);
     const row = el("div", "ab-row");
     row.id = "row";
@@ -35,7 +30,7 @@
       row.appendChild(b);
     });
     box.appendChild(row);
-    if (v.row.length) box.appendChild(el("div", "muted small", "Cards are taken from the left end."));
+    for (const fact of ctx.board.facts) box.appendChild(el("div", "muted small", fact));
     return box;
   }
 

@@ -6,64 +6,47 @@
 "use strict";
 (function () {
   const { el, button, fmt } = window.UI;
-  const PHASES = {
-    bringin: "Bring-in", answer: "Answering the bring-in", draw: "The draw", declare: "The draw",
-    select: "Choosing suits", bet: "Betting", replace: "Showdown", over: "Game over",
-  };
-
   function potTotal(v) { return (v.pots || []).reduce((a, p) => a + p.amount, 0); }
 
+  // The seat's figures, badges and note, the centre's title, phase, pots and facts are
+  // the narration's (ctx.board); this file draws the cards and the chips.
   function seat(ctx, s) {
     const v = ctx.view;
     const info = v.seats[s];
-    const stats = [["Stack", fmt(info.stack), "chips"]];
-    if (info.total) stats.push(["In the pot", fmt(info.total)]);
-    if (v.phase === "bet" && info.put) stats.push(["This round", fmt(info.put)]);
-    const badges = [];
-    if (info.all_in) badges.push("all in");
-    if (info.discarded !== null && info.discarded !== undefined && !info.folded && v.phase !== "over") badges.push(info.discarded ? `drew ${info.discarded}` : "kept all");
-    if (info.chosen) badges.push("suits chosen");
-    let cards = null, note = null;
+    let cards = null;
     if (info.played && info.played.length) cards = Table.cardsNode(info.played, "tiny");
     else if (s !== ctx.seat && info.cards) cards = Table.backs(info.cards, 8);
-    if (info.folded) note = "Folded";
-    else if (!info.dealt && v.phase !== "over") note = info.stack ? "Sits out this deal" : "Out of chips";
-    return { stats, badges, cards, note, out: v.phase !== "over" && (info.folded || !info.dealt) };
+    return { cards };
   }
 
   function centre(ctx) {
-    const v = ctx.view;
+    const v = ctx.view, told = ctx.board;
     const box = el("div", "gt-centre");
     const head = el("div", "centre-head");
-    head.appendChild(el("span", "", `Deal ${v.deal}` + (v.max_deals ? ` of ${v.max_deals}` : "")));
-    head.appendChild(el("span", "phase", PHASES[v.phase] || ""));
+    head.appendChild(el("span", "", told.title));
+    head.appendChild(el("span", "phase", told.phase));
     box.appendChild(head);
     const pots = el("div", "pots");
     pots.id = "pots";
     (v.pots || []).forEach((p, i) => {
+      const words = (told.pots || [])[i] || { label: "", who: "" };
       const chip = el("div", "pot");
       chip.dataset.amount = String(p.amount);
-      chip.appendChild(el("span", "pot-label", i === 0 ? "Pot" : `Side pot ${i}`));
+      chip.appendChild(el("span", "pot-label", words.label));
       chip.appendChild(el("span", "pot-amount", fmt(p.amount)));
-      if (v.pots.length > 1 || p.eligible.length < v.players) {
-        chip.title = "for " + UI.joinNames(p.eligible.map((s) => ctx.who(s)));
-        chip.appendChild(el("span", "pot-who", UI.joinNames(p.eligible.map((s) => ctx.who(s)))));
+      if (words.who) {
+        chip.title = words.who;
+        chip.appendChild(el("span", "pot-who", words.who));
       }
       pots.appendChild(chip);
     });
     if (v.carry) {
       const c = el("div", "pot carry");
-      c.append(el("span", "pot-label", "Carried over"), el("span", "pot-amount", fmt(v.carry)));
+      c.append(el("span", "pot-label", told.carry), el("span", "pot-amount", fmt(v.carry)));
       pots.appendChild(c);
     }
-    if (!pots.childNodes.length) pots.appendChild(el("span", "muted", "No chips in the pot."));
     box.appendChild(pots);
-    const facts = [];
-    if (v.bring_in && v.phase !== "bringin" && v.phase !== "over") facts.push(`bring-in ${fmt(v.bring_in)}`);
-    if (v.phase === "bet" && v.cur) facts.push(`bet to call ${fmt(v.cur)}`);
-    if (v.deck) facts.push(`${UI.plural(v.deck, "card")} in the deck`);
-    if (v.extra_hands && v.extra_hands.length) facts.push(`${UI.plural(v.extra_hands.length, "extra hand")} face down`);
-    if (facts.length) box.appendChild(el("div", "muted small", facts.join(" · ")));
+    if (told.facts.length) box.appendChild(el("div", "muted small", told.facts.join(" · ")));
     return box;
   }
 
@@ -115,16 +98,17 @@
         row.innerHTML = v.hand.map((c) => Cards.svg(c)).join("");
       }
       const g = el("div", "hand-group");
-      if (v.choice) g.appendChild(el("div", "group-title", `You chose ${UI.joinNames(v.choice.map((s) => Cards.suitName(s)))}; waiting for the others`));
+      const mine = ctx.board.mine || {};
+      if (mine.chose) g.appendChild(el("div", "group-title", mine.chose));
       g.appendChild(row);
       wrap.appendChild(g);
     } else if (!wrap.childNodes.length) {
       if (v.over) return null;
-      wrap.appendChild(el("span", "muted", v.seats[ctx.seat] && v.seats[ctx.seat].folded ? "You folded this deal." : "No cards this deal."));
+      wrap.appendChild(el("span", "muted", (ctx.board.mine || {}).empty || ""));
     }
     if (v.my_discards && v.my_discards.length && v.phase !== "over") {
       const d = el("details", "discards");
-      d.appendChild(el("summary", "muted small", `Your discards (${v.my_discards.length})`));
+      d.appendChild(el("summary", "muted small", (ctx.board.mine || {}).discards || ""));
       d.appendChild(Table.cardsNode(v.my_discards, "tiny"));
       wrap.appendChild(d);
     }
@@ -162,9 +146,7 @@
       const action = ["select", ...chosen].join(" ");
       if (selects.length === 1) {
         const only = selects[0];
-        const s = Number(only.split(" ")[1]);
-        node.appendChild(el("p", "hint", `You hold one suit only: ${Cards.suitName(s)}.`));
-        const go = button(ctx.words.get(only) || `Play ${Cards.suitName(s)}`, () => ctx.act(only), "primary");
+        const go = button(Table.labelOf(ctx, only), () => ctx.act(only), "primary");
         go.dataset.action = only;
         go.disabled = ctx.busy;
         node.appendChild(go);
@@ -185,7 +167,7 @@
           picker.appendChild(b);
         }
         node.appendChild(picker);
-        const go = button(chosen.length === 2 ? ctx.words.get(action) || `Play ${UI.joinNames(chosen.map((s) => Cards.suitName(s)))}` : "Choose two suits", () => ctx.act(action), "primary");
+        const go = button(chosen.length === 2 ? Table.labelOf(ctx, action) : "Choose two suits", () => ctx.act(action), "primary");
         if (legal.has(action)) go.dataset.action = action;
         go.disabled = ctx.busy || !legal.has(action);
         node.appendChild(go);
@@ -199,7 +181,7 @@
         const s = Number(a.split(" ")[1]);
         const b = button("", () => ctx.act(a));
         b.innerHTML = Cards.suitSymbol(s);
-        b.appendChild(document.createTextNode(" " + (ctx.words.get(a) || `Play ${Cards.suitName(s)}`)));
+        b.appendChild(document.createTextNode(" " + Table.labelOf(ctx, a)));
         b.dataset.action = a;
         b.disabled = ctx.busy;
         row.appendChild(b);
@@ -209,10 +191,6 @@
     return { node: node.childNodes.length ? node : null, used };
   }
 
-
-  function verb(ctx, kind) {
-    return { bringin: "bring in", bet: "bet", raise: "raise to" }[kind] || kind;
-  }
 
   function quick(ctx, r) {
     const v = ctx.view;
@@ -303,7 +281,7 @@
   }
 
   window.Games.getha = {
-    seat, centre, hand, controls, verb, quick, side,
+    seat, centre, hand, controls, quick, side,
     dealer: (ctx) => ctx.view.dealer,
   };
 })();

@@ -3,12 +3,9 @@
 // the centre with whose window is open; the viewer's hand, each card offering its moves.
 "use strict";
 (function () {
-  const { el, fmt } = window.UI;
+  const { el } = window.UI;
   // Decisions other than a seat's own turn: the status line shows the narration's prompt.
   const WINDOWS = new Set(["claim window", "collect window", "defence window", "challenge", "owe"]);
-  function arlsOf(v, s) {
-    return Object.entries(v.arls || {}).filter(([, owner]) => owner === s).map(([suit]) => Number(suit));
-  }
 
   // At the end of the game the tableaus as the last hand ended (the engine clears them).
   function lastTableaus(ctx) {
@@ -19,12 +16,6 @@
 
   function seat(ctx, s) {
     const v = ctx.view;
-    const stats = [["In hand", String(v.hand_sizes[s])], ["This hand", fmt(v.scores[s])], ["Tally", fmt(v.tallies[s]), "chips"]];
-    if (v.chips) stats.push(["Chips", fmt(v.chips[s]), "chips"]);
-    if (v.in_pot && v.in_pot[s]) stats.push(["In the pot", fmt(v.in_pot[s])]);
-    const badges = [];
-    const arls = arlsOf(v, s);
-    if (arls.length) badges.push("arl of " + UI.joinNames(arls.map((x) => Cards.suitName(x))));
     const tab = el("div", "sm-tableau");
     tab.dataset.seat = String(s);
     const last = lastTableaus(ctx);
@@ -35,25 +26,23 @@
       p.innerHTML = pile.map((c) => Cards.svg(c, "tiny")).join("");
       tab.appendChild(p);
     }
-    if (!(last ? last[s] : v.tableaus[s]).length) tab.appendChild(el("span", "muted small", last ? "no piles" : "no piles yet"));
-    let note = null;
-    if (v.active && !v.active[s] && !v.over) note = "Out of this hand";
-    return { stats, badges, cards: tab, note, out: !v.over && v.active && !v.active[s] };
+    if (!(last ? last[s] : v.tableaus[s]).length) tab.appendChild(el("span", "muted small", ctx.board.piles.none));
+    return { cards: tab };
   }
 
   function centre(ctx) {
-    const v = ctx.view;
+    const v = ctx.view, told = ctx.board;
     const box = el("div", "sm-centre");
     const head = el("div", "centre-head");
-    head.appendChild(el("span", "", `Hand ${v.hand_number}` + (v.options && v.options.hands_per_game ? ` of ${v.options.hands_per_game}` : "")));
-    if (v.multiplier !== 1) head.appendChild(el("span", "chips", ` · points × ${v.multiplier}`));
+    head.appendChild(el("span", "", told.title));
+    if (told.phase) head.appendChild(el("span", "chips", ` · ${told.phase}`));
     box.appendChild(head);
     const piles = el("div", "sm-piles");
     const deck = el("div", "pile-box sm-deck");
     deck.id = "deck";
     deck.dataset.count = String(v.deck_size);
     deck.innerHTML = v.deck_size ? Cards.back("small") : "";
-    deck.appendChild(el("div", "pile-label", `Deck · ${fmt(v.deck_size)}`));
+    deck.appendChild(el("div", "pile-label", told.piles.deck));
     piles.appendChild(deck);
     const disc = el("div", "pile-box sm-discard");
     disc.id = "discard";
@@ -61,23 +50,16 @@
     disc.dataset.top = v.discard_top || "";
     if (v.discard_top) disc.innerHTML = Cards.svg(v.discard_top, "small");
     else disc.appendChild(el("div", "empty-slot"));
-    disc.appendChild(el("div", "pile-label", `Discards · ${fmt(v.discard_size)}`));
+    disc.appendChild(el("div", "pile-label", told.piles.discard));
     piles.appendChild(disc);
     if (v.taken) {
       const t = el("div", "pile-box sm-taken");
       t.innerHTML = Cards.svg(v.taken, "small");
-      t.appendChild(el("div", "pile-label", "You took"));
+      t.appendChild(el("div", "pile-label", told.piles.taken));
       piles.appendChild(t);
     }
     box.appendChild(piles);
-    const extra = [];
-    if (v.removed_size) extra.push(`${UI.plural(v.removed_size, "card")} out of play`);
-    if (v.in_pot) {
-      const pot = v.in_pot.reduce((a, b) => a + b, 0);
-      if (pot) extra.push(`pot ${fmt(pot)}`);
-      if (v.bring_in) extra.push(`bring-in ${fmt(v.bring_in)}`);
-    }
-    if (extra.length) box.appendChild(el("div", "muted small", extra.join(" · ")));
+    if (told.facts.length) box.appendChild(el("div", "muted small", told.facts.join(" · ")));
     // a window out of turn is told once, by the status line; the card it is about stands
     // out on the discard pile
     if (v.pending && !v.over && WINDOWS.has(v.pending.kind) && v.pending.card && v.pending.card === v.discard_top) {
@@ -99,10 +81,6 @@
   }
 
 
-  function verb(ctx, kind) {
-    return { bet: "bet", raise: "raise", challenge: "challenge for" }[kind] || kind;
-  }
-
   function outOfTurn(ctx) {
     const p = ctx.view.pending;
     if (!p || p.seat !== ctx.seat) return false;
@@ -115,7 +93,7 @@
   }
 
   window.Games.somachi = {
-    seat, centre, cardActions, verb, outOfTurn, quick,
+    seat, centre, cardActions, outOfTurn, quick,
     dealer: (ctx) => ctx.view.dealer,
   };
 })();

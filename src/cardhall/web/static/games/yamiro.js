@@ -7,17 +7,11 @@
   const { el, fmt } = window.UI;
   const TEAMS = ["Blue", "Orange"];
 
+  // A side as the table heads it: partners by their team's colour (the page's), the
+  // others as the narration names them ("You", "The deck", "Ann").
   function sideName(ctx, i) {
-    const v = ctx.view;
-    const side = v.sides[i];
-    if (v.form === "solitaire") return i === 0 ? (ctx.spectator ? ctx.name(0) : "You") : "The deck";
-    if (v.form === "partner") return `${TEAMS[i]} team`;
-    return side.seats.map((s) => (s === ctx.seat ? "You" : ctx.name(s))).join(" and ");
-  }
-
-  function sideMembers(ctx, i) {
-    const side = ctx.view.sides[i];
-    return UI.joinNames(side.seats.filter((s) => typeof s === "number").map((s) => (s === ctx.seat ? "you" : ctx.name(s))));
+    if (ctx.view.form === "partner") return `${TEAMS[i]} team`;
+    return ctx.board.sides[i].name;
   }
 
   function sideOf(ctx, s) {
@@ -27,13 +21,9 @@
   function seat(ctx, s) {
     const v = ctx.view;
     const side = sideOf(ctx, s);
-    const badges = [];
-    if (v.form === "partner") badges.push(`${TEAMS[side]} team`);
-    if (v.starter === s && v.form !== "solitaire") badges.push("led this hand");
-    const stats = [["In hand", String(v.hand_sizes[s])]];
-    if (v.form !== "partner") stats.push(["Captured", fmt(v.sides[side].capture_total), "chips"]);
+    const badges = v.form === "partner" ? [`${TEAMS[side]} team`] : [];
     const cards = s === ctx.seat ? null : Table.backs(v.hand_sizes[s], 4);
-    return { stats, badges, cards, team: v.form === "partner" || v.form === "two-player" ? side : undefined };
+    return { badges, cards, team: v.form === "partner" || v.form === "two-player" ? side : undefined };
   }
 
   function playTag(card) {
@@ -43,13 +33,13 @@
   }
 
   function centre(ctx) {
-    const v = ctx.view;
+    const v = ctx.view, told = ctx.board;
     const box = el("div", "ym-centre");
     const head = el("div", "centre-head");
-    head.appendChild(el("span", "", `Hand ${v.hand_number} of ${v.hands_total}`));
+    head.appendChild(el("span", "", told.title));
     const pile = el("span", "pile");
     pile.innerHTML = Cards.back("tiny");
-    pile.appendChild(el("span", "", ` ${UI.plural(v.pile, "card")} in the pile`));
+    pile.appendChild(el("span", "", ` ${told.facts[0] || ""}`));
     pile.dataset.count = String(v.pile);
     pile.id = "pile";
     head.appendChild(pile);
@@ -58,7 +48,7 @@
     // Between hands and at the end the last hand stays on the table until the next card.
     const finished = !v.played.length && results(ctx).length ? lastHand(ctx) : null;
     const plays = finished ? finished.plays : v.played;
-    if (finished) head.appendChild(el("span", "badge", `hand ${finished.hand} is over`));
+    if (finished && told.finished) head.appendChild(el("span", "badge", told.finished));
     const strip = el("ol", "ym-strip" + (finished ? " finished" : ""));
     strip.id = "played";
     strip.setAttribute("aria-label", finished ? "The cards of the last hand, in order" : "Cards played this hand, in order");
@@ -72,7 +62,7 @@
       li.appendChild(el("span", "who", `${p.play} · ${who}`));
       strip.appendChild(li);
     }
-    if (!plays.length) strip.appendChild(el("li", "muted empty", "No card played yet this hand."));
+    if (!plays.length) strip.appendChild(el("li", "muted empty", told.empty));
     box.appendChild(strip);
 
     const sides = el("div", "ym-sides");
@@ -80,29 +70,24 @@
       const sb = el("div", "ym-side team" + i + (i === v.side ? " ours" : ""));
       sb.dataset.side = String(i);
       const title = el("div", "ym-side-name", sideName(ctx, i));
-      if (v.form === "partner") title.appendChild(el("span", "muted", ` (${sideMembers(ctx, i)})`));
+      if (v.form === "partner") title.appendChild(el("span", "muted", ` (${told.sides[i].members})`));
       sb.appendChild(title);
       const value = el("div", "ym-value");
       value.dataset.value = String(side.value);
       value.appendChild(el("span", "big", fmt(side.value)));
-      if (side.multiplier !== 1) value.appendChild(el("span", "muted", ` = ${fmt(side.total)} × ${side.multiplier}`));
+      if (told.sides[i].value) value.appendChild(el("span", "muted", ` = ${told.sides[i].value}`));
       sb.appendChild(value);
-      const chain = [];
-      if (side.arlas && side.arlas.length) chain.push(`arlas at play ${UI.joinNames(side.arlas.map(String))}`);
-      if (side.deiskatun) chain.push(`${UI.plural(side.deiskatun, "deiskatun", "deiskatuns")}`);
-      if (chain.length) sb.appendChild(el("div", "ym-chain", chain.join(" · ")));
-      const cap = el("div", "ym-captures muted", `captured ${fmt(side.capture_total)}`);
+      if (told.sides[i].chain) sb.appendChild(el("div", "ym-chain", told.sides[i].chain));
+      const cap = el("div", "ym-captures muted", told.sides[i].captured);
       cap.dataset.total = String(side.capture_total);
       sb.appendChild(cap);
       sides.appendChild(sb);
     });
     box.appendChild(sides);
-    if (v.standing && v.standing.text) {
+    if (told.standing) {
       const st = el("div", "ym-standing");
       st.id = "standing";
-      const w = v.standing.winner;
-      st.appendChild(el("strong", "", w === null || w === undefined ? "Level: " : `${sideName(ctx, w)} ahead: `));
-      st.appendChild(document.createTextNode(v.standing.text));
+      st.textContent = told.standing;
       box.appendChild(st);
     }
     return box;
@@ -151,6 +136,7 @@
 
   window.Games.yamiro = {
     seat, centre, cardActions, summaryExtra,
+    teams: TEAMS,
     dealer: (ctx) => ctx.view.dealer,
     forms: {
       2: ["Standard", "two players, head to head"],
