@@ -11,7 +11,7 @@ value, capture totals and how the hand stands, in the words of
 >>> console = Console(width=100, record=True, file=io.StringIO())
 >>> console.print(render(state.view(1), SuitNames.default()))
 >>> text = console.export_text()
->>> "hand 1 of 8" in text and "Standing: Seat 1's arlas of S5 (play 1) stands" in text
+>>> "Hand 1 of 8" in text and "Standing: Seat 1's arlas of S5 (play 1) stands" in text
 True
 """
 
