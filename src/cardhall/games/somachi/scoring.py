@@ -113,30 +113,19 @@ def outcome(st: SomachiState) -> Outcome | None:
         "tallies": list(st.tallies),
         "hands": [dict(h) for h in st.hand_log],
     }
+    payoffs: tuple[float, ...] = ()
+    scores = list(st.tallies)  # S-41: the highest tally wins, the chips are payoffs beside it
     if st.money is not None:
         chips = list(st.money.stacks)
         start = int(st.game.options["chips"])
         details["chips"] = chips
         payoffs = tuple(float(c - start) for c in chips)
         if st.game.options["gambling_winner"] == "chips":  # records before S-41
-            best = max(chips)
-            return Outcome(
-                scores=tuple(chips),
-                winners=tuple(s for s, c in enumerate(chips) if c == best),
-                payoffs=payoffs,
-                details=details,
-            )
-        # S-41: the highest tally still wins; the chips are the payoffs beside it
-        best = max(st.tallies)
-        return Outcome(
-            scores=tuple(st.tallies),
-            winners=tuple(s for s, t in enumerate(st.tallies) if t == best),
-            payoffs=payoffs,
-            details=details,
-        )
-    best = max(st.tallies)
+            scores = chips
+    best = max(scores)
     return Outcome(
-        scores=tuple(st.tallies),
-        winners=tuple(s for s, t in enumerate(st.tallies) if t == best),
+        scores=tuple(scores),
+        winners=tuple(s for s, v in enumerate(scores) if v == best),
+        payoffs=payoffs,
         details=details,
     )
