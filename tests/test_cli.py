@@ -105,7 +105,10 @@ def test_play_rejects_bad_options() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["play", "abstrac", "--seat", "5"], "--seat must be 0 to 1 (counted from 0); got 5"),
+        (["play", "abstrac", "--seat", "5"],
+         "--seat must be 1 to 2 (seats are counted from 1); got 5"),
+        (["play", "abstrac", "--seat", "0"],
+         "--seat must be 1 to 2 (seats are counted from 1); got 0"),
         (["play", "getha", "-o", "allin_mode=all"],
          "option 'allin_mode' must be one of side_pots, whole_pot; got 'all'"),
         (["play", "abstrac", "-o", "target=null"],
@@ -123,7 +126,7 @@ def test_play_errors_name_option_value_and_what_is_allowed(args: list[str], mess
 
 def test_play_a_whole_game_from_the_terminal(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
-    # the human (seat 0) always answers "1": the first legal action
+    # the human (seat 1, the default) always answers "1": the first legal action
     result = runner.invoke(
         app,
         ["play", "abstrac", "--bot", "random", "--seed", "11", "--save", str(save)],
@@ -134,6 +137,22 @@ def test_play_a_whole_game_from_the_terminal(tmp_path: Path) -> None:
     record = load_record(save)
     assert record.result is not None
     assert record.actions[0] == (0, "first")
+
+
+def test_play_seat_is_counted_from_one(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    # --seat 2 is the second seat: the bot holds seat 1 and chooses to move first
+    result = runner.invoke(
+        app,
+        ["play", "abstrac", "--bot", "random", "--seed", "11", "--seat", "2", "--save", str(save)],
+        input="1\n" * 40,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Seat 1 (random bot) chooses to move first." in result.output
+    record = load_record(save)
+    # the first choice was the bot's (seat index 0); the human answered as seat index 1
+    assert record.actions[0] == (0, "first")
+    assert any(seat == 1 for seat, _ in record.actions)
 
 
 def _record(**changes: object) -> dict[str, object]:

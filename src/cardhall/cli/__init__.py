@@ -162,7 +162,7 @@ def play(
     game: Annotated[str, typer.Argument(help="game name (see `cardhall games`)")],
     players: Annotated[int | None, typer.Option("--players", "-p", help="number of seats")] = None,
     bot: Annotated[str, typer.Option(help="bot level for the other seats")] = "strongest",
-    seat: Annotated[int, typer.Option(help="your seat")] = 0,
+    seat: Annotated[int, typer.Option(help="your seat, counted from 1")] = 1,
     seed: Annotated[int | None, typer.Option(help="deal seed (default: random)")] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="game option key=value")
@@ -185,13 +185,13 @@ def play(
         names = SuitNames.parse(suit_names)
     except CardhallError as exc:
         raise fail(str(exc)) from None
-    if not 0 <= seat < g.players:
-        raise fail(f"--seat must be 0 to {g.players - 1} (counted from 0); got {seat}")
+    if not 1 <= seat <= g.players:
+        raise fail(f"--seat must be 1 to {g.players} (seats are counted from 1); got {seat}")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     save = save or Path(f"cardhall-{game}-{seed}.json")
     try:
-        TerminalGame(g, humans=(seat,), bot_level=bot, seed=seed, names=names, save=save).play()
+        TerminalGame(g, humans=(seat - 1,), bot_level=bot, seed=seed, names=names, save=save).play()
     except CardhallError as exc:
         raise fail(str(exc)) from None
     except (EOFError, KeyboardInterrupt):
