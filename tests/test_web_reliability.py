@@ -703,6 +703,49 @@ def test_a_second_rematch_call_is_refused_and_no_secret_reaches_the_log(
         assert secret not in logged
 
 
+def test_a_bot_that_crashes_logs_no_secret_and_its_seat_still_moves(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot whose exception names its hand, the deck and the seed: the log says which
+    bot failed and where, never what it said; the seat plays a legal move all the same
+    (the table never stalls)."""
+    from cardhall.web import autoplay
+
+    told: list[str] = []
+
+    def crash(state: Any, seat: int, level: str, seed: str) -> Any:
+        cards = state.game.full_deck()
+        hand = [str(cards[c]) for c in state.hands[seat]]
+        pile = " ".join(str(cards[c]) for c in state.pile)  # the order still to be drawn
+        told.extend([*hand, pile, seed])
+        raise RuntimeError(f"bot {level} holds {hand}; the pile is {pile}; seed {seed}")
+
+    monkeypatch.setattr(autoplay, "bot_choice", crash)
+    caplog.set_level("DEBUG")
+    t = client.post("/api/tables", json={"game": "yamiro", "bots": ["random"]}).json()
+    table = t["table_id"]
+    assert client.post(f"/api/tables/{table}/start", headers=auth(t["token"])).status_code == 200
+    service = client.app.state.service  # type: ignore[attr-defined]
+    bot_moves = 0
+    deadline = time.monotonic() + 30
+    while bot_moves < 3:
+        assert time.monotonic() < deadline, "the bot's seat stalled"
+        view = client.get(f"/api/tables/{table}/view", headers=auth(t["token"])).json()["view"]
+        if view["legal"]:
+            move = {"action": view["legal"][0]}
+            r = client.post(f"/api/tables/{table}/actions", headers=auth(t["token"]), json=move)
+            assert r.status_code == 200, r.json()
+        time.sleep(0.05)
+        with service.db.read() as conn:
+            logged = conn.execute(select(actions.c.source).where(actions.c.table_id == table))
+            bot_moves = sum(1 for (source,) in logged if source == "bot")
+    assert told, "the crashing bot was never asked"
+    for secret in told:
+        assert secret not in caplog.text
+    failed = [r.getMessage() for r in caplog.records if "bot failed" in r.getMessage()]
+    assert failed and "RuntimeError at " in failed[0] and "crash" in failed[0]
+
+
 # --------------------------------------------------------------------------- limits
 
 
@@ -1314,3 +1357,64 @@ def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
             msg = ws.receive_json()
         assert msg["view"]["legal"] == ["first", "second"]
     assert told_on_loop == [False, False]
+
+
+def test_a_resync_started_by_an_update_is_told_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket that joined in the lobby gets the whole game when it starts, and one
+    left more than 50 versions behind gets a full sync: both told in a worker thread,
+    never on the event loop (the other sockets of the table are not kept waiting)."""
+    import asyncio
+
+    from cardhall.web import projection, sockets
+
+    told_on_loop: list[bool] = []
+    real = sockets.sync_message
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        try:
+            asyncio.get_running_loop()
+            told_on_loop.append(True)
+        except RuntimeError:
+            told_on_loop.append(False)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sockets, "sync_message", spy)
+    t = client.post("/api/tables", json={"game": "abstrac", "options": {"match": True}}).json()
+    table = t["table_id"]
+    bob = client.post(f"/api/tables/{table}/join", json={"invite": t["invite"]}).json()
+    tokens = [t["token"], bob["token"]]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, table, tokens[0])["view"] is None  # in the lobby
+        told_on_loop.clear()
+        client.post(f"/api/tables/{table}/start", headers=auth(tokens[0]))
+        msg = ws.receive_json()
+        while msg["type"] != "sync":
+            msg = ws.receive_json()
+        assert msg["view"] is not None and told_on_loop == [False]
+        # this socket falls more than 50 versions behind (and its told feed is gone)
+        (conn,) = hub.conns[table]
+        service = client.app.state.service  # type: ignore[attr-defined]
+
+        def move() -> None:
+            state = service.tablelog.load(table)[1].state
+            seat = min(state.actors())
+            action = {"action": str(legal_at(state.legal_actions(seat), 0))}
+            client.post(f"/api/tables/{table}/actions", headers=auth(tokens[seat]), json=action)
+
+        for _ in range(56):
+            move()
+        ws.send_json({"type": "ping"})
+        while ws.receive_json()["type"] != "pong":  # what it was sent meanwhile
+            pass
+        told_on_loop.clear()
+        conn.version -= 55
+        projection._FEEDS.clear()
+        move()
+        msg = ws.receive_json()
+        while msg["type"] != "sync":
+            msg = ws.receive_json()
+        assert msg["version"] == version(client, table)
+        assert told_on_loop == [False]

@@ -26,7 +26,7 @@ from typing import Any
 from cardhall.bots import make_bot
 from cardhall.engine import Action, State, choose_uniform, legal_at
 from cardhall.web.database import Database
-from cardhall.web.errors import WebError
+from cardhall.web.errors import WebError, failure
 from cardhall.web.lobby import Lobby
 from cardhall.web.pipeline import ActResult, Pipeline
 from cardhall.web.tablelog import Cached, TableLog, now
@@ -132,8 +132,8 @@ class Autoplay:
                     action = workers.submit(bot_choice, own, seat, level, bot_seed).result()
                 else:
                     action = bot_choice(own, seat, level, bot_seed)
-            except Exception:  # a broken bot must not stall the table
-                log.exception("%s bot failed at table %s", level, table_id)
+            except Exception as exc:  # a broken bot must not stall the table
+                log.error("%s bot failed at table %s: %s", level, table_id, failure(exc))
             if action is None or not state.is_legal(seat, action):
                 # never retry an illegal choice
                 action = choose_uniform(random.Random(bot_seed), legal)
@@ -267,9 +267,9 @@ class AutoplayRunner:
                     return
         except WebError:
             return
-        except Exception:  # pragma: no cover
+        except Exception as exc:  # pragma: no cover
             self.errors += 1
-            log.exception("bot at table %s failed", table_id)
+            log.error("bot at table %s failed: %s", table_id, failure(exc))
         finally:
             self._busy.discard(table_id)
 
@@ -295,8 +295,8 @@ class AutoplayRunner:
             await asyncio.sleep(self.timer_interval)
             try:
                 await asyncio.to_thread(self.autoplay.sweep)
-            except Exception:  # pragma: no cover
-                log.exception("timer sweep failed")
+            except Exception as exc:  # pragma: no cover
+                log.error("timer sweep failed: %s", failure(exc))
 
     async def resume(self, grace: float = 10.0) -> None:
         """At start-up: extend running deadlines by ``grace`` and wake every table's bots."""

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from cardhall.web.autoplay import AutoplayRunner
-from cardhall.web.errors import WebError
+from cardhall.web.errors import WebError, failure
 from cardhall.web.limits import Recent
 from cardhall.web.service import TableService
 from cardhall.web.sockets import CLOSE_TOO_MANY, Connection
@@ -151,29 +151,46 @@ class Hub:
                     known = await asyncio.to_thread(tablelog.load, table_id, *hint)
                 info, cached = known
                 memo: dict[tuple[int | None, int, str], list[dict[str, Any]]] = {}
+                resync = []
                 for conn in conns:
-                    ended = (
-                        None  # a spectator holds no seat session
-                        if conn.seat is None
-                        else tablelog.session_ended(table_id, conn.seat, conn.session)
-                    )
-                    if ended is not None:  # never a frame to a seat session that is over
-                        conn.end_session(ended)
-                        self.drop(conn)
+                    if self._session_over(conn):
                         continue
                     try:
-                        conn.bring_up_to_date(info, cached, memo)
+                        if not conn.bring_up_to_date(info, cached, memo):
+                            resync.append(conn)
                     except Exception:
                         self.drop(conn)
+                for conn in resync:  # after every other one: a full sync takes longer
+                    try:
+                        msgs = await conn.catch_up_off_loop(info, cached, None)
+                    except Exception:
+                        self.drop(conn)
+                        continue
+                    # checked once told, just before it is sent; and not sent to a
+                    # connection that was brought further meanwhile (by its own sync)
+                    if not self._session_over(conn) and conn.open and conn.behind(info, cached):
+                        conn.deliver(info, cached, msgs)
                 if table_id not in self._again:
                     return
         except WebError:
             return
-        except Exception:  # pragma: no cover - logged, the next notice retries
+        except Exception as exc:  # pragma: no cover - logged, the next notice retries
             self.errors += 1
-            log.exception("flush of table %s failed", table_id)
+            log.error("flush of table %s failed: %s", table_id, failure(exc))
         finally:
             self._flushing.discard(table_id)
+
+    def _session_over(self, conn: Connection) -> bool:
+        """Whether ``conn``'s seat session is over: then it is closed with the code that
+        says why, and dropped (never a frame to a seat session that is over)."""
+        if conn.seat is None:  # a spectator holds no seat session
+            return False
+        ended = self.service.tablelog.session_ended(conn.table_id, conn.seat, conn.session)
+        if ended is None:
+            return False
+        conn.end_session(ended)
+        self.drop(conn)
+        return True
 
     def add(self, conn: Connection) -> bool:
         """Register a connection, unless its seat session already holds
@@ -233,8 +250,8 @@ class Hub:
                     # only what this process has not published itself
                     if self._hints.get(table_id, (-1, -1)) < (version, rev):
                         self.notice(table_id, version, rev)
-            except Exception:  # pragma: no cover - the next round retries
-                log.exception("poll failed")
+            except Exception as exc:  # pragma: no cover - the next round retries
+                log.error("poll failed: %s", failure(exc))
 
     def _listen_pg(self) -> None:
         """PostgreSQL: receive every process's notices (a thread with its own connection)."""
@@ -251,8 +268,8 @@ class Hub:
                             loop = self.loop
                             if loop is not None and not loop.is_closed():
                                 loop.call_soon_threadsafe(self.notice, table_id, version, rev)
-            except Exception:  # pragma: no cover - reconnect after a pause
-                log.exception("LISTEN connection lost")
+            except Exception as exc:  # pragma: no cover - reconnect after a pause
+                log.error("LISTEN connection lost: %s", failure(exc))
                 time.sleep(1.0)
 
     async def _checkpoint_loop(self) -> None:
@@ -262,8 +279,8 @@ class Hub:
             await asyncio.sleep(CHECKPOINT_INTERVAL)
             try:
                 await asyncio.to_thread(self.service.db.checkpoint)
-            except Exception:  # pragma: no cover
-                log.exception("checkpoint failed")
+            except Exception as exc:  # pragma: no cover
+                log.error("checkpoint failed: %s", failure(exc))
 
 
 def _parse_notice(payload: str) -> tuple[str, int | None, int | None]:

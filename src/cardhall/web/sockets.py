@@ -218,24 +218,23 @@ class Connection:
         info: dict[str, Any],
         cached: Cached | None,
         memo: dict[tuple[int | None, int, str], list[dict[str, Any]]] | None = None,
-    ) -> None:
-        """Send what this connection has not seen of ``info`` and ``cached``. ``memo``
+    ) -> bool:
+        """Send what this connection has not seen of ``info`` and ``cached``, unless that
+        takes a full sync: then send nothing and return ``False`` (the caller tells it
+        off the event loop: :meth:`catch_up_off_loop`, then :meth:`deliver`). ``memo``
         (one per flush of a table) shares the updates between the connections of one
         seat, or the spectators, that were at the same version: they are told once."""
         if self.lobby_rev < 0:
-            self.resync(info, cached)
-            return
+            return False
         if info["lobby_rev"] > self.lobby_rev:
-            self.lobby_rev = info["lobby_rev"]
             if cached is not None and self.version < 0:
-                self.resync(info, cached)
-                return
+                return False
+            self.lobby_rev = info["lobby_rev"]
             self.send({"type": "table", "table": info})
         if cached is None or cached.version <= self.version:
-            return
+            return True
         if cached.version - self.version > MAX_GAP or self.version < 0:
-            self.resync(info, cached)
-            return
+            return False
         # what the updates depend on besides the table: every per-connection input of
         # their telling must be in this key (add any new one, e.g. a reader's own words)
         key = (self.seat, self.version, self.suits)
@@ -249,6 +248,12 @@ class Connection:
         self.version = cached.version
         for msg in msgs:
             self.send(msg)
+        return True
+
+    def behind(self, info: dict[str, Any], cached: Cached | None) -> bool:
+        """Whether this connection has not been sent ``info`` and ``cached`` yet."""
+        version = cached.version if cached is not None else -1
+        return self.version < version or self.lobby_rev < info["lobby_rev"]
 
 
 # --------------------------------------------------------------------------- the session
