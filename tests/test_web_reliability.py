@@ -42,6 +42,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         requests_per_second=10_000.0,
         actions_per_second=1000.0,
         seats_per_address=10,  # every seat here is played from one test client
+        refusal_pause=0.05,
     )
     with TestClient(app) as c:
         yield c
@@ -246,7 +247,9 @@ def test_an_address_whose_socket_flooded_cools_down_before_reconnecting(tmp_path
     """Once a socket is closed for flooding, its address may open no WebSocket for
     ``flood_cooldown`` seconds (4429 before any hello); other addresses are not touched."""
     url = f"sqlite:///{tmp_path / 'cool.db'}"
-    app = create_app(url, bot_delay=0.0, requests_per_second=10_000.0, flood_cooldown=1.0)
+    app = create_app(
+        url, bot_delay=0.0, requests_per_second=10_000.0, flood_cooldown=1.0, refusal_pause=0.05
+    )
     with TestClient(app) as c, TestClient(app, client=("10.0.0.7", 1)) as other:
         table, tokens = two_humans(c)
         with c.websocket_connect("/ws") as w0:
@@ -751,7 +754,7 @@ def test_a_bot_that_crashes_logs_no_secret_and_its_seat_still_moves(
 
 def limited(tmp_path: Path, **limits: Any) -> TestClient:
     url = f"sqlite:///{tmp_path / 'limits.db'}"
-    limits = {"requests_per_second": 10_000.0, **limits}
+    limits = {"requests_per_second": 10_000.0, "refusal_pause": 0.05, **limits}
     return TestClient(create_app(url, bot_delay=0.0, timer_interval=0.05, **limits))
 
 
@@ -1283,7 +1286,7 @@ def test_spectators_at_one_version_are_told_each_update_once(
 def test_api_requests_per_address_are_limited_before_any_route(tmp_path: Path) -> None:
     """Past ``requests_per_second`` (bursts of four times as many) an address's API
     requests are a 429 and its WebSocket connections are refused; the page is not."""
-    with limited(tmp_path, requests_per_second=2.0) as c:
+    with limited(tmp_path, requests_per_second=2.0, refusal_pause=0.0) as c:
         codes = [c.get("/api/games").status_code for _ in range(12)]
         assert codes[:8] == [200] * 8 and 429 in codes[8:]
         refused = c.get("/api/games")
@@ -1296,17 +1299,68 @@ def test_api_requests_per_address_are_limited_before_any_route(tmp_path: Path) -
         assert closed.value.code == 4429
 
 
-def test_abuse_benchmark_smoke() -> None:
-    """The ``make bench`` abuse run, small: honest players unharmed (no error), the
-    abusers refused, the server's memory sampled."""
-    from cardhall.benchmarks.web_abuse import _run
+def test_a_refusal_for_going_too_fast_waits_and_a_flooding_socket_goes_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every refusal for going too fast (a 429 over the address's request rate or a
+    route's limit, a WebSocket refused with 4429) is sent after ``refusal_pause``
+    seconds, so a client that waits for its answers slows down; a socket over its
+    message rate is not read for as long: of 600 messages sent at once, the server
+    reads a burst, a few more per pause, and closes it (4429) well before the rest."""
+    from starlette.websockets import WebSocket
 
-    # at normal priority: on a loaded machine the niced abusers might barely run
-    figures = _run(honest=4, abusers=4, seconds=2.0, think=0.2, warmup=1.0, nice=0)
-    assert figures["errors"] == 0 and figures["actions"] > 0
-    refused = sum(n for k, n in figures["abuse"].items() if "429" in k or "rate" in k)
-    assert refused > 0, figures["abuse"]
-    assert figures["rss_end_mb"] is not None
+    read = 0
+    real = WebSocket.receive
+
+    async def counting(self: WebSocket) -> Any:
+        nonlocal read
+        message = await real(self)
+        read += message.get("type") == "websocket.receive"
+        return message
+
+    monkeypatch.setattr(WebSocket, "receive", counting)
+    with limited(tmp_path, requests_per_second=0.5, refusal_pause=0.4, rate=50.0) as c:
+        while True:  # the address's burst, used up
+            started = time.monotonic()
+            r = c.get("/api/games")
+            if r.status_code == 429:
+                break
+        assert time.monotonic() - started >= 0.4 and r.json()["code"] == "rate"
+        for _ in range(5):  # (one that the pause refilled is let in, and sent away: 4400)
+            started = time.monotonic()
+            with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect("/ws") as ws:
+                ws.send_json({"type": "not a hello"})
+                ws.receive_json()
+                ws.receive_json()
+            if closed.value.code == 4429:
+                break
+        assert closed.value.code == 4429 and time.monotonic() - started >= 0.4
+    with limited(tmp_path, refusal_pause=0.05, rate=50.0) as c:
+        table, tokens = two_humans(c)
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, table, tokens[0])
+            read = 0
+            for _ in range(600):
+                ws.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    ws.receive_json()
+        assert closed.value.code == 4429
+        # a burst of 100, about 2.5 more per pause of 0.05 s, one over the rate per pause
+        assert 100 <= read < 200
+
+
+def test_abuse_benchmark_smoke() -> None:
+    """The ``make bench`` abuse run, small, stopped by what happened rather than by a
+    clock: every kind of abuser is held back (a flooder told ``rate`` or closed, a
+    spammer's tables refused, a slow reader's syncs asked for), the honest players go
+    on playing after that without a single error, and the server's memory is sampled."""
+    from cardhall.benchmarks.web_abuse import HELD_BACK, smoke
+
+    figures = smoke(tables=4, actions=10)
+    assert figures["held_back"] == sorted(HELD_BACK), figures["abuse"]
+    assert figures["errors"] == [] and figures["actions_after_refusals"] >= 10, figures
+    assert figures["rss_before_mb"] and figures["rss_after_mb"]
 
 
 def test_illegal_actions_cost_a_seat_more_of_its_action_rate(tmp_path: Path) -> None:

@@ -117,22 +117,11 @@ async def _honest_seat(
                 await ws.send(json.dumps({"type": "action", "action": action, "id": f"h{n}"}))
 
 
-async def _honest(
-    base: str,
-    tables: int,
-    seconds: float,
-    think: float,
-    warmup: float,
-    ready: Callable[[], Awaitable[None]],
-) -> dict[str, Any]:
-    """Set up ``tables`` honest tables, await ``ready()``, play them for ``warmup`` then
-    ``seconds``: the figures of the actions sent after the warm-up (while every socket
-    connects and syncs, and the abusers set up, nothing is counted)."""
+async def _honest_tables(base: str, tables: int) -> list[tuple[dict[str, Any], int, str]]:
+    """Set up ``tables`` honest tables, started: each seat a person plays, as
+    (table, seat, token)."""
     import httpx
 
-    ws_url = base.replace("http://", "ws://") + "/ws"
-    lat: list[float] = []
-    errors: list[str] = []
     seats: list[tuple[dict[str, Any], int, str]] = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         for i in range(tables):
@@ -157,6 +146,24 @@ async def _honest(
                 f"/api/tables/{t['table_id']}/start",
                 headers={**head, "Authorization": f"Bearer {t['token']}"},
             )
+    return seats
+
+
+async def _honest(
+    base: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    ready: Callable[[], Awaitable[None]],
+) -> dict[str, Any]:
+    """Set up ``tables`` honest tables, await ``ready()``, play them for ``warmup`` then
+    ``seconds``: the figures of the actions sent after the warm-up (while every socket
+    connects and syncs, and the abusers set up, nothing is counted)."""
+    ws_url = base.replace("http://", "ws://") + "/ws"
+    lat: list[float] = []
+    errors: list[str] = []
+    seats = await _honest_tables(base, tables)
     await ready()
     measure_from = time.perf_counter() + warmup
     tasks = [
@@ -356,6 +363,79 @@ def _abuse_process(
             os.nice(nice)
     started.set()
     out.put(asyncio.run(_abuse(base, abusers, seconds)))
+
+
+# --------------------------------------------------------------------------- smoke
+
+
+#: What shows each kind of abuser was at work and held back (keys of the counts it
+#: keeps): a flooder told ``rate`` or closed, a spammer's tables refused; a slow reader
+#: asking for syncs (answered at most once a second, which it never reads to see; its
+#: drop once its queue is full takes the kernel's buffers filling first, and is
+#: tested on its own).
+HELD_BACK = {
+    "flooder": ("flood reply rate", "flood closed 4429", "flood rest 429"),
+    "slow reader": ("slow syncs asked",),
+    "spammer": ("spam create 429",),
+}
+
+
+def smoke(tables: int = 4, actions: int = 10, limit: float = 300.0) -> dict[str, Any]:
+    """A small abuse run that stops on what happened, not on a clock (for the tests: a
+    loaded machine only makes it longer). One abuser of each kind beside ``tables``
+    honest tables on a fresh server, until every kind was held back
+    (:data:`HELD_BACK`) and the honest players then made ``actions`` more actions;
+    ``limit`` seconds at most, a safety net. Returns the honest actions and errors,
+    what the abusers got, which kinds were held back, and the server's resident memory
+    before and after."""
+    with serving(("--bot-delay", "0")) as (base, pid):
+
+        async def go() -> dict[str, Any]:
+            counts: Counter[str] = Counter()
+            stop = time.monotonic() + limit
+            seats = await _honest_tables(base, tables)
+            rss_before = rss_mb(pid)
+            kinds = (_flooder, _slow_reader, _spammer)
+            abusers = [asyncio.create_task(k(base, i, stop, counts)) for i, k in enumerate(kinds)]
+            lat: list[float] = []
+            errors: list[str] = []
+            ws_url = base.replace("http://", "ws://") + "/ws"
+            players = [
+                asyncio.create_task(_honest_seat(ws_url, table, seat, token, lat, errors, 0.1, 0))
+                for table, seat, token in seats
+            ]
+            refused: set[str] = set()
+            after = None  # honest actions once every kind was held back
+            while time.monotonic() < stop:
+                await asyncio.sleep(0.2)
+                refused = {
+                    kind
+                    for kind, keys in HELD_BACK.items()
+                    if any(k.startswith(keys) and n for k, n in counts.items())
+                }
+                if after is None and len(refused) == len(HELD_BACK):
+                    after = len(lat)
+                if after is not None and len(lat) >= after + actions:
+                    break
+                if any(task.done() for task in players):
+                    break  # a player stopped: an error (reported below)
+            for task in [*players, *abusers]:
+                task.cancel()
+            await asyncio.gather(*players, *abusers, return_exceptions=True)
+            for task in players:
+                if not task.cancelled() and task.exception() is not None:
+                    errors.append(repr(task.exception()))
+            return {
+                "actions": len(lat),
+                "actions_after_refusals": None if after is None else len(lat) - after,
+                "errors": errors,
+                "held_back": sorted(refused),
+                "abuse": dict(counts),
+                "rss_before_mb": rss_before,
+                "rss_after_mb": rss_mb(pid),
+            }
+
+        return asyncio.run(go())
 
 
 # --------------------------------------------------------------------------- runs

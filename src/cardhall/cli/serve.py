@@ -72,6 +72,13 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option(help="seconds an address whose socket flooded may not open one"),
         ] = _DEFAULT.flood_cooldown,
+        refusal_pause: Annotated[
+            float,
+            typer.Option(
+                help="seconds a refusal for going too fast waits (429, 4429), and a socket "
+                "over its rate goes unread"
+            ),
+        ] = _DEFAULT.refusal_pause,
         max_message: Annotated[
             int, typer.Option(help="bytes a WebSocket message may hold")
         ] = _DEFAULT.max_message,
@@ -134,6 +141,7 @@ def register(app: typer.Typer) -> None:
             rate=messages_per_second,
             max_message=max_message,
             flood_cooldown=flood_cooldown,
+            refusal_pause=refusal_pause,
             cached_tables=cached_tables,
             replay_actions_per_second=replay_actions_per_second,
             queue_bytes=queue_bytes,

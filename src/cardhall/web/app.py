@@ -81,8 +81,9 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         requests_per_second=config.requests_per_second,
         sockets_per_address=config.sockets_per_address,
         flood_cooldown=config.flood_cooldown,
+        refusal_pause=config.refusal_pause,
     )
-    _error_shapes(app)
+    _error_shapes(app, config.refusal_pause)
     app.include_router(router)
     app.include_router(assets.router)
     app.include_router(replayer.router)
@@ -95,11 +96,14 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
     return app
 
 
-def _error_shapes(app: FastAPI) -> None:
-    """One shape for every refusal: ``{"code": ..., "message": ...}``."""
+def _error_shapes(app: FastAPI, pause: float) -> None:
+    """One shape for every refusal: ``{"code": ..., "message": ...}``; a 429 (going too
+    fast) is sent after ``pause`` seconds (a client that waits for it slows down)."""
 
     @app.exception_handler(WebError)
     async def _web_error(_request: Request, exc: WebError) -> JSONResponse:
+        if exc.status == 429 and pause > 0:
+            await asyncio.sleep(pause)
         return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)

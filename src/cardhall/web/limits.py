@@ -120,7 +120,11 @@ class RequestLimits:
     it with 413 or 408 otherwise. An address whose socket was closed for flooding
     (:data:`FLOODED`) has its next WebSockets refused (4429) for ``flood_cooldown``
     seconds: a flooder that reconnects at once costs the server no hello, no read of
-    its table and no sync."""
+    its table and no sync, and is refused when its cool-down ends. Every other refusal
+    for going too fast is sent after ``refusal_pause`` seconds, and a 429 keeps the
+    connection open: a client that waits for its answers, as a browser or a script
+    does, is refused at most once per ``refusal_pause`` per connection, however fast it
+    would ask (each refusal still costs the server a request's parsing)."""
 
     def __init__(
         self,
@@ -130,9 +134,11 @@ class RequestLimits:
         requests_per_second: float,
         sockets_per_address: int = 100,
         flood_cooldown: float = 10.0,
+        refusal_pause: float = 1.0,
     ) -> None:
         self.app = app
         self.flood_cooldown = flood_cooldown
+        self.refusal_pause = refusal_pause
         self._cooling: Recent[str, float] = Recent(50_000)  # address -> refused until
         self.max_body = max_body
         self.body_timeout = body_timeout
@@ -146,21 +152,27 @@ class RequestLimits:
             return True
         return self._per_address.take(client[0])
 
+    async def _close(self, send: Any, reason: str, until: float | None = None) -> None:
+        """Refuse a WebSocket (4429) after the refusal pause, or at ``until`` (the end of
+        its address's cool-down: a flooder that reconnects at once is refused once)."""
+        pause = self.refusal_pause if until is None else until - time.monotonic()
+        if pause > 0:
+            await asyncio.sleep(pause)
+        await send({"type": "websocket.close", "code": 4429, "reason": reason})
+
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
             if not self._allow(scope):
-                await send({"type": "websocket.close", "code": 4429, "reason": "too many requests"})
+                await self._close(send, "too many requests")
                 return
             address = (scope.get("client") or ("",))[0]
             until = self._cooling.get(address)
             if until is not None and time.monotonic() < until:
-                reason = "this address flooded: wait before reconnecting"
-                await send({"type": "websocket.close", "code": 4429, "reason": reason})
+                await self._close(send, "this address flooded: wait before reconnecting", until)
                 return
             held = self._sockets.get(address, 0)
             if held >= self.sockets_per_address:
-                reason = "too many connections from this address"
-                await send({"type": "websocket.close", "code": 4429, "reason": reason})
+                await self._close(send, "too many connections from this address")
                 return
             self._sockets[address] = held + 1
             try:
@@ -178,7 +190,10 @@ class RequestLimits:
             await self.app(scope, receive, send)
             return
         if not self._allow(scope):
-            await _refuse(send, 429, "rate", "too many requests from this address: slow down")
+            if self.refusal_pause > 0:
+                await asyncio.sleep(self.refusal_pause)
+            why = "too many requests from this address: slow down"
+            await _refuse(send, 429, "rate", why, close=False)
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
@@ -218,19 +233,14 @@ class RequestLimits:
         await self.app(scope, replay, send)
 
 
-async def _refuse(send: Any, status: int, code: str, message: str) -> None:
+async def _refuse(send: Any, status: int, code: str, message: str, close: bool = True) -> None:
+    """Answer ``status`` with the one refusal shape; ``close``: and close the connection
+    (its body was not read)."""
     body = json.dumps({"code": code, "message": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

@@ -58,6 +58,10 @@ class Settings:
     sockets_per_address: int = 100
     #: Seconds a client address whose socket was closed for flooding may not open one.
     flood_cooldown: float = 10.0
+    #: Seconds a refusal for going too fast waits before it is sent (a 429, a WebSocket
+    #: refused with 4429), and a socket sending over its rate goes unread: a client that
+    #: waits for its answers cannot make the server refuse it more often than that.
+    refusal_pause: float = 1.0
     #: Actions per second one seat may send, over all its sockets and REST.
     actions_per_second: float = 10.0
     #: Record actions one client address may have the replay viewer replay a second

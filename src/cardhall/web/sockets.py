@@ -76,6 +76,9 @@ QUEUE_BYTES = 256 << 10
 #: Seconds between two ``sync`` answers to one socket (a sync brings it up to date:
 #: asking again at once is answered by the updates that follow).
 SYNC_INTERVAL = 1.0
+#: Pauses in a row (each ``refusal_pause`` long, one per message over the rate) after
+#: which a socket that keeps sending over its rate is closed as a flood (4429).
+FLOOD_PAUSES = 5
 
 
 class Connection:
@@ -300,14 +303,36 @@ async def _session(
     conn: Connection, ws: WebSocket, service: TableService, hub: Hub, settings: Settings
 ) -> None:
     limit = Buckets(settings.rate, settings.rate * 2, keep=1)
-    # refusals a socket may earn before it is closed as a flood (the rate again, with
-    # bursts of five seconds' worth): a client that slows down when told is never closed
-    tolerance = Buckets(settings.rate, settings.rate * 5, keep=1)
-    quiet_until = synced_at = 0.0
+    pause = settings.refusal_pause
+    quiet_until = synced_at = last_over = 0.0
+    pauses = 0  # pauses in a row for messages over the rate
     max_message = settings.max_message
 
     def error(code: str, message: str, ident: Any = None) -> None:
         conn.send({"type": "error", "code": code, "message": message, "id": ident})
+
+    async def over_rate(message: str, ident: Any = None, socket: bool = True) -> bool:
+        """A message over the socket's rate (or, not ``socket``, over its seat's action
+        rate): dropped, one ``rate`` error a second says so, and the socket is not read
+        for ``pause`` seconds (what it sends meanwhile waits in the network, costing the
+        server nothing). ``True`` once a socket kept going over its own rate for
+        :data:`FLOOD_PAUSES` pauses in a row: it is closed (4429) and its address cools
+        down. A client that slows down when told is never closed."""
+        nonlocal quiet_until, last_over, pauses
+        now = time.monotonic()
+        if socket:
+            pauses = pauses + 1 if now - last_over <= pause + 1.0 else 1
+            last_over = now
+        if pauses > FLOOD_PAUSES:
+            ws.scope[FLOODED] = True  # its address cools down (RequestLimits)
+            conn.close(CLOSE_TOO_MANY, f"too many {message}", flush=False)
+            return True
+        if now >= quiet_until:  # once a second at most: a flood is not answered in kind
+            error("rate", f"too many {message}: slow down", ident)
+            quiet_until = now + 1.0
+        if pause > 0:
+            await asyncio.sleep(pause)
+        return False
 
     try:
         raw = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_SECONDS)
@@ -361,14 +386,8 @@ async def _session(
             error("bad_message", "send JSON text frames")
             continue
         if not limit.take():
-            if not tolerance.take():
-                ws.scope[FLOODED] = True  # its address cools down (RequestLimits)
-                conn.close(CLOSE_TOO_MANY, "too many messages", flush=False)
+            if await over_rate("messages"):
                 return
-            now = time.monotonic()
-            if now >= quiet_until:  # once a second at most: a flood is not answered in kind
-                error("rate", "too many messages: slow down")
-                quiet_until = now + 1.0
             continue
         if len(text) > max_message:
             error("too_big", f"messages are limited to {max_message} bytes")
@@ -390,14 +409,7 @@ async def _session(
             try:
                 service.pipeline.admit(table_id, conn.seat, conn.token)
             except WebError:  # the seat acts too fast: like a message over the rate
-                if not tolerance.take():
-                    ws.scope[FLOODED] = True
-                    conn.close(CLOSE_TOO_MANY, "too many actions", flush=False)
-                    return
-                now = time.monotonic()
-                if now >= quiet_until:
-                    error("rate", "too many actions for this seat: slow down", ident)
-                    quiet_until = now + 1.0
+                await over_rate("actions for this seat", ident, socket=False)
                 continue
             try:
                 result = await asyncio.to_thread(
