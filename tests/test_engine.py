@@ -15,6 +15,7 @@ import pytest
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.conformance import configs
 from cardhall.engine import (
+    HIDDEN_EVENT,
     SPECTATOR,
     Action,
     AmountRange,
@@ -468,3 +469,68 @@ def test_a_wrong_shuffle_is_refused_and_nothing_moves_while_one_is_pending() -> 
     assert state.chance.used == [tuple(order)]
     with pytest.raises(ChanceError, match="no shuffle is pending"):
         state.apply_shuffle(order)
+
+
+# --------------------------------------------------------------------------- observations
+
+
+def _observed_games() -> list[tuple[str, int, dict[str, Any]]]:
+    return [
+        (name, players, options)
+        for name in game_names()
+        if name != "somachi"  # Somachi's own observation is still its view (TableObservation)
+        for players, options in configs(game_class(name))
+    ]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), _observed_games())
+def test_view_is_the_observation_rendered(name: str, players: int, options: dict[str, Any]) -> None:
+    """Every seat's and a spectator's view is its observation rendered, along seeded
+    games; the observation is the game's own frozen subclass and knows the seat's hand."""
+    game = make_game(name, players, **options)
+    for seed in range(2):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in [*range(players), None]:
+                obs = state.observe(seat)
+                assert type(obs).__name__ == f"{name.capitalize()}Observation"
+                legal = state.legal_actions(seat) if seat is not None else []
+                assert obs.view(legal) == state.view(seat)
+                with pytest.raises(AttributeError):
+                    obs.moves = 0  # type: ignore[misc]
+                hand = getattr(obs, "hand", None)
+                if seat is None or name == "abstrac":
+                    assert hand is None
+                else:
+                    assert [str(c) for c in hand] == state.view(seat)["hand"]
+            if state.is_over:
+                break
+            seat = min(state.actors())
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+
+
+def test_observed_events_are_masked_once_and_kept() -> None:
+    """observed_events masks each event hidden from the seat to HIDDEN_EVENT (for a
+    spectator too); the kept answer grows with the game and is right for clones."""
+    state = make_game("getha", 3).new_state(seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        for seat in (0, 1, 2, None):
+            seen = state.observed_events(seat)
+            assert seen == tuple(e if e.visible_to(seat) else HIDDEN_EVENT for e in state.events)
+        twin = state.clone()
+        seat = min(state.actors())
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+        assert twin.observed_events(0) == tuple(
+            e if e.visible_to(0) else HIDDEN_EVENT for e in twin.events
+        )
+    private = [e for e in state.events if e.to is not None and 0 not in e.to]
+    assert private and all(e not in state.observe(0).events for e in private)
+    assert state.masked_events(1) == list(state.observed_events(1))
+
+
+def test_observe_rejects_a_seat_that_is_not_there() -> None:
+    state = make_game("yamiro", 2).new_state(seed=1)
+    with pytest.raises(IllegalActionError, match="no such seat"):
+        state.observe(2)

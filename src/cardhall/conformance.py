@@ -14,6 +14,8 @@ Two tiers keep the suite fast:
   views and events serialise to JSON, that clones are independent, that the game replays
   from its record to the same state, and the leak test: a seat's view, its legal actions
   and its determinized world do not change when the cards hidden from it are redealt.
+  Views are their observations rendered; observations are frozen and hold the events a
+  seat may know, masked; a world sampled for a seat holds no event hidden from it.
 """
 
 from __future__ import annotations
@@ -21,15 +23,18 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from cardhall.engine import (
     HIDDEN_EVENT,
     Action,
     AmountRange,
+    Event,
     Game,
     Legal,
+    Observation,
     State,
     choose_uniform,
 )
@@ -221,15 +226,45 @@ def _check_views(state: State) -> None:
         json.dumps(view)
         json.dumps(state.events_for(seat))
         assert view["over"] == state.is_over
+        # the view is the seat's observation rendered; the observation is frozen
+        obs = state.observe(seat)
+        legal = state.legal_actions(seat) if seat is not None else []
+        assert json.dumps(obs.view(legal)) == json.dumps(view), "view is not its observation's"
+        assert obs.seat == seat and obs.actors == state.actors() and obs.is_over == state.is_over
+        try:
+            setattr(obs, "seat", 0)  # noqa: B010 (a frozen dataclass must refuse it)
+        except (AttributeError, TypeError):
+            pass
+        else:
+            raise AssertionError(f"{type(obs).__name__} is not frozen")
+        _assert_masked(state.events, obs.events, seat, "the observation of")
+
+
+def _assert_masked(real: list[Event], seen: Sequence[Event], seat: int | None, what: str) -> None:
+    """``seen`` must be ``real`` with each event hidden from ``seat`` masked."""
+    assert len(seen) == len(real), f"{what} seat {seat} has {len(seen)} of {len(real)} events"
+    for event, got in zip(real, seen, strict=True):
+        assert got == (event if event.visible_to(seat) else HIDDEN_EVENT), (
+            f"{what} seat {seat} holds an event hidden from it: {got.kind} {dict(got.data)}"
+        )
+
+
+def _public(obs: Observation) -> Observation:
+    """An observation without its events (a spectator's, compared across worlds sampled
+    for a seat: those worlds mask the events that seat may not see)."""
+    return replace(obs, events=())
 
 
 def _check_leaks(state: State, rng: random.Random, swaps: int) -> None:
-    """A seat's view, legal actions, events and determinized world must not change when the
-    cards hidden from it are redealt."""
+    """A seat's view, observation, legal actions, events and determinized world must not
+    change when the cards hidden from it are redealt, and a world sampled for it holds no
+    event hidden from it; a spectator's observation does not change either."""
     if state.game.perfect_information:
         return
+    spectator = _public(state.observe(None))
     for seat in range(state.players):
         view = json.dumps(state.view(seat), sort_keys=True)
+        obs = state.observe(seat)
         events = json.dumps(state.events_for(seat), sort_keys=True)
         legal = [str(a) for a in state.legal_actions(seat)]
         reference = state.determinize(seat, random.Random(12345)).view(seat)
@@ -238,6 +273,13 @@ def _check_leaks(state: State, rng: random.Random, swaps: int) -> None:
             assert json.dumps(other.view(seat), sort_keys=True) == view, (
                 f"seat {seat}'s view changed when hidden cards were redealt"
             )
+            assert other.observe(seat) == obs, (
+                f"seat {seat}'s observation changed when hidden cards were redealt"
+            )
+            assert _public(other.observe(None)) == spectator, (
+                f"a spectator's observation changed when the cards hidden from seat {seat} "
+                "were redealt"
+            )
             assert json.dumps(other.events_for(seat), sort_keys=True) == events, (
                 f"seat {seat}'s events changed when hidden cards were redealt"
             )
@@ -245,11 +287,7 @@ def _check_leaks(state: State, rng: random.Random, swaps: int) -> None:
                 f"seat {seat}'s legal actions changed when hidden cards were redealt"
             )
             check_cards_conserved(other)
-            for real, sampled in zip(state.events, other.events, strict=True):
-                assert sampled == (real if real.visible_to(seat) else HIDDEN_EVENT), (
-                    f"a world sampled for seat {seat} holds an event hidden from it: "
-                    f"{sampled.kind} {dict(sampled.data)}"
-                )
+            _assert_masked(state.events, other.events, seat, "a world sampled for")
             again = other.determinize(seat, random.Random(12345))
             assert json.dumps(again.view(seat), sort_keys=True) == json.dumps(
                 reference, sort_keys=True

@@ -39,6 +39,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
@@ -62,6 +63,7 @@ __all__ = [
     "Chance",
     "Event",
     "Game",
+    "Observation",
     "OptionSpec",
     "Outcome",
     "Sampler",
@@ -649,6 +651,79 @@ class Outcome:
         }
 
 
+# --------------------------------------------------------------------------- observations
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Exactly what one seat (``seat``; ``None``: a spectator) may know at one moment:
+    :meth:`State.observe` gives one, of the game's own subclass with typed fields (its own
+    hand, the public table, counts of the others' cards, stacks ...). Frozen: nothing in it
+    changes, and nothing in it is hidden from its seat. Bots decide from it, and
+    :meth:`State.view` is rendered from it (:meth:`view`).
+
+    ``events`` are every event of the game so far as the seat may know them
+    (:meth:`State.observed_events`: an event hidden from it is :data:`HIDDEN_EVENT`, so the
+    index of an event is its ``seq``). ``options`` is the game's options (read-only),
+    ``moves`` the number of actions played, ``outcome`` the result once the game is over.
+
+    >>> from cardhall.registry import make_game
+    >>> obs = make_game("abstrac").new_state(seed=7).observe(0)
+    >>> type(obs).__name__, obs.seat, sorted(obs.actors), obs.is_over, len(obs.row)
+    ('AbstracObservation', 0, [0], False, 24)
+    >>> obs.seat = 1
+    Traceback (most recent call last):
+    ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'seat'
+    """
+
+    game: str
+    players: int
+    seat: int | None
+    actors: frozenset[int]
+    is_over: bool
+    events: tuple[Event, ...]
+    options: Mapping[str, Any]
+    moves: int
+    outcome: Outcome | None
+
+    def table(self) -> dict[str, Any]:
+        """The game's part of :meth:`view` (the game's subclass renders its fields)."""
+        raise NotImplementedError(f"{self.game} renders no table")
+
+    def view(self, legal: Sequence[Legal] | None = ()) -> dict[str, Any]:
+        """The seat's JSON view (:meth:`State.view`): the common keys, ``legal`` (the
+        notation of each of ``legal``'s entries, for a seat; no ``"legal"`` key when
+        ``legal`` is ``None``), the game's :meth:`table` and the outcome."""
+        seat = self.seat
+        data: dict[str, Any] = {
+            "game": self.game,
+            "players": self.players,
+            "options": dict(self.options),
+            "seat": seat,
+            "actors": sorted(self.actors),
+            "over": self.is_over,
+            "moves": self.moves,
+        }
+        if seat is not None and legal is not None:
+            data["legal"] = [legal_json(a) for a in legal] if seat in self.actors else []
+        data.update(self.table())
+        outcome = self.outcome
+        data["outcome"] = outcome.to_json() if outcome is not None else None
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class TableObservation(Observation):
+    """The observation of a game that has no subclass of its own yet: its table is the
+    game's ``_view`` as it stands (read-only)."""
+
+    table_json: Mapping[str, Any]
+
+    def table(self) -> dict[str, Any]:
+        return dict(self.table_json)
+
+
 # --------------------------------------------------------------------------- game
 
 
@@ -884,8 +959,10 @@ class State(ABC):
     history: list[tuple[int, Action]]
     #: Whether events are no longer recorded (see :meth:`silence`).
     quiet: bool = False
-    #: The last answer of :meth:`masked_events`: (seat, number of events, masked list).
-    _masked_events: tuple[int, int, list[Event]] | None = None
+    #: The events as each seat (SPECTATOR: a spectator) may know them, kept so that each
+    #: new observation masks only the events added since (see :meth:`observed_events`):
+    #: seat -> (number of events, the last of them, the masked tuple).
+    _observed: dict[int, tuple[int, Event | None, tuple[Event, ...]]] | None = None
 
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
@@ -921,10 +998,6 @@ class State(ABC):
         """Scores and winners once the game is over, else ``None``."""
 
     @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """Game-specific part of :meth:`view`, built as an allow-list."""
-
-    @abstractmethod
     def zones(self) -> dict[str, list[Any]]:
         """Every card, by where it is (each card exactly once across all zones)."""
 
@@ -954,21 +1027,41 @@ class State(ABC):
         raise NotImplementedError(f"{self.game.name} does not implement determinize")
 
     def masked_events(self, seat: int) -> list[Event]:
-        """The events as ``seat`` may know them: each event hidden from it replaced by
-        :data:`HIDDEN_EVENT` (its place kept, its kind, seat and data gone). A fresh list.
+        """The events as ``seat`` may know them (:meth:`observed_events`), as a fresh list.
 
         :meth:`determinize` gives its world these events, so a world sampled for a seat
         holds no other seat's private events (the conformance leak test checks it).
-        The last answer is kept: a search samples one state thousands of times, and events
-        are only ever appended.
+        """
+        return list(self.observed_events(seat))
+
+    def observed_events(self, seat: int | None) -> tuple[Event, ...]:
+        """The events as ``seat`` (``None``: a spectator) may know them: each event hidden
+        from it replaced by :data:`HIDDEN_EVENT` (its place kept, its kind, seat and data
+        gone). The one masking of events: observations and sampled worlds use it.
+
+        Kept per seat: events are only ever appended, so a new call masks only the events
+        added since the last (a search samples one state thousands of times, a table
+        observes every seat after every action).
         """
         events = self.events
-        cached = self._masked_events
-        if cached is None or cached[0] != seat or cached[1] != len(events):
-            hidden = HIDDEN_EVENT
-            cached = (seat, len(events), [e if e.visible_to(seat) else hidden for e in events])
-            self._masked_events = cached
-        return cached[2].copy()
+        n = len(events)
+        key = SPECTATOR if seat is None else seat
+        cache = self._observed
+        if cache is None:
+            cache = self._observed = {}
+        got = cache.get(key)
+        if got is not None and got[0] == n and (n == 0 or events[n - 1] is got[1]):
+            return got[2]
+        hidden = HIDDEN_EVENT
+        start = 0
+        done: tuple[Event, ...] = ()
+        if got is not None and got[0] < n and (got[0] == 0 or events[got[0] - 1] is got[1]):
+            start, done = got[0], got[2]
+        masked = done + tuple(
+            [e if e.to is None or key in e.to else hidden for e in events[start:]]
+        )
+        cache[key] = (n, events[n - 1] if n else None, masked)
+        return masked
 
     def sampler(self, seat: int) -> Sampler:
         """The worlds ``seat`` may imagine: a :class:`Sampler` of :meth:`determinize` for
@@ -1101,34 +1194,54 @@ class State(ABC):
             shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise IllegalActionError(seat, action, f"not legal now; legal: {shown}")
 
-    def view(self, seat: int | None = None, *, legal: bool = True) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator), as JSON-serialisable data.
-        ``legal=False`` leaves out the seat's ``"legal"`` list (for readers that take the
-        legal actions from :meth:`legal_actions`, such as the research tensors)."""
+    def observe(self, seat: int | None = None) -> Observation:
+        """What ``seat`` (``None``: a spectator) may know now, as a frozen, typed
+        :class:`Observation` of the game's own subclass: the common fields, the events as
+        the seat may know them (:meth:`observed_events`) and the game's table
+        (:meth:`_observe`). Bots decide from it; :meth:`view` is rendered from it."""
         if seat is not None and not 0 <= seat < self.players:
             raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
-        actors = self.actors()
-        data: dict[str, Any] = {
+        return self._observe(seat, self._common(seat))
+
+    def _common(self, seat: int | None) -> dict[str, Any]:
+        """The fields of :class:`Observation` itself, for a game's :meth:`_observe`."""
+        return {
             "game": self.game.name,
             "players": self.players,
-            "options": dict(self.game.options),
             "seat": seat,
-            "actors": sorted(actors),
-            "over": self.is_over,
+            "actors": self.actors(),
+            "is_over": self.is_over,
+            "events": self.observed_events(seat),
+            "options": MappingProxyType(self.game.options),
             "moves": len(self.history),
+            "outcome": self.outcome(),
         }
-        if seat is not None and legal:
-            data["legal"] = (
-                [legal_json(a) for a in self.legal_actions(seat)] if seat in actors else []
-            )
-        data.update(self._view(seat))
-        outcome = self.outcome()
-        data["outcome"] = outcome.to_json() if outcome is not None else None
-        return data
+
+    def _observe(self, seat: int | None, common: dict[str, Any]) -> Observation:
+        """The game's observation: its :class:`Observation` subclass built from
+        ``common`` (:meth:`_common`) and the game's fields, as an allow-list of what
+        ``seat`` may know. (Default, for a game without its own yet: its :meth:`_view`.)"""
+        return TableObservation(**common, table_json=MappingProxyType(self._view(seat)))
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game-specific part of :meth:`view`, for a game that has no
+        :class:`Observation` subclass yet (:meth:`_observe` renders views otherwise)."""
+        raise NotImplementedError(f"{self.game.name} defines no observation")
+
+    def view(self, seat: int | None = None, *, legal: bool = True) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), as JSON-serialisable data:
+        :meth:`observe` rendered (:meth:`Observation.view`) with the seat's legal actions.
+        ``legal=False`` leaves out the seat's ``"legal"`` list (for readers that take the
+        legal actions from :meth:`legal_actions`, such as the research tensors)."""
+        obs = self.observe(seat)
+        if not legal:
+            return obs.view(None)
+        return obs.view(self.legal_actions(seat) if seat is not None and seat in obs.actors else ())
 
     def events_for(self, seat: int | None) -> list[dict[str, Any]]:
         """The events ``seat`` may see (``None``: a spectator), as JSON."""
-        return [e.to_json(i) for i, e in enumerate(self.events) if e.visible_to(seat)]
+        hidden = HIDDEN_EVENT
+        return [e.to_json(i) for i, e in enumerate(self.observed_events(seat)) if e is not hidden]
 
     def silence(self) -> None:
         """Stop recording events (and whatever else only a viewer reads) from now on: for

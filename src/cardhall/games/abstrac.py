@@ -26,7 +26,9 @@ Action ids (for adapters): ``first`` 0, ``second`` 1, ``take k`` k + 1.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from cardhall.cards import FRENCH_DECK, FrenchCard
@@ -36,6 +38,7 @@ from cardhall.engine import (
     Chance,
     Game,
     Legal,
+    Observation,
     OptionSpec,
     Outcome,
     State,
@@ -43,7 +46,7 @@ from cardhall.engine import (
 )
 from cardhall.registry import register
 
-__all__ = ["Abstrac", "AbstracState", "combos", "deal_scores"]
+__all__ = ["Abstrac", "AbstracObservation", "AbstracState", "combos", "deal_scores"]
 
 FIRST = Action("first")
 SECOND = Action("second")
@@ -142,6 +145,36 @@ _NOBODY: frozenset[int] = frozenset()
 _ALONE: tuple[frozenset[int], ...] = (frozenset((0,)), frozenset((1,)))
 
 
+@dataclass(frozen=True, slots=True)
+class AbstracObservation(Observation):
+    """What a seat (or a spectator) knows of Abstrac: everything (no card is hidden).
+
+    ``row`` is the cards left in the row, top end (the next taken) first; ``taken[s]``
+    seat ``s``'s taken cards this deal in the order taken, ``combos[s]`` their combination
+    points; ``first`` the seat that plays first this deal (``None`` until chosen);
+    ``totals`` the match totals and ``deals`` each finished deal's summary (``dealer``,
+    ``first``, ``combos``, ``scores``)."""
+
+    dealer: int
+    first: int | None
+    row: tuple[FrenchCard, ...]
+    taken: tuple[tuple[FrenchCard, ...], ...]
+    combos: tuple[int, ...]
+    totals: tuple[int, ...]
+    deals: tuple[Mapping[str, Any], ...]
+
+    def table(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "first": self.first,
+            "row": [str(c) for c in self.row],
+            "taken": [[str(c) for c in t] for t in self.taken],
+            "combos": list(self.combos),
+            "totals": list(self.totals),
+            "deals": [dict(d) for d in self.deals],
+        }
+
+
 class AbstracState(State):
     """An Abstrac deal (or match) in progress."""
 
@@ -235,17 +268,19 @@ class AbstracState(State):
             scores=(s0, s1), winners=winners, details={"deals": [dict(d) for d in self.deals]}
         )
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        # Perfect information: every seat and spectators see the same thing.
-        return {
-            "dealer": self.dealer,
-            "first": self.first if self.first >= 0 else None,
-            "row": [str(FRENCH_DECK[c]) for c in self.row[self.pos :]],
-            "taken": [[str(FRENCH_DECK[c]) for c in t] for t in self.taken],
-            "combos": [combos(t) for t in self.taken],
-            "totals": list(self.totals),
-            "deals": [dict(d) for d in self.deals],
-        }
+    def _observe(self, seat: int | None, common: dict[str, Any]) -> AbstracObservation:
+        # Perfect information: every seat and spectators know the same thing.
+        deck = FRENCH_DECK
+        return AbstracObservation(
+            **common,
+            dealer=self.dealer,
+            first=self.first if self.first >= 0 else None,
+            row=tuple([deck[c] for c in self.row[self.pos :]]),
+            taken=tuple([tuple([deck[c] for c in t]) for t in self.taken]),
+            combos=tuple([combos(t) for t in self.taken]),
+            totals=tuple(self.totals),
+            deals=tuple([MappingProxyType(d) for d in self.deals]),
+        )
 
     def zones(self) -> dict[str, list[Any]]:
         return {

@@ -74,8 +74,10 @@ lexicographic order of the 28 pairs for two. Suits are written 1..8 (``S3`` also
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
+from types import MappingProxyType
 from typing import Any
 
 from cardhall.cards import (
@@ -96,6 +98,7 @@ from cardhall.engine import (
     Chance,
     Game,
     Legal,
+    Observation,
     OptionSpec,
     Outcome,
     State,
@@ -103,7 +106,7 @@ from cardhall.engine import (
     jsonable,
 )
 from cardhall.errors import NotationError, OptionError
-from cardhall.money import Money
+from cardhall.money import Money, Pot
 from cardhall.registry import register
 from cardhall.shuffle import shuffle
 
@@ -554,6 +557,127 @@ class Getha(Game):
 
 # A call, not a decorator: mypyc compiles only undecorated classes natively.
 register(Getha)
+
+
+@dataclass(frozen=True, slots=True)
+class GethaSeat:
+    """What everyone knows of one seat of a Getha table (in :class:`GethaObservation`).
+
+    ``stack`` chips in front of it, ``total`` put in this deal's pots, ``put`` this betting
+    round; ``dealt`` (in this deal), ``folded``, ``all_in``; ``cards`` how many it holds
+    (hand, played and reserve); ``discarded`` how many it discarded this deal (``None``:
+    not yet); ``chosen`` whether its secret selection is made; ``played_count`` and
+    ``reserve_count`` once selections are made; ``folded_count`` its folded cards;
+    ``played`` its played cards once revealed (``None`` before, or once it is out)."""
+
+    stack: int
+    total: int
+    put: int
+    dealt: bool
+    folded: bool
+    all_in: bool
+    cards: int
+    discarded: int | None
+    chosen: bool
+    played_count: int | None
+    reserve_count: int | None
+    folded_count: int
+    played: tuple[RailogCard, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "stack": self.stack,
+            "total": self.total,
+            "put": self.put,
+            "dealt": self.dealt,
+            "folded": self.folded,
+            "all_in": self.all_in,
+            "cards": self.cards,
+            "discarded": self.discarded,
+            "chosen": self.chosen,
+            "played_count": self.played_count,
+            "reserve_count": self.reserve_count,
+            "folded_count": self.folded_count,
+        }
+        if self.played is not None:
+            info["played"] = [_TEXT[c] for c in self.played]
+        return info
+
+
+@dataclass(frozen=True, slots=True)
+class GethaObservation(Observation):
+    """What a seat (or a spectator, ``seat`` None) knows of a Getha game.
+
+    Public: ``deal`` (the deal's number), ``dealer``, ``phase`` (``"discard"``,
+    ``"select"``, ``"bet"``, ``"replace"``, ``"over"`` ...), ``turn`` (the seat to act in a
+    turn-based phase, else ``None``), ``order`` (the seats dealt in, in order of play),
+    ``bring_in``, ``cur`` (the bet to match this round), ``carry`` (chips carried over),
+    ``pots`` (main pot then side pots), ``seats`` (a :class:`GethaSeat` each),
+    ``extra_hands`` (the sizes of the undealt extra hands), ``deck`` (cards left),
+    ``dead`` (discarded cards in all), ``showdown`` (this deal's showdown steps once
+    revealed) and ``last_deal`` (the last finished deal's summary and steps).
+
+    The seat's own (``None`` for a spectator): ``hand``, ``played`` and ``reserve``
+    (sorted), ``my_discards``, ``my_folded`` and ``choice`` (its secret selection)."""
+
+    deal: int
+    dealer: int
+    phase: str
+    turn: int | None
+    order: tuple[int, ...]
+    bring_in: int
+    cur: int
+    carry: int
+    pots: tuple[Pot, ...]
+    seats: tuple[GethaSeat, ...]
+    extra_hands: tuple[int, ...]
+    deck: int
+    dead: int
+    showdown: tuple[Mapping[str, Any], ...]
+    last_deal: Mapping[str, Any] | None
+    hand: tuple[RailogCard, ...] | None
+    played: tuple[RailogCard, ...] | None
+    reserve: tuple[RailogCard, ...] | None
+    my_discards: tuple[RailogCard, ...] | None
+    my_folded: tuple[RailogCard, ...] | None
+    choice: tuple[Any, ...] | None
+
+    def table(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "deal": self.deal,
+            "max_deals": self.options["max_deals"],
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn,
+            "order": list(self.order),
+            "bring_in": self.bring_in,
+            "cur": self.cur,
+            "carry": self.carry,
+            "pots": [p.to_json() for p in self.pots],
+            "seats": [s.to_json() for s in self.seats],
+            "extra_hands": list(self.extra_hands),
+            "deck": self.deck,
+            "dead": self.dead,
+            "showdown": jsonable(list(self.showdown)),
+            "last_deal": jsonable(dict(self.last_deal)) if self.last_deal is not None else None,
+        }
+        if self.seat is not None:
+            data["hand"] = _texts(self.hand)
+            data["played"] = _texts(self.played)
+            data["reserve"] = _texts(self.reserve)
+            data["my_discards"] = _texts(self.my_discards)
+            data["my_folded"] = _texts(self.my_folded)
+            data["choice"] = list(self.choice) if self.choice is not None else None
+        return data
+
+
+def _texts(cards: Sequence[int] | None) -> list[str]:
+    return [_TEXT[c] for c in cards or ()]
+
+
+def _cards_of(cards: Iterable[int]) -> tuple[RailogCard, ...]:
+    deck = RAILOG_DECK
+    return tuple([deck[c] for c in cards])
 
 
 class GethaState(State):
@@ -1177,57 +1301,58 @@ class GethaState(State):
 
     # ------------------------------------------------------------------ views
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _observe(self, seat: int | None, common: dict[str, Any]) -> GethaObservation:
         money = self.money
         n = self.game.players
         live = [money.is_live(p) for p in range(n)]
         betting = self.phase == BET  # "put" and "cur" are this betting round's
-        seats = []
-        for p in range(n):
-            info: dict[str, Any] = {
-                "stack": money.stacks[p],
-                "total": money.totals[p],
-                "put": money.put[p] if betting else 0,
-                "dealt": money.dealt[p],
-                "folded": money.dealt[p] and not live[p],
-                "all_in": money.is_all_in(p),
-                "cards": len(self.hand[p]) + len(self.played[p]) + len(self.reserve[p]),
-                "discarded": self.discarded[p] if self.discarded[p] >= 0 else None,
-                "chosen": self.phase == SELECT and self.choice[p] is not None,
-                "played_count": len(self.played[p]) if self.selected else None,
-                "reserve_count": len(self.reserve[p]) if self.selected else None,
-                "folded_count": len(self.folded[p]),
-            }
-            if self.revealed and live[p]:
-                info["played"] = [_TEXT[c] for c in sorted(self.played[p])]
-            seats.append(info)
-        data: dict[str, Any] = {
-            "deal": self.deals,
-            "max_deals": self.game.options["max_deals"],
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "turn": self.turn if self.phase not in (SELECT, OVER, SHUFFLE) else None,
-            "order": list(self.order),
-            "bring_in": self.bring_in,
-            "cur": money.cur if betting else 0,
-            "carry": money.carry,
-            "pots": [p.to_json() for p in money.pots()] if money.live_seats() else [],
-            "seats": seats,
-            "extra_hands": [len(x) for x in self.extra],
-            "deck": len(self.deck),
-            "dead": sum(len(d) for d in self.dead),
-            "showdown": jsonable(self.showdown) if self.revealed else [],
-            "last_deal": jsonable(self.last_showdown),
-        }
-        if seat is not None:
-            data["hand"] = [_TEXT[c] for c in self.hand[seat]]
-            data["played"] = [_TEXT[c] for c in sorted(self.played[seat])]
-            data["reserve"] = [_TEXT[c] for c in sorted(self.reserve[seat])]
-            data["my_discards"] = [_TEXT[c] for c in self.dead[seat] + self.pool[seat]]
-            data["my_folded"] = [_TEXT[c] for c in sorted(self.folded[seat])]
-            mine = self.choice[seat]
-            data["choice"] = list(mine) if mine is not None else None
-        return data
+        seats = tuple(
+            [
+                GethaSeat(
+                    stack=money.stacks[p],
+                    total=money.totals[p],
+                    put=money.put[p] if betting else 0,
+                    dealt=money.dealt[p],
+                    folded=money.dealt[p] and not live[p],
+                    all_in=money.is_all_in(p),
+                    cards=len(self.hand[p]) + len(self.played[p]) + len(self.reserve[p]),
+                    discarded=self.discarded[p] if self.discarded[p] >= 0 else None,
+                    chosen=self.phase == SELECT and self.choice[p] is not None,
+                    played_count=len(self.played[p]) if self.selected else None,
+                    reserve_count=len(self.reserve[p]) if self.selected else None,
+                    folded_count=len(self.folded[p]),
+                    played=_cards_of(sorted(self.played[p])) if self.revealed and live[p] else None,
+                )
+                for p in range(n)
+            ]
+        )
+        last = self.last_showdown
+        own = seat is not None
+        mine = self.choice[seat] if seat is not None else None
+        return GethaObservation(
+            **common,
+            deal=self.deals,
+            dealer=self.dealer,
+            phase=self.phase,
+            turn=self.turn if self.phase not in (SELECT, OVER, SHUFFLE) else None,
+            order=tuple(self.order),
+            bring_in=self.bring_in,
+            cur=money.cur if betting else 0,
+            carry=money.carry,
+            pots=tuple(money.pots()) if money.live_seats() else (),
+            seats=seats,
+            extra_hands=tuple([len(x) for x in self.extra]),
+            deck=len(self.deck),
+            dead=sum(len(d) for d in self.dead),
+            showdown=tuple(self.showdown) if self.revealed else (),
+            last_deal=MappingProxyType(last) if last is not None else None,
+            hand=_cards_of(self.hand[seat]) if seat is not None else None,
+            played=_cards_of(sorted(self.played[seat])) if seat is not None else None,
+            reserve=_cards_of(sorted(self.reserve[seat])) if seat is not None else None,
+            my_discards=_cards_of(self.dead[seat] + self.pool[seat]) if seat is not None else None,
+            my_folded=_cards_of(sorted(self.folded[seat])) if seat is not None else None,
+            choice=tuple(mine) if own and mine is not None else None,
+        )
 
     def zones(self) -> dict[str, list[Any]]:
         z: dict[str, list[Any]] = {"deck": [RAILOG_DECK[c] for c in self.deck]}

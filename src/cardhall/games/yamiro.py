@@ -43,7 +43,9 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from cardhall.cards import (
@@ -64,6 +66,7 @@ from cardhall.engine import (
     Event,
     Game,
     Legal,
+    Observation,
     OptionSpec,
     Outcome,
     State,
@@ -77,6 +80,7 @@ __all__ = [
     "DECK_SEAT",
     "HandResult",
     "Yamiro",
+    "YamiroObservation",
     "YamiroState",
     "capture_value",
     "evaluate",
@@ -334,6 +338,89 @@ class Yamiro(Game):
 
 # A call, not a decorator: mypyc compiles only undecorated classes natively.
 register(Yamiro)
+
+
+@dataclass(frozen=True, slots=True)
+class YamiroObservation(Observation):
+    """What a seat (or a spectator, ``seat`` None) knows of a Yamiro game.
+
+    ``hand`` is the seat's own cards (sorted; ``None`` for a spectator) and ``side`` its
+    side (``seat & 1``); the others' hands are known by size only (``hand_sizes``).
+    ``played`` are the cards of the hand in progress in order of play and ``played_by``
+    who played each (``None``: the deck, in solitaire); ``standing`` evaluates them as if
+    the hand ended now. ``captures[side]`` are the cards each side has captured,
+    ``discards`` the discard pile (face up), ``pile`` the number of cards left to draw.
+    ``dealer``/``starter``/``to_move`` are seats (``None`` where there is none: solitaire's
+    dealer, the deck starting, the game over); ``hand_number`` counts from 1 to
+    ``hands_total``; ``results`` are the finished hands' summaries."""
+
+    form: str
+    dealer: int | None
+    hand_number: int
+    hands_total: int
+    starter: int | None
+    to_move: int | None
+    hand_sizes: tuple[int, ...]
+    played: tuple[RailogCard, ...]
+    played_by: tuple[int | None, ...]
+    standing: HandResult
+    captures: tuple[tuple[RailogCard, ...], ...]
+    pile: int
+    discards: tuple[RailogCard, ...]
+    results: tuple[Mapping[str, Any], ...]
+    hand: tuple[RailogCard, ...] | None
+    side: int | None
+
+    def table(self) -> dict[str, Any]:
+        played, result = self.played, self.standing
+        sides_of = [1 if s is None else s & 1 for s in self.played_by]  # the deck: side 1
+        solitaire = self.players == 1
+        sides = []
+        for side in (0, 1):
+            idx = [i for i, s in enumerate(sides_of) if s == side]
+            sides.append(
+                {
+                    "seats": (
+                        ["deck"]
+                        if solitaire and side == 1
+                        else [s for s in range(self.players) if s & 1 == side]
+                    ),
+                    "cards": [_TEXT[played[i]] for i in idx],
+                    "total": result.totals[side],
+                    "multiplier": result.multipliers[side],
+                    "value": result.values[side],
+                    "arlas": [i + 1 for i in idx if RANK[played[i]] == ARLAS],
+                    "deiskatun": sum(1 for i in idx if RANK[played[i]] == DEISKATUN),
+                    "captures": [_TEXT[c] for c in self.captures[side]],
+                    "capture_total": capture_value(self.captures[side]),
+                }
+            )
+        data: dict[str, Any] = {
+            "form": self.form,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "hands_total": self.hands_total,
+            "starter": self.starter,
+            "to_move": self.to_move,
+            "hand_sizes": list(self.hand_sizes),
+            "played": [
+                {"play": i + 1, "seat": s, "side": side, "card": _TEXT[c]}
+                for i, (c, s, side) in enumerate(zip(played, self.played_by, sides_of, strict=True))
+            ],
+            "sides": sides,
+            "standing": {
+                "winner": result.winner,
+                "arlas": result.arlas + 1 if result.arlas >= 0 else None,
+                "text": explain(result) if played else "",
+            },
+            "pile": self.pile,
+            "discards": [_TEXT[c] for c in self.discards],
+            "results": [dict(r) for r in self.results],
+        }
+        if self.hand is not None:
+            data["hand"] = [_TEXT[c] for c in self.hand]
+            data["side"] = self.side
+        return data
 
 
 class YamiroState(State):
@@ -700,60 +787,27 @@ class YamiroState(State):
         """The current hand evaluated as if it ended now."""
         return evaluate(self.played, [s & 1 for s in self.who], self.anytime)
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        played, who = self.played, self.who
-        result = self.standing()
-        sides = []
-        for side in (0, 1):
-            idx = [i for i, s in enumerate(who) if s & 1 == side]
-            sides.append(
-                {
-                    "seats": (
-                        ["deck"]
-                        if self.solitaire and side == 1
-                        else [s for s in range(self.n) if s & 1 == side]
-                    ),
-                    "cards": [_TEXT[played[i]] for i in idx],
-                    "total": result.totals[side],
-                    "multiplier": result.multipliers[side],
-                    "value": result.values[side],
-                    "arlas": [i + 1 for i in idx if RANK[played[i]] == ARLAS],
-                    "deiskatun": sum(1 for i in idx if RANK[played[i]] == DEISKATUN),
-                    "captures": [_TEXT[c] for c in self.captures[side]],
-                    "capture_total": capture_value(self.captures[side]),
-                }
-            )
-        data: dict[str, Any] = {
-            "form": _FORMS[self.n],
-            "dealer": None if self.solitaire else self.dealer,
-            "hand_number": min(self.hand_no + 1, self.hands_total),
-            "hands_total": self.hands_total,
-            "starter": None if self.starter == DECK_SEAT else self.starter,
-            "to_move": None if self.over else self.to_move,
-            "hand_sizes": [len(h) for h in self.hands],
-            "played": [
-                {
-                    "play": i + 1,
-                    "seat": None if s == DECK_SEAT else s,
-                    "side": s & 1,
-                    "card": _TEXT[c],
-                }
-                for i, (c, s) in enumerate(zip(played, who, strict=True))
-            ],
-            "sides": sides,
-            "standing": {
-                "winner": result.winner,
-                "arlas": result.arlas + 1 if result.arlas >= 0 else None,
-                "text": explain(result) if played else "",
-            },
-            "pile": len(self.pile) - self.pos,
-            "discards": [_TEXT[c] for c in self.discard],
-            "results": [dict(r) for r in self.results],
-        }
-        if seat is not None:
-            data["hand"] = [_TEXT[c] for c in self.hands[seat]]
-            data["side"] = seat & 1
-        return data
+    def _observe(self, seat: int | None, common: dict[str, Any]) -> YamiroObservation:
+        deck = RAILOG_DECK
+        return YamiroObservation(
+            **common,
+            form=_FORMS[self.n],
+            dealer=None if self.solitaire else self.dealer,
+            hand_number=min(self.hand_no + 1, self.hands_total),
+            hands_total=self.hands_total,
+            starter=None if self.starter == DECK_SEAT else self.starter,
+            to_move=None if self.over else self.to_move,
+            hand_sizes=tuple([len(h) for h in self.hands]),
+            played=tuple([deck[c] for c in self.played]),
+            played_by=tuple([None if s == DECK_SEAT else s for s in self.who]),
+            standing=self.standing(),
+            captures=tuple([tuple([deck[c] for c in x]) for x in self.captures]),
+            pile=len(self.pile) - self.pos,
+            discards=tuple([deck[c] for c in self.discard]),
+            results=tuple([MappingProxyType(r) for r in self.results]),
+            hand=None if seat is None else tuple([deck[c] for c in self.hands[seat]]),
+            side=None if seat is None else seat & 1,
+        )
 
     def zones(self) -> dict[str, list[Any]]:
         deck = RAILOG_DECK
