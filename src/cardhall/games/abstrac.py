@@ -270,13 +270,13 @@ class AbstracState(State):
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> AbstracObservation:
         # Perfect information: every seat and spectators know the same thing.
-        deck = FRENCH_DECK
+        card = FRENCH_DECK.__getitem__
         return AbstracObservation(
             **common,
             dealer=self.dealer,
             first=self.first if self.first >= 0 else None,
-            row=tuple([deck[c] for c in self.row[self.pos :]]),
-            taken=tuple([tuple([deck[c] for c in t]) for t in self.taken]),
+            row=tuple(map(card, self.row[self.pos :])),
+            taken=(tuple(map(card, self.taken[0])), tuple(map(card, self.taken[1]))),
             combos=tuple([combos(t) for t in self.taken]),
             totals=tuple(self.totals),
             deals=tuple([MappingProxyType(d) for d in self.deals]),

@@ -78,7 +78,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardhall.cards import (
     ALAK,
@@ -559,8 +559,7 @@ class Getha(Game):
 register(Getha)
 
 
-@dataclass(frozen=True, slots=True)
-class GethaSeat:
+class GethaSeat(NamedTuple):
     """What everyone knows of one seat of a Getha table (in :class:`GethaObservation`).
 
     ``stack`` chips in front of it, ``total`` put in this deal's pots, ``put`` this betting
@@ -676,8 +675,7 @@ def _texts(cards: Sequence[int] | None) -> list[str]:
 
 
 def _cards_of(cards: Iterable[int]) -> tuple[RailogCard, ...]:
-    deck = RAILOG_DECK
-    return tuple([deck[c] for c in cards])
+    return tuple(map(RAILOG_DECK.__getitem__, cards))
 
 
 class GethaState(State):

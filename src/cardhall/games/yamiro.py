@@ -788,7 +788,7 @@ class YamiroState(State):
         return evaluate(self.played, [s & 1 for s in self.who], self.anytime)
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> YamiroObservation:
-        deck = RAILOG_DECK
+        card = RAILOG_DECK.__getitem__
         return YamiroObservation(
             **common,
             form=_FORMS[self.n],
@@ -798,14 +798,14 @@ class YamiroState(State):
             starter=None if self.starter == DECK_SEAT else self.starter,
             to_move=None if self.over else self.to_move,
             hand_sizes=tuple([len(h) for h in self.hands]),
-            played=tuple([deck[c] for c in self.played]),
+            played=tuple(map(card, self.played)),
             played_by=tuple([None if s == DECK_SEAT else s for s in self.who]),
             standing=self.standing(),
-            captures=tuple([tuple([deck[c] for c in x]) for x in self.captures]),
+            captures=(tuple(map(card, self.captures[0])), tuple(map(card, self.captures[1]))),
             pile=len(self.pile) - self.pos,
-            discards=tuple([deck[c] for c in self.discard]),
+            discards=tuple(map(card, self.discard)),
             results=tuple([MappingProxyType(r) for r in self.results]),
-            hand=None if seat is None else tuple([deck[c] for c in self.hands[seat]]),
+            hand=None if seat is None else tuple(map(card, self.hands[seat])),
             side=None if seat is None else seat & 1,
         )
 
