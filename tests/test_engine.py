@@ -530,6 +530,34 @@ def test_observed_events_are_masked_once_and_kept() -> None:
     assert state.masked_events(1) == list(state.observed_events(1))
 
 
+def _assert_masked_by_audience(state: State, why: str) -> None:
+    for seat in [*range(state.players), None]:
+        assert state.observed_events(seat) == tuple(
+            e if e.visible_to(seat) else HIDDEN_EVENT for e in state.events
+        ), f"seat {seat}'s observed events are not its own ({why})"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_sampled_worlds_and_clones_keep_their_masking_apart(name: str) -> None:
+    """The events each seat observes are kept per state: a world sampled for a seat (its
+    events masked for that seat) and a clone (its instance's attributes copied) never read
+    nor change the original's. (A world once took the original's kept masking, holding
+    another seat's private events, and wrote its own back: a spectator then lost events.)"""
+    players = max(game_class(name).player_counts)
+    state = make_game(name, players).new_state(seed=3)
+    rng = random.Random(3)
+    while not state.is_over and len(state.history) < 30:
+        for seat in range(players):  # the original's kept masking is one action old
+            world = state.determinize(seat, rng)
+            _assert_masked_by_audience(world, f"a world sampled for seat {seat}")
+            twin = state.clone()
+            twin.events.append(HIDDEN_EVENT)
+            _assert_masked_by_audience(twin, "a clone")
+        _assert_masked_by_audience(state, "the original, after its worlds and clones")
+        seat = min(state.actors())
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+
+
 def test_observe_rejects_a_seat_that_is_not_there() -> None:
     state = make_game("yamiro", 2).new_state(seed=1)
     with pytest.raises(IllegalActionError, match="no such seat"):

@@ -961,8 +961,13 @@ class State(ABC):
     quiet: bool = False
     #: The events as each seat (SPECTATOR: a spectator) may know them, kept so that each
     #: new observation masks only the events added since (see :meth:`observed_events`):
-    #: seat -> (number of events, the last of them, the masked tuple).
-    _observed: dict[int, tuple[int, Event | None, tuple[Event, ...]]] | None = None
+    #: (the :attr:`events` list they were masked from, seat -> (number of events, the last
+    #: of them, the masked tuple)). Owned by that list: a clone that copied this attribute
+    #: along (an instance dict copied whole) or a sampled world (whose events are replaced)
+    #: has another list, so it starts its own instead of reading or overwriting this one.
+    _observed: tuple[list[Event], dict[int, tuple[int, Event | None, tuple[Event, ...]]]] | None = (
+        None
+    )
 
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
@@ -1046,9 +1051,10 @@ class State(ABC):
         events = self.events
         n = len(events)
         key = SPECTATOR if seat is None else seat
-        cache = self._observed
-        if cache is None:
-            cache = self._observed = {}
+        owned = self._observed
+        if owned is None or owned[0] is not events:
+            owned = self._observed = (events, {})
+        cache = owned[1]
         got = cache.get(key)
         if got is not None and got[0] == n and (n == 0 or events[n - 1] is got[1]):
             return got[2]
