@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from cardhall.engine import (
     AmountRange,
     Chance,
     Game,
+    Observation,
     OptionSpec,
     Outcome,
     State,
@@ -62,6 +64,17 @@ class HighCard(Game):
         return HighCardState(self, chance)
 
 
+@dataclass(frozen=True, slots=True)
+class HighCardObservation(Observation):
+    """A seat's own card (every card once shown), and the deck's size."""
+
+    hands: tuple[str | None, ...]
+    deck_size: int
+
+    def table(self) -> dict[str, Any]:
+        return {"hands": list(self.hands), "deck_size": self.deck_size}
+
+
 class HighCardState(State):
     def __init__(self, game: HighCard, chance: Chance) -> None:
         super().__init__(game, chance)
@@ -94,12 +107,12 @@ class HighCardState(State):
             tuple(float(r) for r in ranks), tuple(i for i, r in enumerate(ranks) if r == best)
         )
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        hands = [
+    def _observe(self, seat: int | None, common: dict[str, Any]) -> HighCardObservation:
+        hands = tuple(
             str(RAILOG_DECK[c]) if self.shown or s == seat else None
             for s, c in enumerate(self.hands)
-        ]
-        return {"hands": hands, "deck_size": len(self.deck)}
+        )
+        return HighCardObservation(**common, hands=hands, deck_size=len(self.deck))
 
     def zones(self) -> dict[str, list[Any]]:
         return {
@@ -478,7 +491,6 @@ def _observed_games() -> list[tuple[str, int, dict[str, Any]]]:
     return [
         (name, players, options)
         for name in game_names()
-        if name != "somachi"  # Somachi's own observation is still its view (TableObservation)
         for players, options in configs(game_class(name))
     ]
 

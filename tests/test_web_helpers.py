@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from websockets.sync.client import ClientConnection, connect
 from cardhall import registry
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.conformance import deep_playout, fast_playouts
-from cardhall.engine import Action, Chance, Game, Outcome, State, arg_card
+from cardhall.engine import Action, Chance, Game, Observation, Outcome, State, arg_card
 
 #: Debian's Chromium (Playwright cannot download its own browser here).
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -65,6 +66,24 @@ class PeekGame(Game):
 
     def _initial_state(self, chance: Chance) -> PeekState:
         return PeekState(self, chance)
+
+
+@dataclass(frozen=True, slots=True)
+class PeekObservation(Observation):
+    """The seat's hand, every hand's size, the cards played and the deck's size."""
+
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    played: tuple[str, ...]
+    deck_size: int
+
+    def table(self) -> dict[str, Any]:
+        return {
+            "hand": list(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "played": list(self.played),
+            "deck_size": self.deck_size,
+        }
 
 
 class PeekState(State):
@@ -112,13 +131,14 @@ class PeekState(State):
         best = max(scores)
         return Outcome(tuple(scores), tuple(s for s in range(self.players) if scores[s] == best))
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return {
-            "hand": [str(RAILOG_DECK[c]) for c in self.hands[seat]] if seat is not None else [],
-            "hand_sizes": [len(h) for h in self.hands],
-            "played": [str(RAILOG_DECK[c]) for c in self.played],
-            "deck_size": len(self.deck),
-        }
+    def _observe(self, seat: int | None, common: dict[str, Any]) -> PeekObservation:
+        return PeekObservation(
+            **common,
+            hand=tuple(str(RAILOG_DECK[c]) for c in self.hands[seat]) if seat is not None else (),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            played=tuple(str(RAILOG_DECK[c]) for c in self.played),
+            deck_size=len(self.deck),
+        )
 
     def zones(self) -> dict[str, list[Any]]:
         z: dict[str, list[Any]] = {"deck": [RAILOG_DECK[c] for c in self.deck]}

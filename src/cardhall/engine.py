@@ -713,17 +713,6 @@ class Observation:
         return data
 
 
-@dataclass(frozen=True, slots=True)
-class TableObservation(Observation):
-    """The observation of a game that has no subclass of its own yet: its table is the
-    game's ``_view`` as it stands (read-only)."""
-
-    table_json: Mapping[str, Any]
-
-    def table(self) -> dict[str, Any]:
-        return dict(self.table_json)
-
-
 # --------------------------------------------------------------------------- game
 
 
@@ -1223,16 +1212,11 @@ class State(ABC):
             "outcome": self.outcome(),
         }
 
+    @abstractmethod
     def _observe(self, seat: int | None, common: dict[str, Any]) -> Observation:
         """The game's observation: its :class:`Observation` subclass built from
         ``common`` (:meth:`_common`) and the game's fields, as an allow-list of what
-        ``seat`` may know. (Default, for a game without its own yet: its :meth:`_view`.)"""
-        return TableObservation(**common, table_json=MappingProxyType(self._view(seat)))
-
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The game-specific part of :meth:`view`, for a game that has no
-        :class:`Observation` subclass yet (:meth:`_observe` renders views otherwise)."""
-        raise NotImplementedError(f"{self.game.name} defines no observation")
+        ``seat`` may know."""
 
     def view(self, seat: int | None = None, *, legal: bool = True) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator), as JSON-serialisable data:

@@ -107,7 +107,7 @@ from cardhall.games.somachi.actions import (
 )
 from cardhall.games.somachi.game import Somachi
 from cardhall.games.somachi.scoring import tableau_score
-from cardhall.games.somachi.state import SomachiState
+from cardhall.games.somachi.state import SomachiObservation, SomachiPending, SomachiState
 
 __all__ = [
     "ADD_A",
@@ -144,6 +144,8 @@ __all__ = [
     "TARGET_POINTS",
     "D",
     "Somachi",
+    "SomachiObservation",
+    "SomachiPending",
     "SomachiState",
     "tableau_score",
 ]

@@ -13,10 +13,22 @@ deck that all of them use.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardhall.cards import ALAK, ARL, ARLAS, RANK, SUIT_INDEX, RailogCard
-from cardhall.engine import COMPILED, Action, AmountRange, Chance, Legal, Outcome, State
+from cardhall.engine import (
+    COMPILED,
+    Action,
+    AmountRange,
+    Chance,
+    Legal,
+    Observation,
+    Outcome,
+    State,
+)
 from cardhall.games.somachi.actions import (
     ALONE,
     K_CHAL,
@@ -84,6 +96,125 @@ from cardhall.money import Money
 
 if TYPE_CHECKING:
     from cardhall.games.somachi.game import Somachi
+
+
+class SomachiPending(NamedTuple):
+    """The decision a Somachi game waits for (public): ``kind`` (its name, one of
+    ``NEED_NAMES``) and the ``seat`` asked; for a claim window the discarded ``card``; for a
+    collect or defence window the ``suit`` (index 0-7) and, defending, the ``attacker``;
+    for chips owed the ``amount`` and ``owed_for`` ("bring-in" or "stay-in bets"); for a
+    challenge the ``amount`` and the ``challenger``. Fields that do not apply are ``None``.
+    """
+
+    kind: str
+    seat: int
+    card: RailogCard | None = None
+    suit: int | None = None
+    attacker: int | None = None
+    amount: int | None = None
+    owed_for: str | None = None
+    challenger: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The view's ``pending`` object (the suit counted from 1)."""
+        data: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.card is not None:
+            data["card"] = str(self.card)
+        if self.suit is not None:
+            data["suit"] = self.suit + 1
+        if self.attacker is not None:
+            data["attacker"] = self.attacker
+        if self.amount is not None:
+            data["amount"] = self.amount
+        if self.owed_for is not None:
+            data["for"] = self.owed_for
+        if self.challenger is not None:
+            data["challenger"] = self.challenger
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SomachiObservation(Observation):
+    """What a seat (or a spectator, ``seat`` None) knows of a Somachi game.
+
+    Public: ``hand_number`` (from 1), ``dealer``, ``turn`` (the seat whose turn it is, or
+    ``None``), ``pending`` (a :class:`SomachiPending`; ``None`` when nobody is asked),
+    ``hand_sizes``, ``tableaus`` (per seat, its piles in the order opened: each a face
+    card, then the numbers added to it in order), ``discard`` (the whole discard pile,
+    bottom first: every card in it was seen arriving, though the view shows only its top
+    and size, S-26), ``deck_size``, ``removed_size``, ``arl_owner`` (per suit 0-7, the
+    seat whose tableau holds its arl, or ``None``), ``dealt`` and ``active`` (per seat),
+    ``scores`` (tableau scores now, multiplied), ``multiplier``, ``tallies``, ``turns``
+    (of this hand) and ``hands`` (the finished hands' summaries). With gambling
+    (``options["gambling"]``): ``chips`` (stacks), ``in_pot``, ``bring_in`` and
+    ``stay_bets`` ((seat, amount) pairs); without, all four are ``None``.
+
+    The seat's own (``None`` for a spectator): ``hand`` (sorted) and ``taken`` (the card
+    it took from the discard pile this turn, during its turn; else ``None``).
+
+    >>> from cardhall.registry import make_game
+    >>> obs = make_game("somachi", 3).new_state(seed=3).observe(0)
+    >>> obs.pending.kind, obs.pending.seat, len(obs.hand), obs.hand_sizes, obs.chips
+    ('opening', 0, 4, (4, 4, 4), None)
+    """
+
+    hand_number: int
+    dealer: int
+    turn: int | None
+    pending: SomachiPending | None
+    hand: tuple[RailogCard, ...] | None
+    taken: RailogCard | None
+    hand_sizes: tuple[int, ...]
+    tableaus: tuple[tuple[tuple[RailogCard, ...], ...], ...]
+    discard: tuple[RailogCard, ...]
+    deck_size: int
+    removed_size: int
+    arl_owner: tuple[int | None, ...]
+    dealt: tuple[bool, ...]
+    active: tuple[bool, ...]
+    scores: tuple[int, ...]
+    multiplier: int
+    tallies: tuple[int, ...]
+    turns: int
+    hands: tuple[Mapping[str, Any], ...]
+    chips: tuple[int, ...] | None
+    in_pot: tuple[int, ...] | None
+    bring_in: int | None
+    stay_bets: tuple[tuple[int, int], ...] | None
+
+    def table(self) -> dict[str, Any]:
+        pending = self.pending
+        hand = self.hand
+        taken = self.taken
+        discard = self.discard
+        data: dict[str, Any] = {
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "turn": self.turn,
+            "pending": pending.to_json() if pending is not None else None,
+            "hand": list(map(str, hand)) if hand is not None else None,
+            "taken": str(taken) if taken is not None else None,
+            "hand_sizes": list(self.hand_sizes),
+            "tableaus": [[list(map(str, p)) for p in t] for t in self.tableaus],
+            "discard_top": str(discard[-1]) if discard else None,
+            "discard_size": len(discard),
+            "deck_size": self.deck_size,
+            "removed_size": self.removed_size,
+            "arls": {str(x + 1): o for x, o in enumerate(self.arl_owner) if o is not None},
+            "dealt": list(self.dealt),
+            "active": list(self.active),
+            "scores": list(self.scores),
+            "multiplier": self.multiplier,
+            "tallies": list(self.tallies),
+            "turns": self.turns,
+            "hands": [dict(h) for h in self.hands],
+        }
+        if self.chips is not None:
+            data["chips"] = list(self.chips)
+            data["in_pot"] = list(self.in_pot or ())
+            data["bring_in"] = self.bring_in
+            data["stay_bets"] = [list(b) for b in self.stay_bets or ()]
+        return data
 
 
 class SomachiState(State):
@@ -405,71 +536,82 @@ class SomachiState(State):
 
     def piles(self, seat: int) -> list[list[RailogCard]]:
         """Seat's tableau as piles (each opened by a face card, then its numbers in order)."""
+        return [list(p) for p in self._piles(seat)]
+
+    def _piles(self, seat: int) -> tuple[tuple[RailogCard, ...], ...]:
+        """:meth:`piles` as tuples, in one pass over the tableau for each kind of card."""
         tab = self.tab[seat]
-        out: list[list[RailogCard]] = []
-        for f in tab:
-            if RANK[f] > 8:
-                out.append([f, *(c for c in tab if RANK[c] <= 8 and self.pile_of[c] == f)])
-        return out
+        pile_of = self.pile_of
+        faces = [c for c in tab if RANK[c] > 8]
+        if len(faces) == len(tab):
+            return tuple([(f,) for f in faces])
+        piles: dict[int, list[RailogCard]] = {f: [f] for f in faces}
+        for c in tab:
+            if RANK[c] <= 8:
+                piles[pile_of[c]].append(c)
+        return tuple([tuple(p) for p in piles.values()])
 
     def pending(self) -> dict[str, Any] | None:
-        """The decision the game waits for, as public data."""
+        """The decision the game waits for, as public data (:meth:`pending_decision`)."""
+        pending = self.pending_decision()
+        return pending.to_json() if pending is not None else None
+
+    def pending_decision(self) -> SomachiPending | None:
+        """The decision the game waits for (public), or ``None``."""
         need = self.need
         if need is None:
             return None
         kind = need[0]
-        data: dict[str, Any] = {"kind": NEED_NAMES[kind], "seat": need[1]}
+        name = NEED_NAMES[kind]
         if kind == K_W1:
-            data["card"] = str(D[need[2]])
-        elif kind == K_W2:
-            data["suit"] = need[2] + 1
-        elif kind == K_W3:
-            data["suit"] = need[2] + 1
-            data["attacker"] = need[3]
-        elif kind == K_OWE:
-            data["amount"] = need[2]
-            data["for"] = "bring-in" if need[3] == 0 else "stay-in bets"
-        elif kind == K_CHAL:
-            data["amount"] = need[2]
-            data["challenger"] = self.turn_seat
-        return data
+            return SomachiPending(name, need[1], card=D[need[2]])
+        if kind == K_W2:
+            return SomachiPending(name, need[1], suit=need[2])
+        if kind == K_W3:
+            return SomachiPending(name, need[1], suit=need[2], attacker=need[3])
+        if kind == K_OWE:
+            reason = "bring-in" if need[3] == 0 else "stay-in bets"
+            return SomachiPending(name, need[1], amount=need[2], owed_for=reason)
+        if kind == K_CHAL:
+            return SomachiPending(name, need[1], amount=need[2], challenger=self.turn_seat)
+        return SomachiPending(name, need[1])
 
     def scores_now(self) -> list[int]:
         mult = self._multiplier()
         return [tableau_score(t, self.acc) * mult for t in self.tab]
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        n = self.players
-        data: dict[str, Any] = {
-            "hand_number": len(self.hand_log) + (0 if self.over else 1),
-            "dealer": self.dealer,
-            "turn": self.turn_seat if self.turn_seat >= 0 else None,
-            "pending": self.pending(),
-            "hand": [str(c) for c in sorted(self.hands[seat])] if seat is not None else None,
-            "taken": str(D[self.taken])
-            if seat is not None and seat == self.turn_seat and self.taken >= 0
-            else None,
-            "hand_sizes": [len(h) for h in self.hands],
-            "tableaus": [[[str(c) for c in p] for p in self.piles(s)] for s in range(n)],
-            "discard_top": str(self.discard[-1]) if self.discard else None,
-            "discard_size": len(self.discard),
-            "deck_size": len(self.deck),
-            "removed_size": self._removed_count(),
-            "arls": {str(x + 1): o for x, o in enumerate(self.arl_owner) if o >= 0},
-            "dealt": list(self.dealt),
-            "active": list(self.active),
-            "scores": self.scores_now(),
-            "multiplier": self._multiplier(),
-            "tallies": list(self.tallies),
-            "turns": self.turns,
-            "hands": [dict(h) for h in self.hand_log],
-        }
-        if self.money is not None:
-            data["chips"] = list(self.money.stacks)
-            data["in_pot"] = list(self.money.totals)
-            data["bring_in"] = self.bi_level
-            data["stay_bets"] = [list(b) for b in self.stay_bets]
-        return data
+    def _observe(self, seat: int | None, common: dict[str, Any]) -> SomachiObservation:
+        money = self.money
+        gambling = money is not None
+        taken = self.taken
+        own = seat is not None
+        discard = self.discard
+        return SomachiObservation(
+            **common,
+            hand_number=len(self.hand_log) + (0 if self.over else 1),
+            dealer=self.dealer,
+            turn=self.turn_seat if self.turn_seat >= 0 else None,
+            pending=self.pending_decision(),
+            hand=tuple(sorted(self.hands[seat])) if seat is not None else None,
+            taken=D[taken] if own and seat == self.turn_seat and taken >= 0 else None,
+            hand_sizes=tuple([len(h) for h in self.hands]),
+            tableaus=tuple([self._piles(s) for s in range(self.players)]),
+            discard=tuple(discard),
+            deck_size=len(self.deck),
+            removed_size=self._removed_count(),
+            arl_owner=tuple([o if o >= 0 else None for o in self.arl_owner]),
+            dealt=tuple(self.dealt),
+            active=tuple(self.active),
+            scores=tuple(self.scores_now()),
+            multiplier=self._multiplier(),
+            tallies=tuple(self.tallies),
+            turns=self.turns,
+            hands=tuple([MappingProxyType(h) for h in self.hand_log]),
+            chips=tuple(money.stacks) if money is not None else None,
+            in_pot=tuple(money.totals) if money is not None else None,
+            bring_in=self.bi_level if gambling else None,
+            stay_bets=tuple(self.stay_bets) if gambling else None,
+        )
 
     def zones(self) -> dict[str, list[Any]]:
         z: dict[str, list[Any]] = {
