@@ -105,8 +105,8 @@ def test_a_bot_decides_the_same_whatever_the_hidden_cards(
         for seat in sorted(state.actors()):
             twin = state.determinize(seat, redeal)  # another deal of the cards hidden from seat
             differed += _hidden(twin) != _hidden(state)
-            observation, legal = state.view(seat), state.legal_actions(seat)
-            assert twin.view(seat) == observation and twin.legal_actions(seat) == legal
+            observation, legal = state.observe(seat), state.legal_actions(seat)
+            assert twin.observe(seat) == observation and twin.legal_actions(seat) == legal
             ours, theirs = state.sampler(seat), twin.sampler(seat)
             assert (
                 ours.sample(random.Random(i)).digest() == theirs.sample(random.Random(i)).digest()
@@ -138,7 +138,7 @@ def test_the_check_catches_a_bot_that_reads_the_real_state() -> None:
     for i, state in enumerate(sample_states("yamiro", 2, {}, 10)):
         seat = min(state.actors())
         twin = state.determinize(seat, random.Random(i))
-        observation, legal = state.view(seat), state.legal_actions(seat)
+        observation, legal = state.observe(seat), state.legal_actions(seat)
         mine = _Peeker(game).decide(observation, legal, state.sampler(seat))
         other = _Peeker(game).decide(observation, legal, twin.sampler(seat))
         caught += mine != other

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -32,7 +33,7 @@ from cardhall.bots.yamiro import (
 )
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.engine import State, choose_uniform
-from cardhall.games.yamiro import PLAYS, YamiroState, evaluate, hand_value
+from cardhall.games.yamiro import PLAYS, YamiroObservation, YamiroState, evaluate, hand_value
 from cardhall.registry import make_game
 
 # --------------------------------------------------------------------------- helpers
@@ -123,14 +124,15 @@ def test_counts_the_faces_seen() -> None:
     """The same position in the last hand: with deiskatun unseen the bot holds the arlas;
     when the view shows every other deiskatun already gone, it plays the arlas at once."""
     state = hold_position()
-    view = state.view(1)
-    view["hand_number"] = view["hands_total"]  # nothing to keep cards for
-    legal = state.legal_actions(1)
+    seen = state.observe(1)
+    assert isinstance(seen, YamiroObservation)
+    seen = replace(seen, hand_number=seen.hands_total)  # nothing to keep cards for
+    legal, sampler = state.legal_actions(1), state.sampler(1)
     bot = HeuristicBot(state.game, seed=0)
-    assert str(bot.choose_from_view(view, 1, legal).arg) != "arlas/S1"
-    gone = [f"deiskatun/S{s}" for s in range(2, 9)]
-    view["discards"] = [*view["discards"], *gone]
-    assert str(bot.choose_from_view(view, 1, legal).arg) == "arlas/S1"
+    assert str(bot.decide(seen, legal, sampler).arg) != "arlas/S1"
+    gone = RailogCard.parse_many(" ".join(f"deiskatun/S{s}" for s in range(2, 9)))
+    seen = replace(seen, discards=(*seen.discards, *gone))
+    assert str(bot.decide(seen, legal, sampler).arg) == "arlas/S1"
 
 
 def test_spends_the_alak_where_it_doubles_a_big_total() -> None:

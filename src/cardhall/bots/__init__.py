@@ -2,7 +2,8 @@
 
 A bot is built for one game with a seed and decides with
 :meth:`Bot.decide(observation, legal, sampler) <Bot.decide>`: what its seat may know
-(``state.observe(seat)``), the seat's legal actions, and a
+(``state.observe(seat)``, a typed :class:`~cardhall.engine.Observation`), the seat's
+legal actions, and a
 :class:`~cardhall.engine.Sampler` of the worlds consistent with what the seat has seen
 (``state.sampler(seat)``, whose only door is ``sample(rng)``). A bot never holds the
 real state, so it cannot read the cards hidden from its seat; the bot tests check that a
@@ -27,7 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardhall.engine import Action, Game, Legal, Sampler, State, choose_uniform
+from cardhall.engine import Action, Game, Legal, Observation, Sampler, State, choose_uniform
 from cardhall.errors import OptionError
 from cardhall.registry import import_modules
 
@@ -69,7 +70,7 @@ class Bot:
         self.game = game
         self.rng = random.Random(seed)
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         """The action this bot takes for ``sampler.seat``, which may play ``legal`` (not
         empty), knowing ``observation`` and imagining the worlds of ``sampler``."""
         raise NotImplementedError
@@ -77,7 +78,7 @@ class Bot:
     def choose(self, state: State, seat: int) -> Action:
         """The action this bot takes for ``seat`` (which must be an actor) in ``state``:
         :meth:`decide` with the seat's observation, legal actions and sampler."""
-        return self.decide(state.view(seat), state.legal_actions(seat), state.sampler(seat))
+        return self.decide(state.observe(seat), state.legal_actions(seat), state.sampler(seat))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.level} for {self.game.name}>"
@@ -89,7 +90,7 @@ class RandomBot(Bot):
 
     level = "random"
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         if not legal:
             raise ValueError(f"seat {sampler.seat} has no legal action")
         return choose_uniform(self.rng, legal)

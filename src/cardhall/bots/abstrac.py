@@ -26,13 +26,13 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import SearchKnowledge, register_search
 from cardhall.cards import FrenchCard
-from cardhall.engine import Action, Game, Legal, Sampler
-from cardhall.games.abstrac import FIRST, SECOND, TAKES, deal_scores
+from cardhall.engine import Action, Game, Legal, Observation, Sampler
+from cardhall.games.abstrac import FIRST, SECOND, TAKES, AbstracObservation, deal_scores
 from cardhall.solvers.abstrac import (
     Analysis,
     combos_of_mask,
@@ -41,20 +41,19 @@ from cardhall.solvers.abstrac import (
     solve_position,
 )
 
-__all__ = ["PLAYOUTS", "HeuristicBot", "PerfectBot", "position_from_view"]
+__all__ = ["PLAYOUTS", "HeuristicBot", "PerfectBot", "position"]
 
 #: Random continuations per take for the heuristic bot.
 PLAYOUTS = 24
 
 
-def position_from_view(
-    view: dict[str, Any], seat: int
+def position(
+    observation: Observation, seat: int
 ) -> tuple[list[FrenchCard], list[FrenchCard], list[FrenchCard]]:
-    """(remaining row, ``seat``'s taken cards, the opponent's) from a seat's view."""
-    row = [FrenchCard.parse(c) for c in view["row"]]
-    mine = [FrenchCard.parse(c) for c in view["taken"][seat]]
-    theirs = [FrenchCard.parse(c) for c in view["taken"][1 - seat]]
-    return row, mine, theirs
+    """(remaining row, ``seat``'s taken cards, the opponent's) from an observation."""
+    seen = cast(AbstracObservation, observation)
+    taken = seen.taken
+    return list(seen.row), list(taken[seat]), list(taken[1 - seat])
 
 
 def _heuristic_take(
@@ -106,10 +105,9 @@ class HeuristicBot(Bot):
 
     level = "heuristic"
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
-        view = observation
-        row, mine, theirs = position_from_view(view, sampler.seat)
-        if "first" in view["legal"]:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        row, mine, theirs = position(observation, sampler.seat)
+        if FIRST in legal:
             return FIRST if self._first_mover_wins(row, self.rng) else SECOND
         return TAKES[_heuristic_take(row, mine, theirs, self.rng) - 1]
 
@@ -159,10 +157,9 @@ class PerfectBot(Bot):
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
-        view = observation
-        row, mine, theirs = position_from_view(view, sampler.seat)
-        if "first" in view["legal"]:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        row, mine, theirs = position(observation, sampler.seat)
+        if FIRST in legal:
             solution = solve_layout(row)
             # The fresh deal's analysis serves the first move, whoever makes it.
             self._store((tuple(row), 0, 0), Analysis(solution.value, solution.takes, solution.pv))

@@ -13,7 +13,8 @@ run. The opponents in a sample play a simple policy: keep their two strongest su
 (:func:`suit_strength`), discard up to six other cards, draw, then play those two suits;
 a seat that loses a suit replaces it with its strongest reserve suit.
 
-Honesty: both bots read only ``state.view(seat)`` and ``state.legal_actions(seat)``.
+Honesty: both bots decide from their seat's :class:`~cardhall.games.getha.GethaObservation`
+and legal actions; the search's knowledge (below) reads the worlds of its sampler.
 
 >>> from cardhall.games.getha import parse
 >>> strong = win_chance(parse("alak/S1 alak/S2 8/S1 8/S2 7/S1 7/S2 deiskatun/S1 6/S2"), 1,
@@ -34,12 +35,13 @@ from typing import Any
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import SearchKnowledge, register_search
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RANK, SUIT, SUIT_INDEX, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RANK, SUIT, SUIT_INDEX
 from cardhall.engine import (
     Action,
     AmountRange,
     Game,
     Legal,
+    Observation,
     Outcome,
     Sampler,
     State,
@@ -55,6 +57,7 @@ from cardhall.games.getha import (
     DECLINE,
     FOLD,
     PAY,
+    GethaObservation,
     GethaState,
     discard_action,
     replace_action,
@@ -298,12 +301,12 @@ def _most_discards(legal: Sequence[Legal]) -> int:
     return len(last.arg)
 
 
-def _cards(notations: Sequence[str]) -> list[int]:
-    return [int(RailogCard.parse(t)) for t in notations]
+def _cards(cards: Sequence[int] | None) -> list[int]:
+    return [int(c) for c in cards or ()]
 
 
-def _pot(view: dict[str, Any]) -> int:
-    return int(sum(p["amount"] for p in view["pots"]))
+def _pot(observation: GethaObservation) -> int:
+    return sum(p.amount for p in observation.pots)
 
 
 @register_bot("getha", "random")
@@ -312,7 +315,7 @@ class GethaRandomBot(Bot):
 
     level = "random"
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         if not legal:
             raise ValueError(f"seat {sampler.seat} has no legal action")
         rng = self.rng
@@ -324,12 +327,12 @@ class GethaRandomBot(Bot):
         if "pay" in kinds:
             return PAY if rng.random() < 0.85 else DECLINE
         if "bet" in kinds or "raise" in kinds or "call" in kinds or "check" in kinds:
-            view = observation
+            assert isinstance(observation, GethaObservation)
             passive = [a for a in legal if a.kind in ("check", "call")]
             raises = _range(legal, "bet", "raise")
             r = rng.random()
             if r < 0.25 and raises is not None:
-                cap = raises.min + max(1, _pot(view) // 2)
+                cap = raises.min + max(1, _pot(observation) // 2)
                 # uniform over the amounts up to the cap (as rng.choice over them)
                 return raises.at(rng.randrange(min(raises.max, cap) - raises.min + 1))
             if r < 0.27 and ALLIN in legal:
@@ -358,15 +361,15 @@ class GethaHeuristicBot(Bot):
         return {k: o[k] for k in ("arlas_holders_immune", "deiskatun_same_suit", "matchup_order")}
 
     def _chance(
-        self, view: dict[str, Any], hand: list[int], suits: Sequence[int] | None, samples: int
+        self, seen: GethaObservation, hand: list[int], suits: Sequence[int] | None, samples: int
     ) -> float:
-        seats = view["seats"]
-        me = view["seat"]
-        live = [p for p, s in enumerate(seats) if s["dealt"] and not s["folded"] and p != me]
+        seats = seen.seats
+        me = seen.seat
+        live = [p for p, s in enumerate(seats) if s.dealt and not s.folded and p != me]
         opponents = max(1, len(live))
-        passive = len(view["extra_hands"]) + sum(1 for s in seats if s["folded_count"])
+        passive = len(seen.extra_hands) + sum(1 for s in seats if s.folded_count)
         passive = min(passive, (96 - len(hand) - 8 * opponents) // 8 - 1)
-        key = (view["deal"], tuple(hand), tuple(suits or ()), opponents, passive)
+        key = (seen.deal, tuple(hand), tuple(suits or ()), opponents, passive)
         if key not in self._cache:
             est = win_chance(
                 hand,
@@ -374,36 +377,37 @@ class GethaHeuristicBot(Bot):
                 suits,
                 samples=samples,
                 seed=self.rng.randrange(1 << 30),
-                dead=_cards(view["my_discards"]),
+                dead=_cards(seen.my_discards),
                 passive_hands=max(0, passive),
                 rules=self._rules(),
             )
             self._cache[key] = est.chance
         return self._cache[key]
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         seat = sampler.seat
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
         if legal_count(legal) == 1:
             return legal_at(legal, 0)
-        view = observation
+        seen = observation
+        assert isinstance(seen, GethaObservation)
         kinds = {a.kind for a in legal}
-        hand = _cards(view["hand"]) or _cards(view["played"]) + _cards(view["reserve"])
-        seats = view["seats"]
-        live = sum(1 for s in seats if s["dealt"] and not s["folded"])
+        hand = _cards(seen.hand) or _cards(seen.played) + _cards(seen.reserve)
+        seats = seen.seats
+        live = sum(1 for s in seats if s.dealt and not s.folded)
         fair = 1.0 / max(1, live)
-        stack = seats[seat]["stack"]
+        stack = seats[seat].stack
         if "bringin" in kinds:
-            p = self._chance(view, hand, None, self.samples // 2)
+            p = self._chance(seen, hand, None, self.samples // 2)
             amounts = _range(legal, "bringin")
             assert amounts is not None
             target = amounts.min + int(max(0.0, p - fair) * 2 * max(1, stack // 10))
             return Action("bringin", amounts.clamp(target))
         if "pay" in kinds:
-            p = self._chance(view, hand, None, self.samples // 2)
-            price = view["bring_in"]
-            pot = _pot(view)
+            p = self._chance(seen, hand, None, self.samples // 2)
+            price = seen.bring_in
+            pot = _pot(seen)
             if price <= max(2, stack // 15) or p * (pot + price) >= price * 0.8:
                 return Action("pay")
             return Action("decline")
@@ -417,24 +421,24 @@ class GethaHeuristicBot(Bot):
                 options,
                 key=lambda s: -suit_strength([c for c in hand if SUIT[c] in s]),
             )[:3]
-            scored = [(self._chance(view, hand, s, self.samples // 2), s) for s in by_static]
+            scored = [(self._chance(seen, hand, s, self.samples // 2), s) for s in by_static]
             best = max(scored, key=lambda t: (t[0], -by_static.index(t[1])))[1]
             return Action("select", best)
         if "replace" in kinds:
-            reserve = _cards(view["reserve"])
+            reserve = _cards(seen.reserve)
             (suit,) = best_suits(reserve, 1)
             return Action("replace", suit)
         # betting
-        played = _cards(view["played"])
+        played = _cards(seen.played)
         suits = tuple(sorted({SUIT[c] for c in played}))
-        p = self._chance(view, played + _cards(view["reserve"]), suits, self.samples)
-        pot = _pot(view)
-        put = seats[seat]["put"]
-        owe = view["cur"] - put
+        p = self._chance(seen, played + _cards(seen.reserve), suits, self.samples)
+        pot = _pot(seen)
+        put = seats[seat].put
+        owe = seen.cur - put
         raises = _range(legal, "bet", "raise")
         strong = p >= min(0.85, 1.6 * fair)
         if strong and raises is not None:
-            target = view["cur"] + max(1, int(pot * (0.5 + p)))
+            target = seen.cur + max(1, int(pot * (0.5 + p)))
             return Action(raises.kind, raises.clamp(target))
         if strong and ALLIN in legal and p > 0.8:
             return ALLIN

@@ -84,6 +84,7 @@ from cardhall.engine import (
     AmountRange,
     Game,
     Legal,
+    Observation,
     Outcome,
     Sampler,
     State,
@@ -219,7 +220,7 @@ class ISMCTSBot(Bot):
 
     # -- public ----------------------------------------------------------------------------
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         return self.run(legal, sampler).action
 
     def search(self, state: State, seat: int) -> SearchResult:

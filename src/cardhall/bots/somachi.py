@@ -26,7 +26,7 @@ check that its choices do not change when the hidden cards are dealt otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import cast
 
 from cardhall.bots import Bot, register_bot, table_world
 from cardhall.bots.ismcts import SearchKnowledge, provisional, register_search
@@ -35,6 +35,7 @@ from cardhall.engine import (
     Action,
     AmountRange,
     Legal,
+    Observation,
     Outcome,
     Sampler,
     State,
@@ -90,7 +91,7 @@ class SomachiRandomBot(Bot):
 
     level = "random"
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         if not legal:
             raise ValueError(f"seat {sampler.seat} has no legal action")
         # each range is one choice; then one of its three smallest amounts
@@ -111,7 +112,7 @@ class SomachiHeuristicBot(Bot):
 
     level = "heuristic"
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         seat = sampler.seat
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")

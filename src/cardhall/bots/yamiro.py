@@ -1,4 +1,5 @@
-"""Yamiro's heuristic bot: plays the way a careful player would, from its seat's view only.
+"""Yamiro's heuristic bot: plays the way a careful player would, from its seat's
+observation only.
 
 For each card it could play, the bot estimates the hand's outcome after that card and
 weighs what is at stake:
@@ -39,12 +40,13 @@ from typing import Any, cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import SearchKnowledge, register_search
-from cardhall.cards import ALAK, ARL, ARLAS, COUNT_VALUE, DEISKATUN, RAILOG_DECK, RANK
-from cardhall.engine import Action, Legal, Outcome, Sampler, State, expand_legal
+from cardhall.cards import ALAK, ARL, ARLAS, COUNT_VALUE, DEISKATUN, RANK
+from cardhall.engine import Action, Legal, Observation, Outcome, Sampler, State, expand_legal
 from cardhall.games.yamiro import (
     DECK_SEAT,
     PLAYS,
     Yamiro,
+    YamiroObservation,
     YamiroState,
 )
 
@@ -60,8 +62,6 @@ __all__ = [
     "tree_actions",
 ]
 
-#: Card index by notation, as views write cards.
-_INDEX: dict[str, int] = {str(c): int(c) for c in RAILOG_DECK}
 
 #: Value of holding a card for later hands, by rank (numbers 1..8, then the faces).
 KEEP: dict[int, float] = {r: 0.35 * r for r in range(1, 9)}
@@ -194,28 +194,24 @@ class HeuristicBot(Bot):
 
     level = "heuristic"
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         cards = expand_legal(legal)  # cards: no amounts
         if len(cards) == 1:
             return cards[0]
-        return self.choose_from_view(observation, sampler.seat, cards)
+        plan = _Position.from_observation(observation)
+        # the best score; on a tie the lower card index
+        return max(cards, key=lambda a: (plan.score(int(a.arg)), -int(a.arg)))
 
-    def choose_from_view(self, view: dict[str, Any], seat: int, legal: list[Action]) -> Action:
-        """The choice from a seat's view alone (ties go to the lower card index)."""
-        plan = _Position.from_view(view, seat)
-        return max(legal, key=lambda a: (plan.score(int(a.arg)), -int(a.arg)))
-
-    def scores(self, state: State, seat: int) -> dict[str, float]:
+    def scores(self, observation: Observation, legal: Sequence[Legal]) -> dict[str, float]:
         """Each legal card's score (for hints and tests)."""
-        plan = _Position.from_view(state.view(seat), seat)
-        legal = expand_legal(state.legal_actions(seat))
-        return {str(a.arg): plan.score(int(a.arg)) for a in legal}
+        plan = _Position.from_observation(observation)
+        return {str(a.arg): plan.score(int(a.arg)) for a in expand_legal(legal)}
 
 
 class _Position:
     """What the seat knows, digested once per decision.
 
-    Built from a view (:meth:`from_view`, the bot) or from a world's plain ints
+    Built from an observation (:meth:`from_observation`, the bot) or from a world's plain ints
     (:meth:`from_world`, the search's playouts and opponent model); both read the same
     facts: the seat's hand, the hand in progress, the cards out of play and the counts.
     Everything a card's :meth:`score` needs that does not depend on the card is worked out
@@ -347,27 +343,29 @@ class _Position:
         self._expect = self._expected()
 
     @classmethod
-    def from_view(cls, view: dict[str, Any], seat: int) -> _Position:
-        index = _INDEX
-        out = [index[t] for side in view["sides"] for t in side["captures"]]
-        out.extend(index[t] for t in view["discards"])
+    def from_observation(cls, observation: Observation) -> _Position:
+        """The position of the observing seat."""
+        seen = cast(YamiroObservation, observation)
+        assert seen.seat is not None and seen.hand is not None
+        out = [int(c) for side in seen.captures for c in side]
+        out.extend(int(c) for c in seen.discards)
         return cls(
-            seat,
-            bool(view["options"]["deiskatun_anytime"]),
-            view["form"],
-            view["starter"],
-            [index[t] for t in view["hand"]],
-            [index[p["card"]] for p in view["played"]],
-            [p["side"] for p in view["played"]],
+            seen.seat,
+            bool(seen.options["deiskatun_anytime"]),
+            seen.form,
+            seen.starter,
+            [int(c) for c in seen.hand],
+            [int(c) for c in seen.played],
+            [1 if s is None else s & 1 for s in seen.played_by],  # the deck: side 1
             _unseen(out),
-            view["hand_sizes"],
-            view["hand_number"],
-            view["hands_total"],
+            seen.hand_sizes,
+            seen.hand_number,
+            seen.hands_total,
         )
 
     @classmethod
     def from_world(cls, world: State, seat: int) -> _Position:
-        """The position of ``seat`` in a world (the same facts as its view, read from the
+        """The position of ``seat`` in a world (the same facts as its observation, read from the
         state's ints)."""
         w = cast(YamiroState, world)  # typed: the compiled build reads its fields directly
         return cls(
@@ -531,7 +529,7 @@ class _Position:
 
 def heuristic_card(world: State, seat: int) -> int:
     """The heuristic bot's card for ``seat`` in a world (any form), read from the
-    world's ints (the same facts as the seat's view, so the same choice as
+    world's ints (the same facts as the seat's observation, so the same choice as
     :class:`HeuristicBot`): the search's playout policy and opponent model.
 
     >>> from cardhall.registry import make_game

@@ -43,7 +43,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from cardhall.bots import Bot, make_bot, table_world
-from cardhall.engine import Action, Game, Legal, Sampler, State
+from cardhall.engine import Action, Game, Legal, Observation, Sampler, State
 from cardhall.errors import IllegalActionError, OptionError
 from cardhall.interop import ActionSpace, acting_seat
 from cardhall.interop.spec import Research, config_key, research, research_game
@@ -95,7 +95,7 @@ class PolicyBot(Bot):
         self.max_decisions = max_decisions
         self.space = ActionSpace(game)
 
-    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+    def decide(self, observation: Observation, legal: Sequence[Legal], sampler: Sampler) -> Action:
         # The encoders read a state: one world of the sampler, which shares with every
         # other everything the seat may know (so the tensors are those of the real state).
         seat = sampler.seat

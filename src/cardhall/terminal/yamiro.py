@@ -112,7 +112,7 @@ def hint(state: State, seat: int) -> str | None:
 
     if seat not in state.actors():
         return None
-    scores = HeuristicBot(state.game).scores(state, seat)
+    scores = HeuristicBot(state.game).scores(state.observe(seat), state.legal_actions(seat))
     best = max(scores, key=lambda c: scores[c])
     w = Words(Context.for_view(state.view(seat)))
     listed = ", ".join(
