@@ -303,7 +303,7 @@ def search_evaluator(world: State, root: State) -> Outcome | None:
     assert isinstance(world, SomachiState)
     if world.money is not None:
         return None if world.is_over else provisional([float(c) for c in world.money.stacks])
-    mult = world._multiplier()
+    mult = world.multiplier()
     acc = world.acc
     return provisional(
         [

@@ -50,7 +50,7 @@ def apply_money(st: SomachiState, seat: int, need: tuple[int, ...], action: Acti
             st.declines += 1
             top = st.tasks.pop()
             assert isinstance(top, ChallengeStep)
-            st._emit("decline", seat, multiplier=st._multiplier())
+            st._emit("decline", seat, multiplier=st.multiplier())
     elif kind == K_BRINGIN:
         if a == "bet":
             money.pay(seat, action.arg)

@@ -46,7 +46,7 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     """Score the hand (``reason``: "out", "fold" or "turn limit"), settle the chips, clear
     the table; whether another hand follows (else the game is over)."""
     n = st.players
-    mult = st._multiplier()
+    mult = st.multiplier()
     scores = [tableau_score(st.tab[s], st.acc) * mult if st.active[s] else 0 for s in range(n)]
     live = [s for s in range(n) if st.active[s]]
     best = max((scores[s] for s in live), default=0)

@@ -423,7 +423,10 @@ class SomachiState(State):
         if end_hand(self, reason):
             start_hand(self)
 
-    def _multiplier(self) -> int:
+    def multiplier(self) -> int:
+        """What this hand's tableau scores are multiplied by: 2 after a declined challenge
+        (with ``challenge_stack``, 2 per declined challenge: 4, 8 ...), else 1. Public: the
+        ISMCTS evaluator reads it in its sampled worlds."""
         d = self.declines if self.stack else min(1, self.declines)
         return 1 << d
 
@@ -577,7 +580,7 @@ class SomachiState(State):
         return SomachiPending(name, need[1])
 
     def scores_now(self) -> list[int]:
-        mult = self._multiplier()
+        mult = self.multiplier()
         return [tableau_score(t, self.acc) * mult for t in self.tab]
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> SomachiObservation:
@@ -603,7 +606,7 @@ class SomachiState(State):
             dealt=tuple(self.dealt),
             active=tuple(self.active),
             scores=tuple(self.scores_now()),
-            multiplier=self._multiplier(),
+            multiplier=self.multiplier(),
             tallies=tuple(self.tallies),
             turns=self.turns,
             hands=tuple([MappingProxyType(h) for h in self.hand_log]),
