@@ -16,7 +16,17 @@ import pytest
 
 from cardhall.bots import Bot, bot_levels, make_bot, strongest_level
 from cardhall.conformance import configs
-from cardhall.engine import Action, Legal, Sampler, State, choose_uniform, legal_at, legal_count
+from cardhall.engine import (
+    Action,
+    AmountRange,
+    Legal,
+    Observation,
+    Sampler,
+    State,
+    choose_uniform,
+    legal_at,
+    legal_count,
+)
 from cardhall.errors import OptionError
 from cardhall.registry import game_class, game_names, make_game
 
@@ -143,3 +153,88 @@ def test_the_check_catches_a_bot_that_reads_the_real_state() -> None:
         other = _Peeker(game).decide(observation, legal, twin.sampler(seat))
         caught += mine != other
     assert caught
+
+
+class _Spy(Bot):
+    """A random bot that checks what it is handed: the acting seat's observation, its legal
+    actions and its sampler (never a state), through :meth:`Bot.decide` itself."""
+
+    level = "random"
+    seats: list[int] = []
+
+    def decide(self, observation: Any, legal: Sequence[Legal], sampler: Sampler) -> Action:
+        assert isinstance(observation, Observation), type(observation)
+        assert isinstance(sampler, Sampler), type(sampler)
+        assert observation.seat == sampler.seat and sampler.seat in observation.actors
+        assert legal and all(isinstance(a, Action | AmountRange) for a in legal)
+        _Spy.seats.append(sampler.seat)
+        return choose_uniform(self.rng, legal)
+
+    def choose(self, state: State, seat: int) -> Action:
+        raise AssertionError("the caller handed the bot the state (Bot.choose)")
+
+
+def _spy(game: Any, level: str = "random", seed: int | str = 0, **params: Any) -> Bot:
+    return _Spy(game, seed)
+
+
+def _terminal() -> None:
+    import io
+
+    from rich.console import Console
+
+    from cardhall.terminal import TerminalGame
+
+    game = make_game("yamiro", 2)
+    TerminalGame(game, humans=(), seed=3, console=Console(file=io.StringIO())).play()
+
+
+def _analysis() -> None:
+    from cardhall.analysis.runner import GameTask, play_task
+
+    play_task(GameTask(0, "yamiro", 2, (), ("random", "random"), "3"))
+
+
+def _web() -> None:
+    from cardhall.web.autoplay import bot_choice
+
+    state = make_game("somachi", 3).new_state(seed=3)
+    bot_choice(state, min(state.actors()), "random", "3")
+
+
+def _bench() -> None:
+    from cardhall.benchmarks.bot_answer import answer_times
+
+    assert answer_times("getha", 3, "random", 3)
+
+
+def _gym() -> None:
+    np = pytest.importorskip("numpy")
+    from cardhall.interop.gym import Table
+
+    game = make_game("yamiro", 2)
+    table = Table(game, 1, _Spy(game), None, normalize=False, observation="observation")
+    for seed in range(4):
+        table.reset(np.random.default_rng(seed))
+
+
+SURFACES = {
+    "terminal": ("cardhall.terminal.make_bot", _terminal),
+    "analysis": ("cardhall.bots.make_bot", _analysis),
+    "web": ("cardhall.web.autoplay.make_bot", _web),
+    "bench": ("cardhall.benchmarks.bot_answer.make_bot", _bench),
+    "gym": ("cardhall.bots.make_bot", _gym),
+}
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_every_surface_hands_a_bot_the_observation_legal_actions_and_sampler(
+    surface: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terminal's play loop, the analysis runner, the web's bot runner, the answer-time
+    benchmark and the Gymnasium tables call ``decide`` with the three, never a state."""
+    where, play = SURFACES[surface]
+    monkeypatch.setattr(where, _spy)
+    monkeypatch.setattr(_Spy, "seats", [])
+    play()
+    assert _Spy.seats, f"the {surface} asked no bot"

@@ -738,7 +738,7 @@ def test_a_broken_bot_never_stalls_its_table(
     from cardhall.web import autoplay
 
     class Broken:
-        def choose(self, state: Any, seat: int) -> Action:
+        def decide(self, observation: Any, legal: Any, sampler: Any) -> Action:
             if behaviour == "raises":
                 raise RuntimeError("bot bug")
             return Action("take", 7)

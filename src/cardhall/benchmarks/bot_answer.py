@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardhall.bots import bot_levels, make_bot
+from cardhall.engine import choose_uniform, legal_count
 from cardhall.registry import make_game
 
 NAME = "Bot answer times"
@@ -52,11 +53,11 @@ def answer_times(game: str, players: int, level: str, moves: int, seed: int = 0)
         while not state.is_over and len(times) < moves:
             seat = min(state.actors())
             legal = state.legal_actions(seat)
-            if len(legal) > 1 and rng.random() < 0.3:
+            if legal_count(legal) > 1 and rng.random() < 0.3:
                 start = time.process_time()
-                bot.choose(state, seat)
+                bot.decide(state.observe(seat), legal, state.sampler(seat))
                 times.append(time.process_time() - start)
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
+            state.apply(seat, choose_uniform(rng, legal))  # a range's amounts count each
     return times
 
 

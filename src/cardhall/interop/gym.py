@@ -192,7 +192,8 @@ class Table:
             assert seat is not None
             if seat == self.seat:
                 return
-            st.apply(seat, self.bots[seat].choose(st, seat))
+            bot = self.bots[seat]
+            st.apply(seat, bot.decide(st.observe(seat), st.legal_actions(seat), st.sampler(seat)))
 
     def legal(self) -> dict[int, Action]:
         """The learner's legal actions by id (none when the game is finished)."""

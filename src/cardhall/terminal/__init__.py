@@ -224,7 +224,11 @@ class TerminalGame:
                     break
             else:
                 seat = min(actors)
-                state.apply(seat, self.bots[seat].choose(state, seat))
+                # the bot gets what its seat may know, never the state
+                action = self.bots[seat].decide(
+                    state.observe(seat), state.legal_actions(seat), state.sampler(seat)
+                )
+                state.apply(seat, action)
         for seat in sorted(self.humans):
             self._show_news(seat)
         outcome = state.outcome()

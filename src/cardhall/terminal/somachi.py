@@ -89,4 +89,5 @@ def hint(state: State, seat: int) -> str | None:
     from cardhall.bots import make_bot
 
     bot = make_bot(state.game, "heuristic", seed=0)
-    return f"the heuristic bot would play: {bot.choose(state, seat)}"
+    action = bot.decide(state.observe(seat), state.legal_actions(seat), state.sampler(seat))
+    return f"the heuristic bot would play: {action}"
