@@ -17,10 +17,11 @@
   (:func:`search_playout`), tree actions (:func:`search_tree_actions`), an evaluator after
   20 playout actions (:func:`search_evaluator`) and silenced search worlds.
 
-Honesty: the heuristic decides from its legal actions and one world of its sampler
-(:func:`cardhall.bots.table_world`), where it reads only what every world shares: its own
-hand, the tableaus, the discard pile, the arl owners and the chip counts. The bot tests
-check that its choices do not change when the hidden cards are dealt otherwise.
+Honesty: the heuristic decides from its legal actions and its seat's
+:class:`~cardhall.games.somachi.SomachiObservation` (the pending decision, its own hand,
+the tableaus, the whole discard pile, the arl owners and the chip counts); it samples no
+world. The bot tests check that its choices do not change when the hidden cards are dealt
+otherwise.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from cardhall.bots import Bot, register_bot, table_world
+from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import SearchKnowledge, provisional, register_search
 from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
 from cardhall.engine import (
@@ -60,10 +61,12 @@ from cardhall.games.somachi import (
     K_W1,
     K_W2,
     MEET,
+    NEED_NAMES,
     PASS,
     PAY,
     STAND,
     TAKE,
+    SomachiObservation,
     SomachiState,
     tableau_score,
 )
@@ -71,12 +74,12 @@ from cardhall.games.somachi import (
 __all__ = ["SomachiHeuristicBot", "SomachiRandomBot"]
 
 
-def _count_numbers_of_suit(cards: list[RailogCard], suit: int) -> int:
+def _count_numbers_of_suit(cards: Sequence[RailogCard], suit: int) -> int:
     """How many number cards of ``suit`` are among ``cards``."""
     return sum(1 for d in cards if RANK[d] <= 8 and SUIT_INDEX[d] == suit)
 
 
-def _attack_value(pile: list[RailogCard], suit: int) -> int:
+def _attack_value(pile: Sequence[RailogCard], suit: int) -> int:
     """What an attack of ``suit`` on ``pile`` takes: numbers at face value, an alak 8."""
     return sum(
         RANK[d] if RANK[d] <= 8 else 8 if RANK[d] == ALAK else 0
@@ -106,6 +109,15 @@ def _plain(legal: list[Legal]) -> list[Action]:
     return cast(list[Action], legal)
 
 
+#: A pending decision's name -> its ``K_*`` kind.
+_KIND = {name: kind for kind, name in enumerate(NEED_NAMES)}
+
+
+def _flat(piles: Sequence[Sequence[RailogCard]]) -> list[RailogCard]:
+    """A tableau's cards (its piles one after another)."""
+    return [c for pile in piles for c in pile]
+
+
 @register_bot("somachi", "heuristic")
 class SomachiHeuristicBot(Bot):
     """The hand-written Somachi policy described in the module docstring."""
@@ -117,20 +129,18 @@ class SomachiHeuristicBot(Bot):
         if not legal:
             raise ValueError(f"seat {seat} has no legal action")
         legal = list(legal)
-        state = table_world(sampler)
-        assert isinstance(state, SomachiState)
-        need = state.need
-        assert need is not None
-        kind = need[0]
+        obs = observation
+        assert isinstance(obs, SomachiObservation) and obs.pending is not None
+        kind = _KIND[obs.pending.kind]
         if kind in (K_BRINGIN, K_RAISE, K_STAY, K_OWE, K_CHAL):
-            return self._money(state, seat, kind, legal)
+            return self._money(obs, seat, kind, legal)
         plain = _plain(legal)
         if kind == K_OPEN:
-            return self._open(state, seat, plain)
+            return self._open(obs, plain)
         if kind == K_DRAW:
-            return self._draw(state, seat, plain)
+            return self._draw(obs, plain)
         if kind == K_MAIN:
-            return self._main(state, seat, legal)
+            return self._main(obs, seat, legal)
         if kind == K_W1:
             return CLAIM
         if kind == K_W2:
@@ -139,26 +149,28 @@ class SomachiHeuristicBot(Bot):
 
     # -- helpers ---------------------------------------------------------------------
 
-    def _lead(self, state: SomachiState, seat: int) -> int:
+    def _lead(self, obs: SomachiObservation, seat: int) -> int:
         """My tableau score minus the best other active seat's."""
-        scores = [tableau_score(t, state.acc) for t in state.tab]
-        others = [scores[s] for s in range(state.players) if s != seat and state.active[s]]
+        acc = bool(obs.options["all_cards_count"])
+        scores = [tableau_score(_flat(t), acc) for t in obs.tableaus]
+        others = [scores[s] for s in range(obs.players) if s != seat and obs.active[s]]
         return scores[seat] - max(others, default=0)
 
-    def _my_piles(self, state: SomachiState, seat: int) -> set[int]:
+    def _my_piles(self, obs: SomachiObservation, seat: int) -> set[int]:
         """Suits of the piles in my tableau that take adds."""
+        afo = bool(obs.options["any_face_opens"])
         return {
-            SUIT_INDEX[c]
-            for c in state.tab[seat]
-            if RANK[c] in (ALAK, ARL) or (state.afo and RANK[c] > 8)
+            SUIT_INDEX[face]
+            for face, *_numbers in obs.tableaus[seat]
+            if RANK[face] in (ALAK, ARL) or afo
         }
 
     # -- decisions -------------------------------------------------------------------
 
-    def _open(self, state: SomachiState, seat: int, legal: list[Action]) -> Action:
-        hand = state.hands[seat]
+    def _open(self, obs: SomachiObservation, legal: list[Action]) -> Action:
+        assert obs.hand is not None
         counts = [0] * 8
-        for c in hand:
+        for c in obs.hand:
             if RANK[c] <= 8:
                 counts[SUIT_INDEX[c]] += 1
         best: Action = STAND
@@ -178,28 +190,32 @@ class SomachiHeuristicBot(Bot):
                 best, best_v = a, v
         return best
 
-    def _draw(self, state: SomachiState, seat: int, legal: list[Action]) -> Action:
-        if TAKE in legal and state.discard:
-            top = state.discard[-1]
+    def _draw(self, obs: SomachiObservation, legal: list[Action]) -> Action:
+        seat = obs.seat
+        assert seat is not None
+        if TAKE in legal and obs.discard:
+            top = obs.discard[-1]
             r = RANK[top]
-            if r <= 8 and SUIT_INDEX[top] in self._my_piles(state, seat) and r >= 3:
+            if r <= 8 and SUIT_INDEX[top] in self._my_piles(obs, seat) and r >= 3:
                 return TAKE
-            if r == ALAK or (r == ARL and state.arl_owner[SUIT_INDEX[top]] < 0):
+            if r == ALAK or (r == ARL and obs.arl_owner[SUIT_INDEX[top]] is None):
                 return TAKE
         return DRAW if DRAW in legal else legal[0]
 
-    def _main(self, state: SomachiState, seat: int, everything: list[Legal]) -> Action:
+    def _main(self, obs: SomachiObservation, seat: int, everything: list[Legal]) -> Action:
         legal = [a for a in everything if isinstance(a, Action)]
         if CLAIM in legal:
             return CLAIM
         for a in legal:
             if a.kind == "collect":
                 return a
-        hand = state.hands[seat]
-        lead = self._lead(state, seat)
-        mine = self._my_piles(state, seat)
+        hand = obs.hand
+        assert hand is not None
+        lead = self._lead(obs, seat)
+        mine = self._my_piles(obs, seat)
         adds = [a for a in legal if a.kind == "add"]
-        own_adds = [a for a in adds if state.loc[a.arg[1]] == seat]
+        my_faces = {pile[0] for pile in obs.tableaus[seat]}
+        own_adds = [a for a in adds if a.arg[1] in my_faces]
         if own_adds:
             # the highest number first; never the add that empties the hand while behind
             own_adds.sort(key=lambda a: -RANK[a.arg[0]])
@@ -209,7 +225,7 @@ class SomachiHeuristicBot(Bot):
         if lead > 0 and adds and len(hand) <= 3:
             # racing to go out while ahead: dump numbers on other piles
             return min(adds, key=lambda a: RANK[a.arg[0]])
-        if state.gambling and lead >= 15:
+        if obs.chips is not None and lead >= 15:
             for entry in everything:
                 if isinstance(entry, AmountRange):  # the challenge
                     return entry.first
@@ -220,7 +236,7 @@ class SomachiHeuristicBot(Bot):
                 return a
         for c, a in plays.items():
             if RANK[c] == ARL:
-                gain = self._sweep_gain(state, seat, SUIT_INDEX[c])
+                gain = self._sweep_gain(obs, seat, SUIT_INDEX[c])
                 held = _count_numbers_of_suit(hand, SUIT_INDEX[c])
                 if gain > 0 or held >= 2:
                     return a
@@ -229,7 +245,7 @@ class SomachiHeuristicBot(Bot):
         for a in legal:
             if a.kind == "attack":
                 c, target = a.arg
-                v = _attack_value(state.tab[target], SUIT_INDEX[c])
+                v = _attack_value(_flat(obs.tableaus[target]), SUIT_INDEX[c])
                 if v > best_v:
                     best_attack, best_v = a, v
         if best_attack is not None and best_v >= 8:
@@ -238,9 +254,9 @@ class SomachiHeuristicBot(Bot):
         if discards:
             # The first discard of least keep value (as min() with a key would choose).
             best = discards[0]
-            best_keep = self._keep_value(state, seat, best.arg, mine)
+            best_keep = self._keep_value(obs, seat, best.arg, mine)
             for a in discards[1:]:
-                keep = self._keep_value(state, seat, a.arg, mine)
+                keep = self._keep_value(obs, seat, a.arg, mine)
                 if keep < best_keep:
                     best, best_keep = a, keep
             return best
@@ -248,18 +264,18 @@ class SomachiHeuristicBot(Bot):
             return next(iter(plays.values()))
         return legal_at(everything, legal_count(everything) - 1)
 
-    def _sweep_gain(self, state: SomachiState, seat: int, x: int) -> int:
+    def _sweep_gain(self, obs: SomachiObservation, seat: int, x: int) -> int:
         gain = 0
-        for s, t in enumerate(state.tab):
+        for s, piles in enumerate(obs.tableaus):
             if s != seat:
-                gain += sum(1 for d in t if SUIT_INDEX[d] == x)
-        for d in reversed(state.discard):
+                gain += sum(1 for pile in piles for d in pile if SUIT_INDEX[d] == x)
+        for d in reversed(obs.discard):
             if SUIT_INDEX[d] != x:
                 break
             gain += 1
         return gain
 
-    def _keep_value(self, state: SomachiState, seat: int, c: int, mine: set[int]) -> float:
+    def _keep_value(self, obs: SomachiObservation, seat: int, c: int, mine: set[int]) -> float:
         """How much we want to keep card ``c`` (the lowest is discarded)."""
         r = RANK[c]
         x = SUIT_INDEX[c]
@@ -272,23 +288,24 @@ class SomachiHeuristicBot(Bot):
         value = float(r)
         if x in mine:
             value += 15.0
-        owner = state.arl_owner[x]
-        if owner >= 0 and owner != seat:
+        owner = obs.arl_owner[x]
+        if owner is not None and owner != seat:
             value += 10.0  # a discard its arl could claim
         return value
 
-    def _money(self, state: SomachiState, seat: int, kind: int, legal: list[Legal]) -> Action:
-        money = state.money
-        assert money is not None and state.need is not None
-        stack = money.stacks[seat]
-        lead = self._lead(state, seat)
+    def _money(self, obs: SomachiObservation, seat: int, kind: int, legal: list[Legal]) -> Action:
+        chips, pending = obs.chips, obs.pending
+        assert chips is not None and pending is not None
+        stack = chips[seat]
+        lead = self._lead(obs, seat)
         if kind == K_OWE:
-            owed = state.need[2]
-            if owed <= max(2, stack // 3) or lead >= 0:
+            assert pending.amount is not None
+            if pending.amount <= max(2, stack // 3) or lead >= 0:
                 return PAY
             return FOLD
         if kind == K_CHAL:
-            return MEET if lead >= 0 and state.need[2] <= max(2, stack // 2) else DECLINE
+            assert pending.amount is not None
+            return MEET if lead >= 0 and pending.amount <= max(2, stack // 2) else DECLINE
         if kind in (K_BRINGIN, K_STAY) and lead > 0 and stack > 4:
             return legal_at(legal, 0)  # bet 1
         return CHECK  # K_BRINGIN, K_STAY, K_RAISE
