@@ -457,6 +457,46 @@ def test_determinize_keeps_what_a_seat_knows() -> None:
             assert len(world.reserve[p]) == len(state.reserve[p])
 
 
+@pytest.mark.parametrize("players", [2, 3, 8])
+def test_a_silenced_world_deals_its_next_deal_when_looked_at_with_the_same_cards(
+    players: int,
+) -> None:
+    """A search's world (silenced) holds its next deal's shuffle until a method reads the
+    table; the stacks, antes and deal count are set at once (the search's evaluator reads
+    them), and the deal, once looked at, is the one the heard game deals."""
+    loud = make_game("getha", players, chips=20).new_state(seed=11)
+    quiet = loud.clone()
+    quiet.silence()
+    rng = random.Random(2)
+    deals = first = quiet.deals
+    while not loud.is_over and deals < first + 4:
+        seat = min(loud.actors())
+        action = legal_at(loud.legal_actions(seat), 0)  # the smallest bring-in, pay, ...
+        if loud.phase == "answer" and rng.random() < 0.5:
+            action = Action("decline")
+        loud.apply(seat, action)
+        quiet.apply_unchecked(seat, action)
+        if quiet.deals == deals:
+            continue
+        deals = quiet.deals
+        if quiet.is_over:
+            break
+        shuffles = len(loud.chance.used)
+        assert len(quiet.chance.used) == shuffles - 1  # not shuffled yet
+        assert quiet.money.stacks == loud.money.stacks and quiet.deals == loud.deals
+        assert quiet.outcome() == loud.outcome()
+        twin = quiet.clone()  # a copy of the waiting world deals the same cards
+        seat = loud.order[0]
+        if rng.random() < 0.5:  # a view reads the table too (it asks for the actors first)
+            assert quiet.view(seat)["hand"] == loud.view(seat)["hand"]
+        assert quiet.actors() == loud.actors()
+        assert len(quiet.chance.used) == shuffles
+        assert quiet.zones() == loud.zones() == twin.zones()
+        assert quiet.chance.used == loud.chance.used == twin.chance.used
+        quiet.check_invariants()
+    assert deals >= first + 2
+
+
 # --------------------------------------------------------------------------- rulings
 
 

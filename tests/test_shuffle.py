@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardhall.shuffle import shuffle
+from cardhall.shuffle import randbelow, shuffle
 
 
 def test_same_order_and_same_numbers_drawn_as_random_shuffle() -> None:
@@ -56,3 +56,13 @@ def test_a_generator_subclass_is_drawn_from_as_random_shuffle_draws() -> None:
     b.shuffle(theirs)
     assert ours == theirs
     assert a.calls == b.calls >= 49
+
+
+def test_randbelow_draws_as_randrange_and_randint() -> None:
+    for seed in range(100):
+        for n in (1, 2, 3, 5, 8, 9, 28, 96, 1000, 2**40 + 1):
+            a, b = random.Random(seed), random.Random(seed)
+            assert randbelow(a, n) == b.randrange(n), (seed, n)
+            assert a.getstate() == b.getstate()
+            assert 3 + randbelow(a, n) == b.randint(3, n + 2), (seed, n)
+            assert a.getstate() == b.getstate()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-__all__ = ["shuffle"]
+__all__ = ["randbelow", "shuffle"]
 
 
 def shuffle(rng: random.Random, items: list[Any]) -> None:
@@ -35,3 +35,20 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
         i -= 1
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """A number in ``0..n-1`` drawn exactly as ``rng.randrange(n)`` draws it from a
+    ``random.Random`` (and ``rng.randint(a, b)`` is ``a + randbelow(rng, b - a + 1)``):
+    the same numbers taken from ``rng``, without ``random.py``'s Python frames. ``n``
+    must be positive.
+
+    >>> all(randbelow(random.Random(s), 7) == random.Random(s).randrange(7) for s in range(50))
+    True
+    """
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r

@@ -108,7 +108,7 @@ from cardhall.engine import (
 from cardhall.errors import NotationError, OptionError
 from cardhall.money import Money, Pot
 from cardhall.registry import register
-from cardhall.shuffle import shuffle
+from cardhall.shuffle import randbelow, shuffle
 
 __all__ = [
     "Getha",
@@ -278,10 +278,17 @@ def _take(left: list[int], k: int, suits: int) -> list[int] | None:
     """
     if k <= 0:
         return []
-    got: list[int] = []
+    if suits == _ALL_SUITS:
+        if len(left) < k:
+            return None
+        got = left[:k]
+        del left[:k]
+        return got
+    suit_index = SUIT_INDEX
+    got = []
     at: list[int] = []
     for i, c in enumerate(left):
-        if suits >> SUIT_INDEX[c] & 1:
+        if suits >> suit_index[c] & 1:
             got.append(c)
             at.append(i)
             if len(got) == k:
@@ -727,18 +734,12 @@ class GethaState(State):
         o = self.game.options
         self.deals += 1
         d = self.dealer
-        self.order = sorted(dealt, key=lambda p: (p - d - 1) % n)
+        # clockwise from the dealer's left (the zones are empty: a new game's, or gathered
+        # by _finish_deal)
+        self.order = [p for p in dealt if p > d] + [p for p in dealt if p <= d]
         money.start_deal(dealt)
-        self.hand = [[] for _ in range(n)]
-        self.played = [[] for _ in range(n)]
-        self.reserve = [[] for _ in range(n)]
-        self.folded = [[] for _ in range(n)]
-        self.dead = [[] for _ in range(n)]
-        self.pool = [[] for _ in range(n)]
         self.discarded = [-1] * n
         self.drawn = [0] * n
-        self.choice = [None] * n
-        self.selected = self.revealed = False
         self.acted = [False] * n
         self.showdown = []
         self.bring_in = 0
@@ -754,6 +755,21 @@ class GethaState(State):
                 )
         self.phase = SHUFFLE
         self.turn = -1
+        if quiet and self.chance.automatic and money.stacks[d] >= int(o["min_bring_in"]):
+            # A silenced world (a search's) deals when it is next looked at: a search
+            # evaluates most worlds as soon as their deal is settled, from the stacks alone.
+            self._deferred = True
+            return
+        self._shuffle(range(96), "_deal_cards")
+
+    #: Whether a silenced world's deal waits for its shuffle (see :meth:`_start_deal`):
+    #: every method that reads the table deals it first (:meth:`_deal_deferred`), with the
+    #: very order it would have had (views and observations through :meth:`actors`, which
+    #: the engine asks first); the stacks, antes and deal count are already set.
+    _deferred: bool = False
+
+    def _deal_deferred(self) -> None:
+        self._deferred = False
         self._shuffle(range(96), "_deal_cards")
 
     def _deal_cards(self, deck: list[int]) -> None:
@@ -1141,6 +1157,8 @@ class GethaState(State):
     # ------------------------------------------------------------------ protocol
 
     def actors(self) -> frozenset[int]:
+        if self._deferred:
+            self._deal_deferred()
         phase = self.phase
         if phase in (OVER, SHUFFLE):
             return frozenset()
@@ -1149,6 +1167,8 @@ class GethaState(State):
         return frozenset((self.turn,))
 
     def legal_actions(self, seat: int) -> list[Legal]:
+        if self._deferred:
+            self._deal_deferred()
         phase = self.phase
         if phase in (OVER, SHUFFLE):
             return []
@@ -1222,6 +1242,8 @@ class GethaState(State):
     def is_legal(self, seat: int, action: Any) -> bool:
         """As the base class's, without building the legal list (the same answer: the
         conformance suite checks it on every legal action and every illegal probe)."""
+        if self._deferred:
+            self._deal_deferred()
         if type(action) is not Action or type(seat) is not int:
             return False
         phase = self.phase
@@ -1262,6 +1284,8 @@ class GethaState(State):
         return False
 
     def _apply(self, seat: int, action: Action) -> None:
+        if self._deferred:
+            self._deal_deferred()
         phase = self.phase
         if phase == BRINGIN:
             self._bring_in(action.arg)
@@ -1353,6 +1377,8 @@ class GethaState(State):
         )
 
     def zones(self) -> dict[str, list[Any]]:
+        if self._deferred:
+            self._deal_deferred()
         z: dict[str, list[Any]] = {"deck": [RAILOG_DECK[c] for c in self.deck]}
         for p in range(self.game.players):
             for name, cards in (
@@ -1399,6 +1425,7 @@ class GethaState(State):
         other.showdown = self.showdown.copy()
         other.last_showdown = self.last_showdown
         other.results = self.results.copy()
+        other._deferred = self._deferred
         return other
 
     def _determinize(self, seat: int, rng: random.Random) -> GethaState:
@@ -1412,26 +1439,19 @@ class GethaState(State):
         for a replacement holds at least two reserve suits. Pending secret selections of
         other seats are re-chosen at random among the redealt hands' suits.
         """
+        if self._deferred:
+            self._deal_deferred()
         other = self.clone()
         other.chance = self.chance.fork(rng.getrandbits(64))
         n = self.game.players
         if self.over:
             return other
-        hidden_zones: list[list[int]] = [other.deck]
-        for p in range(n):
-            if p == seat:
-                continue
-            hidden_zones += [other.dead[p], other.pool[p], other.folded[p], other.hand[p]]
-            if not self.revealed:
-                hidden_zones.append(other.played[p])
-            hidden_zones.append(other.reserve[p])
-        hidden_zones += other.extra
         key = (seat, len(self.history), len(self.events), self.deals, self.phase)
         cached = self._pool
         if cached is not None and cached[0] == key:
             pool = cached[1]
         else:
-            pool = sorted(c for z in hidden_zones for c in z)
+            pool = sorted(c for z in other._hidden_zones(seat) for c in z)
             self._pool = (key, pool)
         if not pool:
             return other
@@ -1442,7 +1462,7 @@ class GethaState(State):
             order = pool.copy()
             shuffle(rng, order)
             i = 0
-            for z in hidden_zones:
+            for z in other._hidden_zones(seat):
                 k = len(z)
                 z[:] = order[i : i + k]
                 i += k
@@ -1452,8 +1472,20 @@ class GethaState(State):
                 if other.phase == SELECT and other.choice[p] is not None:
                     suits = suits_of(other.hand[p])
                     options = [(suits[0],)] if len(suits) == 1 else list(combinations(suits, 2))
-                    other.choice[p] = options[rng.randrange(len(options))]
+                    other.choice[p] = options[randbelow(rng, len(options))]
         return other
+
+    def _hidden_zones(self, seat: int) -> list[list[int]]:
+        """The zones whose cards are hidden from ``seat`` (the lists themselves)."""
+        zones: list[list[int]] = [self.deck]
+        for p in range(self.game.players):
+            if p == seat:
+                continue
+            zones += [self.dead[p], self.pool[p], self.folded[p], self.hand[p]]
+            if not self.revealed:
+                zones.append(self.played[p])
+            zones.append(self.reserve[p])
+        return zones + self.extra
 
     #: ((seat, actions, events, deals, phase), sorted hidden cards): the last pool of
     #: determinize, which a search asks for thousands of times (never mutated).
@@ -1482,8 +1514,9 @@ class GethaState(State):
             if self.selected and not self.revealed and live:
                 a, b = len(self.played[p]), len(self.reserve[p])
                 counts = [0] * 8
+                suit_index = SUIT_INDEX
                 for c in left:
-                    counts[SUIT_INDEX[c]] += 1
+                    counts[suit_index[c]] += 1
                 pairs = list(_SUIT_PAIRS)
                 shuffle(rng, pairs)
                 done = False
@@ -1495,7 +1528,7 @@ class GethaState(State):
                         hi = min(counts[x], a - 1)
                         if lo > hi:
                             continue
-                        kx = rng.randint(lo, hi)
+                        kx = lo + randbelow(rng, hi - lo + 1)
                         gx = _take(left, kx, 1 << x)
                         gy = _take(left, a - kx, 1 << y) if gx is not None else None
                         got = None if gx is None or gy is None else gx + gy
@@ -1566,6 +1599,8 @@ class GethaState(State):
     # ------------------------------------------------------------------ invariants
 
     def check_invariants(self) -> None:
+        if self._deferred:
+            self._deal_deferred()
         money = self.money
         money.check()
         n = self.game.players
