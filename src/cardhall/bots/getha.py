@@ -502,11 +502,64 @@ def quick_chance(played: Sequence[int], opponents: int = 1, *, before_draw: bool
             de = 1
         else:
             ar = 1
+    return _chance(al, arl, de, ar, cnt, tot, opponents, before_draw)
+
+
+def _chance(
+    al: int, arl: int, de: int, ar: int, cnt: int, tot: int, opponents: int, before_draw: bool
+) -> float:
+    """:func:`quick_chance` of cards with ``al`` alak, ``arl`` arls, a deiskatun (``de``
+    1) or not, an arlas (``ar`` 1) or not, ``cnt`` number cards totalling ``tot``."""
     w = _PRE_W if before_draw else _POST_W
     z = w[0] + w[1] * al + w[2] * arl + w[3] * de + w[4] * ar + w[5] * cnt
     z += w[6] * tot / 10.0 + w[7] * ar * de
     p = 1.0 / (1.0 + math.exp(-z))
     return p**opponents if opponents > 1 else p
+
+
+#: Per suit index, what :func:`quick_chance` counts: (alak, arls, deiskatun 0/1, arlas
+#: 0/1, number cards, their total), six values a suit, in :func:`_suit_counts`.
+_COUNTS = 6
+
+
+def _suit_counts(hand: Sequence[int]) -> list[int]:
+    """What :func:`quick_chance` counts in ``hand``, suit by suit (``_COUNTS`` values
+    for each suit index), so that the chance of any pair of suits is a sum of two."""
+    out = [0] * (8 * _COUNTS)
+    rank = RANK
+    suit_index = SUIT_INDEX
+    for c in hand:
+        r = rank[c]
+        at = suit_index[c] * _COUNTS
+        if r <= 8:
+            out[at + 4] += 1
+            out[at + 5] += r
+        elif r == ALAK:
+            out[at] += 1
+        elif r == ARL:
+            out[at + 1] += 1
+        elif r == DEISKATUN:
+            out[at + 2] = 1
+        else:
+            out[at + 3] = 1
+    return out
+
+
+def _pair_chance(counts: list[int], a: int, b: int, opponents: int) -> float:
+    """:func:`quick_chance` of the cards of suits ``a`` and ``b`` (1..8) of a hand, from
+    its :func:`_suit_counts` (the same counts, so the very same number)."""
+    x = (a - 1) * _COUNTS
+    y = (b - 1) * _COUNTS
+    return _chance(
+        counts[x] + counts[y],
+        counts[x + 1] + counts[y + 1],
+        max(counts[x + 2], counts[y + 2]),
+        max(counts[x + 3], counts[y + 3]),
+        counts[x + 4] + counts[y + 4],
+        counts[x + 5] + counts[y + 5],
+        opponents,
+        False,
+    )
 
 
 def _split(hand: Sequence[int], suits: Sequence[int]) -> list[int]:
@@ -526,8 +579,9 @@ def _ranked_selections(hand: Sequence[int], opponents: int) -> list[tuple[float,
     suits = sorted({SUIT[c] for c in hand})
     if len(suits) == 1:
         return [(1.0, (suits[0],))]
+    counts = _suit_counts(hand)
     scored: list[tuple[float, tuple[int, ...]]] = [
-        (quick_chance(_split(hand, pair), opponents), pair) for pair in combinations(suits, 2)
+        (_pair_chance(counts, a, b, opponents), (a, b)) for a, b in combinations(suits, 2)
     ]
     scored.sort(key=lambda t: -t[0])
     return scored
@@ -635,7 +689,10 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
         suits = sorted({SUIT[c] for c in hand})
         if len(suits) < 3:
             return [discard_action(0)]  # nothing to discard outside two suits: keep everything
-        pairs = sorted(combinations(suits, 2), key=lambda pair: -suit_strength(_split(hand, pair)))[
+        value = [0.0] * 9  # suit_strength of each suit's cards (exact: halves add exactly)
+        for c in hand:
+            value[SUIT[c]] += _VALUE[c]
+        pairs = sorted(combinations(suits, 2), key=lambda pair: -(value[pair[0]] + value[pair[1]]))[
             :3
         ]
         seen: dict[Action, None] = {}

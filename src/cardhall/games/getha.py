@@ -154,11 +154,11 @@ def hand_key(cards: Iterable[int]) -> tuple[int, int, int]:
     return alak, count, total
 
 
-def battle(x: Sequence[int], y: Sequence[int]) -> tuple[int, dict[str, Any]]:
+def battle(x: Sequence[int], y: Sequence[int], explain: bool = True) -> tuple[int, dict[str, Any]]:
     """One battle between played hands ``x`` and ``y`` (only alak and numbers count).
 
     Returns (1 if x wins, -1 if y wins, 0 on a tie) and the details: the alak cancelled,
-    the cards each side lost, the totals left.
+    the cards each side lost, the totals left (an empty dict when not ``explain``).
 
     >>> c = parse("alak/S5 8/S5 7/S5 4/S5 2/S6 1/S6")
     >>> d = parse("8/S7 7/S7 6/S7 5/S7 8/S8 7/S8 6/S8")
@@ -181,6 +181,8 @@ def battle(x: Sequence[int], y: Sequence[int]) -> tuple[int, dict[str, Any]]:
         x_has = sx > 0 or bool(x_left)
         y_has = sy > 0 or bool(y_left)
         result = 1 if x_has and not y_has else -1 if y_has and not x_has else 0
+    if not explain:
+        return result, {}
     return result, {
         "alak": [xa, ya],
         "cancelled": cancelled,
@@ -250,7 +252,7 @@ def resolve_pot(
             if explain:
                 steps.append({"step": "champion", "seat": p})
             continue
-        result, detail = battle(played[champion], played[p])
+        result, detail = battle(played[champion], played[p], explain)
         battles += 1
         winner = champion if result > 0 else p if result < 0 else None
         if explain:
