@@ -722,6 +722,7 @@ class GethaState(State):
         self.showdown: list[dict[str, Any]] = []
         self.last_showdown: dict[str, Any] | None = None
         self.results: list[dict[str, Any]] = []  # one summary per finished deal
+        self._deferred = False
         self._start_deal()
 
     # ------------------------------------------------------------------ the deal
