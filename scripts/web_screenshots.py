@@ -1,5 +1,6 @@
 """The screenshots of docs/web.md: each game's table at desktop (1280x800) and phone
-(390x844) size, in the middle of a game, as a player sees it.
+(390x844) size, in the middle of a game (and partner Yamiro at its end), as a player
+sees it.
 
     .venv/bin/python scripts/web_screenshots.py            # writes docs/img/web/*.png
 
@@ -39,6 +40,8 @@ SHOTS = [
     ("yamiro-standard", "yamiro", 2, {}, ["heuristic"], 5),
     ("yamiro-partner", "yamiro", 4, {}, ["heuristic"] * 3, 5),
     ("yamiro-solitaire", "yamiro", 1, {}, [], 6),
+    # the end of a game: the result and the score table head the table
+    ("yamiro-partner-end", "yamiro", 4, {}, ["heuristic"] * 3, 999),
 ]
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 

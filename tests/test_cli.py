@@ -148,7 +148,7 @@ def test_play_seat_is_counted_from_one(tmp_path: Path) -> None:
         input="1\n" * 40,
     )
     assert result.exit_code == 0, result.output
-    assert "Seat 1 (random bot) chooses to move first." in result.output
+    assert "Random Rita chooses to move first." in result.output
     record = load_record(save)
     # the first choice was the bot's (seat index 0); the human answered as seat index 1
     assert record.actions[0] == (0, "first")

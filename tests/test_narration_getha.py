@@ -204,6 +204,26 @@ def test_the_showdown_steps_one_per_line_with_their_seats_and_cards() -> None:
                     assert all(0 <= s < 3 for s in step["seats"])
                     for card in step["cards"]:
                         assert card.replace("/", " of ") in step["text"]
+                head = event.get("steps_head")
+                if event["kind"] in ("reveal", "win"):
+                    # the narration heads the run of steps (the page writes no word of it)
+                    deal = next(
+                        e["deal"]
+                        for e in feed
+                        if e["seq"] > event["seq"] and e["kind"] == "deal_over"
+                    )
+                    title = (
+                        f"Showdown, deal {deal}"
+                        if event["kind"] == "reveal"
+                        else f"Deal {deal}, won unseen"
+                    )
+                    assert head == {
+                        "title": title,
+                        "at": "Step {step} of {steps}",
+                        "all": "{steps} steps",
+                    }
+                else:
+                    assert head is None
                 if event["kind"] == "reveal":
                     shown = True
                     played = {int(s): c for s, c in event["played"].items()}
@@ -274,3 +294,29 @@ def test_the_status_names_whom_the_table_waits_for() -> None:
     view = state.view(0)
     assert status(view, Context("getha", NAMES, viewer=0)) == "Game over"
     assert {"select", "bet", "bringin"} <= seen
+
+
+def test_the_board_shows_a_side_pot_only_behind_an_all_in_seat() -> None:
+    """While seats still owe the bring-in or a bet, the view's pots (one per level of
+    what the seats put in) read as one pot on the table; a side pot shows behind a seat
+    that is all in, and the pots always hold every chip of the view's."""
+    from cardhall.narration import board
+
+    side_pots = joined = 0
+    for seed in range(12):
+        state = make_game("getha", 4, chips=12, max_deals=3).new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            view = state.view(None)
+            pots = board(view, Context("getha", (*NAMES, "Di")))["pots"]
+            assert sum(p["amount"] for p in pots) == sum(p["amount"] for p in view["pots"])
+            for after in pots[1:]:
+                assert after["label"].startswith("Side pot"), after
+                assert any(seat["all_in"] for seat in view["seats"]), (seed, view["pots"])
+                side_pots += 1
+            if len(view["pots"]) > 1 and not any(s["all_in"] for s in view["seats"]):
+                assert len(pots) == 1, (seed, view["pots"])
+                joined += 1
+            seat = min(state.actors())
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+    assert side_pots and joined

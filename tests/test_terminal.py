@@ -91,3 +91,25 @@ def test_a_range_of_amounts_is_one_line_and_a_typed_amount_is_played(tmp_path: P
     assert "illegal action 'bringin 0'" in text
     assert tg.state.history[0] == (0, tg.game.parse_action("bringin 7"))
     assert load_record(tmp_path / "rec.json").actions[0] == (0, "bringin 7")
+
+
+def test_bots_are_named_as_the_web_names_them(tmp_path: Path) -> None:
+    """One naming for both surfaces: the terminal's bot seats are called what the web
+    lobby calls bots of that level ("Heuristic Hana"), never by the level's id."""
+    from cardhall.web.lobby import bot_name
+
+    out = io.StringIO()
+    tg = TerminalGame(
+        make_game("getha", 3),
+        bot_level="heuristic",
+        console=Console(file=out, width=120),
+        ask=lambda prompt: "q",
+        save=tmp_path / "rec.json",
+    )
+    tg.play()
+    first = bot_name("heuristic")
+    assert tg.seat_names == ["Seat 1", first, bot_name("heuristic", {first})]
+    assert load_record(tmp_path / "rec.json").seats == tg.seat_names
+    text = out.getvalue()
+    assert "opponents: Heuristic Hana, Heuristic Hugo" in text
+    assert "heuristic bot" not in text

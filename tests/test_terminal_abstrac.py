@@ -51,7 +51,7 @@ def test_a_full_game_against_the_perfect_bot_saves_a_record(tmp_path: Path) -> N
     row = text.split("top end first):")[1].split("\n")[1]
     assert "♥" in row or "♦" in row or "♠" in row or "♣" in row
     assert not re.search(r"\b(?:A|K|Q|J|10|9)[SHDC]\b", row), row
-    assert "Seat 2 (perfect bot) deals; you choose to go first or second" in text
+    assert "Perfect Petra deals; you choose to go first or second" in text
     assert "taken, by suit" in text
     assert "You choose to move first." in text  # the event line
     assert "Game over." in text

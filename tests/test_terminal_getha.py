@@ -35,6 +35,9 @@ def test_the_table_reads_as_the_browser_s() -> None:
         assert fact in text
     assert told["seats"][1]["note"] == "Folded" and "Folded" in text
     assert "99,999" in text and "99999" not in text  # stacks as people read them
-    assert f"{told['pots'][0]['label']}: 3 (you and Cy)" in text
+    # Cy still owes the bring-in: one pot, not a side pot behind Ann's bring-in
+    assert [p["label"] for p in told["pots"]] == ["Pot"]
+    assert f"Pot: {told['pots'][0]['amount']:,} (you and Cy)" in text
+    assert told["pots"][0]["amount"] == sum(p["amount"] for p in view["pots"]) > 1500
     for old in ("highest bet", "carry-over", "answer the bring-in", "pay the bring-in or decline"):
         assert old not in text.split("\n")[0], old

@@ -256,7 +256,7 @@ def test_every_game_plays_to_the_end_with_bots(
     # the seat received exactly the engine's allow-list for it: no more, no less (plus the
     # narration's sentences: see tests/test_web_projection.py)
     assert view == state.view(0)
-    narrated = ("text", "summary", "text_steps")
+    narrated = ("text", "summary", "text_steps", "steps_head")
     assert [{k: v for k, v in e.items() if k not in narrated} for e in events] == [
         {k: v for k, v in e.items() if k not in narrated} for e in state.events_for(0)
     ]

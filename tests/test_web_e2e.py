@@ -175,6 +175,10 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
             f"document.querySelectorAll('#seats li').length === {players} && "
             "!document.querySelector('#seats').textContent.includes('open seat')"
         )
+        # filled at the level offered first: the strongest that answers within a second
+        default = next(g for g in server.api("GET", "/api/games") if g["name"] == game)
+        seated = server.api("GET", f"/api/tables/{table}")["seats"]
+        assert [s["bot"] for s in seated[2:]] == [default["default_bot"]] * (players - 2)
     host.read()
     host.shot("seated")
     page.click("#start")
@@ -216,6 +220,31 @@ def test_browser_friends_and_bots_play_to_the_end(server: Server, browser: Brows
     rec = Record.from_dict(httpx.get(f"{server.url}/api/tables/{table}/record").json())
     assert rec.seats is not None and rec.seats[:2] == ["Alice", "Bob"]
     check_frames(rec, {0: host.frames, 1: friend.frames})
+    # the finished table opens in the replay viewer from its Replay button
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-controls")
+    moves = len(rec.actions)
+    assert page.inner_text("#replay-where") == f"The deal · {moves:,} moves in this game"
+    page.click("#replay-last")
+    assert page.inner_text("#replay-where").startswith(f"Move {moves:,} of {moves:,}")
+    assert "Game over" in host.read()
+    host.shot("replay")
+    # rematch from both browsers: a new table with the same people, started once both are back
+    page.go_back()
+    page.wait_for_selector("#rematch")
+    page.click("#rematch")
+    friend.page.click("#rematch")
+    for seat in (host, friend):
+        seat.page.wait_for_function(f"!location.pathname.endsWith('{table}')")
+        seat.page.wait_for_selector("#board")
+        seat.read()
+    again = host.page.url.split("/t/")[1].split("#")[0]
+    assert again == friend.page.url.split("/t/")[1].split("#")[0] != table
+    info = httpx.get(f"{server.url}/api/tables/{again}").json()
+    assert info["status"] == "playing"
+    assert [s["name"] for s in info["seats"]][:2] == ["Alice", "Bob"]
+    host.shot("rematch")
+    assert host.errors == [] and friend.errors == []
 
 
 def check_frames(rec: Record, frames: dict[int | None, list[str]]) -> None:
@@ -596,7 +625,7 @@ def test_a_record_saved_by_the_terminal_steps_through_from_a_seat_s_side(
     played = CliRunner().invoke(app, [*args, "--save", str(path)], input="1\n" * 300)
     assert played.exit_code == 0, played.output
     record = Record.from_dict(json.loads(path.read_text()))
-    assert record.seats == ["Seat 1", "Seat 2 (heuristic bot)", "Seat 3 (heuristic bot)"]
+    assert record.seats == ["Seat 1", "Heuristic Hana", "Heuristic Hugo"]
     told = replay_frames(record.to_dict(), "0")["frames"]
     windows = [
         i
@@ -619,7 +648,7 @@ def test_a_record_saved_by_the_terminal_steps_through_from_a_seat_s_side(
     page.page.wait_for_selector("#replay-controls")
     page.page.select_option("#replay-side", "0")
     page.page.wait_for_selector("#hand")  # the seat's frames (the first load had none)
-    assert "Seat 2 (heuristic bot)" in page.page.inner_text("#replay-title")
+    assert "Heuristic Hana" in page.page.inner_text("#replay-title")
     shown_cards = "Array.from(document.querySelectorAll('[data-card]'), (e) => e.dataset.card)"
     for at, frame in enumerate(told):
         if at:

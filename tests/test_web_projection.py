@@ -18,7 +18,7 @@ from cardhall.web.app import create_app
 from cardhall.web.projection import narration_context
 from test_web_helpers import Client, running
 
-NARRATED = ("text", "summary", "text_steps")
+NARRATED = ("text", "summary", "text_steps", "steps_head")
 
 
 def strip(event: dict[str, Any]) -> dict[str, Any]:

@@ -66,6 +66,13 @@ def test_a_seat_sees_only_its_own_cards_frame_by_frame(
         assert set(CARD.findall(shown)) <= set(CARD.findall(seen)), f"frame {i}"
         if i:
             assert [frame["actor"], frame["action"]] == list(record.actions[i - 1])
+            # where the viewer stands, in the narration's words (the page writes none)
+            said = [e["text"].split("\n")[0] for e in frame["events"] if e.get("text")]
+            who = said[0] if said else record.seats[frame["actor"]]
+            assert frame["caption"] == f"Move {i:,} of {len(record.actions):,}: {who}"
+        else:
+            n = len(record.actions)
+            assert frame["caption"] == f"The deal · {n:,} moves in this game"
 
 
 def test_face_up_after_the_game_and_not_before(client: TestClient) -> None:

@@ -71,3 +71,19 @@ def test_private_and_unstarted_tables_cannot_be_watched(
         err = ws.receive_json()
         assert err["type"] == "error" and err["code"] == "not_watchable"
         assert "public" in err["message"]
+
+
+def test_a_seat_arriving_at_a_watched_table_is_told_the_count(client: TestClient) -> None:
+    """The watchers' count is not only sent when it changes: a seat that connects (or
+    reconnects) while spectators watch learns it at once."""
+    made = table(client)
+    tid = made["table_id"]
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": tid, "watch": True})
+        while ws.receive_json()["type"] != "sync":
+            pass
+        with client.websocket_connect("/ws") as seat0:
+            seat0.send_json({"type": "hello", "table": tid, "token": made["token"]})
+            got = [seat0.receive_json(), seat0.receive_json()]
+            assert {m["type"] for m in got} == {"sync", "watchers"}
+            assert [m for m in got if m["type"] == "watchers"] == [{"type": "watchers", "count": 1}]

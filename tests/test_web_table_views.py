@@ -22,6 +22,7 @@ from playwright.sync_api import Page
 
 from cardhall import narration
 from cardhall.bots import make_bot
+from cardhall.narration.getha import table_pots
 from cardhall.registry import make_game
 from test_web_helpers import Server, chromium, raw_text, running
 
@@ -239,7 +240,9 @@ def check_game(got: dict[str, Any], view: dict[str, Any], events: list[Any], whe
     if game == "abstrac":
         assert got["row"] == len(view["row"]), where
     elif game == "getha":
-        assert got["pots"] == [p["amount"] for p in view["pots"]], where
+        # the pots as the narration joins them (a side pot only behind an all-in seat)
+        assert got["pots"] == [amount for amount, _ in table_pots(view)], where
+        assert sum(got["pots"]) == sum(p["amount"] for p in view["pots"]), where
     elif game == "yamiro":
         assert got["ym_values"] == [s["value"] for s in view["sides"]], where
         assert got["ym_captures"] == [s["capture_total"] for s in view["sides"]], where
@@ -406,3 +409,183 @@ def test_the_table_writes_only_the_narration_s_words(
         assert not plain, f"{label} move {view['moves']} seat {seat}: the page's own {plain}"
         checked += len(texts)
     assert checked > 20
+
+
+SHOWDOWN = """() => {
+  const q = (s) => document.querySelector(s);
+  const read = () => ({
+    title: q('#showdown h3').textContent,
+    where: q('#showdown-where').textContent,
+    steps: Array.from(document.querySelectorAll('#showdown ol.steps > li'),
+      (li) => li.firstChild.textContent),
+    current: (q('#showdown li.current') || {firstChild: {textContent: null}})
+      .firstChild.textContent,
+  });
+  const out = [read()];
+  q('#showdown-next').click(); out.push(read());
+  q('#showdown-next').click(); out.push(read());
+  q('#showdown-all').click(); out.push(read());
+  return out;
+}"""
+
+
+def test_the_showdown_steps_through_in_the_narration_s_words(page: Page) -> None:
+    """Getha's showdown panel, after a deal's showdown: its title and where it stands
+    ("Step 2 of 14", "14 steps") are the narration's words (``steps_head``), each step
+    the narration's sentence, Next step walks them one at a time and Show all lists
+    them all."""
+    g = make_game("getha", 3, chips=20, max_deals=3)
+    state = g.new_state(seed=7)
+    bots = [make_bot(g, "heuristic", seed=s) for s in range(3)]
+    while not any(e.kind == "reveal" for e in state.events):
+        seat = min(state.actors())
+        state.apply(seat, bots[seat].choose(state, seat))
+    ctx = narration.Context("getha", tuple(NAMES[:3]), viewer=0, options=g.options)
+    view = json.loads(json.dumps(state.view(0)))
+    events = narration.annotate(json.loads(json.dumps(state.events_for(0))), ctx)
+    start = max(i for i, e in enumerate(events) if e.get("steps_head"))
+    head = events[start]["steps_head"]
+    told = [st["text"] for e in events[start:] for st in e.get("text_steps", [])]
+    n = len(told)
+    assert n > 5
+    info = table_info("getha", 3, {})
+    page.evaluate(RENDER, [view, info, events, 0, None, said_of(view, ctx)])
+    shown = page.evaluate(SHOWDOWN)
+    assert [s["title"] for s in shown] == [head["title"]] * 4 == ["Showdown, deal 1"] * 4
+    assert [s["where"] for s in shown] == [
+        "Step 1 of " + str(n),
+        "Step 2 of " + str(n),
+        "Step 3 of " + str(n),
+        f"{n} steps",
+    ]
+    assert [s["steps"] for s in shown] == [told[:1], told[:2], told[:3], told]
+    assert [s["current"] for s in shown[:3]] == told[:3]
+
+
+#: The end of the game as laid out: where the result panel sits, every cell of the score
+#: table that wraps onto a second line, and whether the table scrolls sideways.
+LAYOUT = """() => {
+  const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e);
+    return new Set(Array.from(r.getClientRects(), (x) => Math.round(x.top))).size; };
+  const out = document.querySelector('#outcome');
+  const wrap = out.querySelector('.scroll-x');
+  return {
+    main: out.parentElement.classList.contains('play-main'),
+    above: out.getBoundingClientRect().bottom
+      <= document.querySelector('#board').getBoundingClientRect().top,
+    wrapped: Array.from(out.querySelectorAll('#score-table th, #score-table td'))
+      .filter((c) => c.textContent && lines(c) > 1).map((c) => c.textContent),
+    scrolls: wrap.scrollWidth > wrap.clientWidth,
+    wider: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("label", "game", "players", "options", "names"),
+    [
+        ("yamiro-partner", "yamiro", 4, {}, NAMES[:4]),
+        ("getha-8", "getha", 8, {"max_deals": 2, "chips": 12}, NAMES),
+    ],
+)
+def test_the_final_table_heads_the_table_unwrapped_at_desktop(
+    page: Page,
+    label: str,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    names: list[str],
+) -> None:
+    """At the end the result and the score table head the table, across its width: at
+    desktop size (1280x800) no column's head (partner Yamiro's team names, eight seats'
+    names) or cell wraps and the table does not scroll; on a phone (390x844) it fits the
+    screen (the table may scroll inside its own box)."""
+    g = make_game(game, players, **options)
+    state = g.new_state(seed=4)
+    bots = [make_bot(g, "heuristic", seed=s) for s in range(players)]
+    while not state.is_over:
+        seat = min(state.actors())
+        state.apply(seat, bots[seat].choose(state, seat))
+    ctx = narration.Context(game, tuple(names), viewer=0, options=g.options)
+    view = json.loads(json.dumps(state.view(0)))
+    events = narration.annotate(json.loads(json.dumps(state.events_for(0))), ctx)
+    info = table_info(game, players, options)
+    try:
+        for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+            page.set_viewport_size(size)  # type: ignore[arg-type]
+            page.evaluate(RENDER, [view, info, events, 0, None, said_of(view, ctx)])
+            got = page.evaluate(LAYOUT)
+            page.screenshot(
+                path=str(ARTIFACTS / f"{label}-final-{size['width']}.png"), full_page=True
+            )
+            assert got["main"] and got["above"], (label, size)
+            assert not got["wider"], (label, size)
+            if size["width"] == 1280:
+                assert got["wrapped"] == [] and not got["scrolls"], (label, got)
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})
+
+
+#: What lies over the table on a phone: any element fixed or sticky on the screen (a
+#: dialog's own head aside), and the page's width beyond the screen's.
+OVERLAY = """() => ({
+  over: Array.from(document.querySelectorAll('body *'))
+    .filter((e) => !e.closest('dialog'))
+    .filter((e) => ['fixed', 'sticky'].includes(getComputedStyle(e).position))
+    .map((e) => e.id || e.className),
+  wider: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+  actions: document.querySelector('#actions') !== null,
+})"""
+
+
+PHONE_FORMS = [f for f in FORMS if f[0] not in ("getha-6", "abstrac")]
+
+
+@pytest.mark.parametrize(
+    ("label", "game", "players", "options"), PHONE_FORMS, ids=[f[0] for f in PHONE_FORMS]
+)
+def test_a_phone_has_no_overlay(
+    page: Page, label: str, game: str, players: int, options: dict[str, Any]
+) -> None:
+    """On a phone (390x844) nothing is laid over the table (no fixed or sticky bar): the
+    choices follow the hand in the page when the seat is asked and are absent when it is
+    not; nothing sticks out sideways."""
+    info = table_info(game, players, options)
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        asked = waiting = 0
+        for seat, view, events, prompt, said in positions(game, players, options, 5, count=2):
+            page.evaluate(RENDER, [view, info, events, seat, prompt, said])
+            got = page.evaluate(OVERLAY)
+            where = f"{label} move {view['moves']} seat {seat}"
+            assert got["over"] == [] and not got["wider"], (where, got)
+            acting = seat is not None and seat in view["actors"] and bool(view.get("legal"))
+            assert got["actions"] == acting, where
+            asked += acting
+            waiting += not acting
+        assert waiting
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_the_lobby_names_yamiro_s_forms_and_reads_its_options(page: Page) -> None:
+    """The new-table form names Yamiro's forms (never "2/4/1 players") with what each
+    is, and every game's options read as labels with their meaning, never an
+    identifier."""
+    page.goto(page.url.split("/t/")[0].rstrip("/") + "/")
+    page.wait_for_selector("#create-table")
+    page.select_option("#game", "yamiro")
+    forms = page.eval_on_selector_all("#players option", "os => os.map((o) => o.textContent)")
+    assert sorted(forms) == [
+        "Partner — four players in two teams",
+        "Solitaire — one player against the deck",
+        "Standard — two players, head to head",
+    ]
+    page.click("details.advanced > summary")
+    for game in ("abstrac", "getha", "somachi", "yamiro"):
+        page.select_option("#game", game)
+        text = page.inner_text("#create")
+        assert not raw_text(text), (game, raw_text(text))
+        labels = page.eval_on_selector_all(".option-name", "ns => ns.map((n) => n.textContent)")
+        assert labels and all(" " in x or x[:1].isupper() for x in labels), labels
+        assert not [x for x in labels if "_" in x], labels

@@ -28,6 +28,8 @@ the viewer and the game's options):
 * :func:`hand_summaries` ``(events, ctx)`` — one :class:`HandSummary` per hand or deal;
 * :func:`score_table` ``(events, ctx)`` — the end of the game: a :class:`ScoreTable` with
   a row per hand and the final result (``None`` before the end);
+* :func:`move_caption` ``(move, moves, events, ctx, actor)`` — where the replay viewer
+  stands ("Move 3 of 42: Ann takes 2 cards.");
 * :func:`context_start` ``(game, kinds, start, stop)`` — from which event a server must
   replay a feed to tell the events ``start..stop`` (the start of their hand).
 
@@ -53,6 +55,8 @@ from cardhall.narration.common import (
     ScoreTable,
     Story,
     headline,
+    num,
+    plural,
     sentence,
 )
 
@@ -70,6 +74,7 @@ __all__ = [
     "hand_summaries",
     "label",
     "labels",
+    "move_caption",
     "narrate",
     "prompt",
     "score_table",
@@ -141,6 +146,9 @@ def annotate(
             steps = teller.steps()
             if steps is not None:
                 copy["text_steps"] = steps
+            head = teller.steps_head()
+            if head is not None:
+                copy["steps_head"] = head
         if summary is not None or final:
             data: dict[str, Any] = (
                 summary.to_json() if summary is not None else {"title": "", "lines": []}
@@ -250,6 +258,33 @@ def hand_summaries(events: Sequence[Mapping[str, Any]], ctx: Context) -> list[Ha
 def score_table(events: Sequence[Mapping[str, Any]], ctx: Context) -> ScoreTable | None:
     """The score table of a finished game (``None`` while it goes on)."""
     return story(ctx).score_table(events)
+
+
+def move_caption(
+    move: int,
+    moves: int,
+    events: Sequence[Mapping[str, Any]],
+    ctx: Context,
+    actor: int | None = None,
+) -> str:
+    """Where a step-through of a record stands, for the replay viewer: before the first
+    move the deal and how many moves follow, then the move's number and its first
+    sentence (``events``: the told events the move brought; ``actor``: the seat that
+    moved, named when the move says nothing to this side).
+
+    >>> ctx = Context("abstrac", ("Ann", "Bob"), viewer=1)
+    >>> move_caption(0, 42, [], ctx)
+    'The deal · 42 moves in this game'
+    >>> move_caption(3, 42, [{"text": "Ann takes 2 cards.\\nThe row: 5 left."}], ctx, 0)
+    'Move 3 of 42: Ann takes 2 cards.'
+    >>> move_caption(4, 42, [{"kind": "hidden"}], ctx, 0)
+    'Move 4 of 42: Ann'
+    """
+    if move == 0:
+        return f"The deal · {plural(moves, 'move')} in this game"
+    said = [str(e["text"]).split("\n")[0] for e in events if e.get("text")]
+    who = said[0] if said else ("" if actor is None else ctx.names[actor])
+    return f"Move {num(move)} of {num(moves)}" + (f": {who}" if who else "")
 
 
 def context_start(game: str, kinds: Sequence[str], start: int, stop: int | None = None) -> int:

@@ -218,7 +218,7 @@ class AbstracStory(Story):
             (self.seat_words(view, s) for s in range(int(view["players"]))),
             title,
             f"match to {num(int(options.get('target', 0)))}" if options.get("match") else "",
-            ["Cards are taken from the left end."] if row else [],
+            ["The top end of the row is on the left: cards are taken from there."] if row else [],
         )
 
     # -- status and buttons ------------------------------------------------------------

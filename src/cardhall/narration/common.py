@@ -366,6 +366,14 @@ class Story:
         (Getha's showdown); ``None`` for an event told in one go."""
         return None
 
+    def steps_head(self) -> dict[str, str] | None:
+        """The heading of the run of steps the event just told opens (Getha's showdown,
+        from its reveal to the deal's end), for a table that shows them one at a time:
+        ``title``, and ``at`` / ``all``, the words of the position shown, ``{step}`` and
+        ``{steps}`` standing for the step shown (from 1) and the number of steps so far;
+        ``None`` for an event that opens no such run."""
+        return None
+
     # -- the seat's view ---------------------------------------------------------------
 
     def status(self, view: Mapping[str, Any]) -> str:

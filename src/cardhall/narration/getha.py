@@ -28,6 +28,7 @@ from cardhall.narration.common import (
     Story,
     amount_range,
     board_words,
+    headline,
     legal_kinds,
     listing,
     num,
@@ -53,7 +54,7 @@ SHOWDOWN_KINDS = frozenset({"reveal", "claim", "replace", "pot", "win", "deal_ov
 #: A step as told: its line, the seats and the cards it is about.
 Line = tuple[str, Sequence[int], Sequence[str]]
 
-__all__ = ["GethaStory", "tell_steps"]
+__all__ = ["GethaStory", "table_pots", "tell_steps"]
 
 
 class GethaStory(Story):
@@ -74,9 +75,13 @@ class GethaStory(Story):
         self.deals: list[dict[str, Any]] = []  # deal_over events, in order
         self.final: list[int] | None = None
         self._steps: list[dict[str, Any]] | None = None
+        self._head: dict[str, str] | None = None
 
     def steps(self) -> list[dict[str, Any]] | None:
         return self._steps
+
+    def steps_head(self) -> dict[str, str] | None:
+        return self._head
 
     def _say(self, lines: Sequence[Line]) -> str:
         """The lines of a step-by-step event; remembers each line's seats and cards."""
@@ -94,6 +99,18 @@ class GethaStory(Story):
         seat: Any = event.get("seat")
         self._closed = None
         self._steps = None
+        self._head = None
+        if kind in ("reveal", "win"):
+            title = (
+                f"showdown, deal {self.deal}"
+                if kind == "reveal"
+                else f"deal {self.deal}, won unseen"
+            )
+            self._head = {
+                "title": headline(title),
+                "at": "Step {step} of {steps}",
+                "all": "{steps} steps",
+            }
         if kind in SHOWDOWN_KINDS:
             return self._say(self._showdown(event))
         if kind == "deal":
@@ -469,12 +486,11 @@ class GethaStory(Story):
             )
         if phase == "draw":
             return (
-                "discard 0 to 6 cards in one go (by their numbers in your hand) and draw as "
-                "many; keeping all is a discard of none"
+                "discard 0 to 6 cards in one go and draw as many; keeping all is a discard of none"
             )
         if phase == "declare":
             return (
-                "set aside 0 to 6 cards (by their numbers in your hand); every seat declares "
+                "set aside 0 to 6 cards; every seat declares "
                 "first, the discards are shuffled back, then everyone draws"
             )
         if phase == "select":
@@ -562,14 +578,15 @@ class GethaStory(Story):
         title = f"Deal {num(int(view['deal']))}" + (
             f" of {num(int(view['max_deals']))}" if view.get("max_deals") else ""
         )
-        pots = view.get("pots") or []
+        pots = table_pots(view)
         players = int(view["players"])
         words = []
-        for i, pot in enumerate(pots):
+        for i, (amount, eligible) in enumerate(pots):
             who = ""
-            if len(pots) > 1 or len(pot["eligible"]) < players:
-                who = w.seats(pot["eligible"])
-            words.append({"label": "Pot" if i == 0 else f"Side pot {i}", "who": who})
+            if len(pots) > 1 or len(eligible) < players:
+                who = w.seats(eligible)
+            label = "Pot" if i == 0 else f"Side pot {i}"
+            words.append({"label": label, "who": who, "amount": amount})
         facts = []
         if view.get("bring_in") and phase not in ("bringin", "over"):
             facts.append(f"bring-in {num(int(view['bring_in']))}")
@@ -666,6 +683,33 @@ class GethaStory(Story):
         if kind == "replace":
             return f"bring in {w.suit(int(arg))}"
         return str(entry)
+
+
+def table_pots(view: Mapping[str, Any]) -> list[tuple[int, list[int]]]:
+    """The pots as a table shows them, ``(amount, eligible seats)``: the view's pots
+    (one per level of what the seats put in) joined while the seats a level leaves out
+    can still put more (a seat yet to answer the bring-in or a bet), so that a side pot
+    shows only behind a seat that is all in.
+
+    >>> view = {"seats": [{"all_in": False}, {"all_in": False}, {"all_in": True}],
+    ...         "pots": [{"amount": 3, "eligible": [0, 1, 2]}, {"amount": 6, "eligible": [0, 1]}]}
+    >>> table_pots(view)
+    [(3, [0, 1, 2]), (6, [0, 1])]
+    >>> view["seats"][2]["all_in"] = False
+    >>> table_pots(view)
+    [(9, [0, 1, 2])]
+    """
+    seats = view.get("seats") or []
+    out: list[tuple[int, list[int]]] = []
+    for pot in view.get("pots") or []:
+        amount, eligible = int(pot["amount"]), [int(s) for s in pot["eligible"]]
+        if out:
+            left = set(out[-1][1]) - set(eligible)
+            if not any(seats[s].get("all_in") for s in left):
+                out[-1] = (out[-1][0] + amount, out[-1][1])
+                continue
+        out.append((amount, eligible))
+    return out
 
 
 def tell_steps(steps: Sequence[Mapping[str, Any]], ctx: Context) -> list[str]:

@@ -35,6 +35,7 @@ from cardhall.bots import Bot, make_bot
 from cardhall.cards import SuitNames
 from cardhall.engine import Action, AmountRange, Game, Legal, State
 from cardhall.errors import CardhallError
+from cardhall.narration.names import seat_names as names_of_seats
 from cardhall.record import Record
 from cardhall.registry import import_modules
 
@@ -140,10 +141,7 @@ class TerminalGame:
         self.seat_names = (
             list(seat_names)
             if seat_names
-            else [
-                f"Seat {s + 1}" + ("" if s in self.humans else f" ({self.bot_level} bot)")
-                for s in range(game.players)
-            ]
+            else list(names_of_seats(game.players, self.humans, self.bot_level))
         )
         self.renderer = renderer_for(game)
         self._seen_events: dict[int, int] = {s: 0 for s in self.humans}
@@ -214,7 +212,8 @@ class TerminalGame:
         state = self.state
         self.console.print(
             f"[bold]{self.game.title}[/bold] — seed {self.seed}, "
-            f"{len(self.humans)} human seat(s), opponents: {self.bot_level}"
+            f"{len(self.humans)} human seat(s), opponents: "
+            + (", ".join(self.seat_names[s] for s in sorted(self.bots)) or "none")
         )
         while not state.is_over:
             actors = state.actors()

@@ -70,8 +70,8 @@ def render(view: dict[str, Any], names: SuitNames, ctx: Context | None = None) -
             table_text,
         )
     pots = ", ".join(
-        f"{words['label']}: {num(p['amount'])}" + (f" ({words['who']})" if words["who"] else "")
-        for p, words in zip(view["pots"], told["pots"], strict=True)
+        f"{words['label']}: {num(words['amount'])}" + (f" ({words['who']})" if words["who"] else "")
+        for words in told["pots"]
     )
     if view["carry"]:
         pots += f"; {told['carry']}: {num(view['carry'])}"

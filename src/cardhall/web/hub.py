@@ -207,6 +207,9 @@ class Hub:
                 del self.conns[conn.table_id]
             return False
         conns[conn] = None
+        watching = self.watchers(conn.table_id)
+        if watching:  # a seat coming (back) to a watched table learns the count at once
+            conn.send({"type": "watchers", "count": watching})
         return True
 
     def drop(self, conn: Connection) -> None:

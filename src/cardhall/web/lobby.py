@@ -20,6 +20,7 @@ from typing import Any
 
 from cardhall.bots import bot_levels
 from cardhall.errors import CardhallError
+from cardhall.narration.names import BOT_LEVELS, bot_label, bot_name, stand_in_name
 from cardhall.registry import game_class, game_names, make_game
 from cardhall.web import validate
 from cardhall.web.database import Database
@@ -45,32 +46,6 @@ LOBBY_LISTED = 50
 #: ... of which at most so many were made from one client address.
 LOBBY_PER_CREATOR = 3
 
-#: Each bot level as a person reads it, what it plays like, and the first names its bots
-#: take at a table: a bot is called "Heuristic Hana", its level in its name, and no two
-#: bots of a table share a name.
-BOT_LEVELS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "random": (
-        "Random",
-        "plays any legal move",
-        ("Rita", "Rolf", "Rosa", "Rudi", "Ruth", "Remy", "Rina", "Ravi"),
-    ),
-    "heuristic": (
-        "Heuristic",
-        "plays by rules of thumb",
-        ("Hana", "Hugo", "Hilde", "Hiro", "Hedda", "Hamid", "Holly", "Hans"),
-    ),
-    "ismcts": (
-        "Search",
-        "searches many possible deals before each move",
-        ("Sofia", "Sven", "Sara", "Silas", "Suki", "Selma", "Soren", "Sami"),
-    ),
-    "perfect": (
-        "Perfect",
-        "solves the game exactly",
-        ("Petra", "Paul", "Pia", "Piet", "Priya", "Pablo", "Perle", "Pim"),
-    ),
-}
-
 #: The level the lobby offers first: the strongest that answers within a second (90th
 #: percentile of CPU seconds per move, ``cardhall bench --only bot_answer``, measured
 #: 2026-11): Abstrac's exact solver 0.005 s; the searching bot (``ismcts``) 0.28 s for
@@ -82,25 +57,6 @@ DEFAULT_BOTS: dict[str, str] = {
     "somachi": "ismcts",
     "yamiro": "ismcts",
 }
-
-
-def bot_name(level: str, taken: Any = ()) -> str:
-    """A bot's name at a table: its level and the first of the level's names not in
-    ``taken`` (the names already seated).
-
-    >>> bot_name("heuristic"), bot_name("heuristic", {"Heuristic Hana"})
-    ('Heuristic Hana', 'Heuristic Hugo')
-    >>> bot_name("newlevel")
-    'Newlevel bot'
-    """
-    label, _, names = BOT_LEVELS.get(level, (level.capitalize(), "", ()))
-    for first in names:
-        if f"{label} {first}" not in taken:
-            return f"{label} {first}"
-    n = 1
-    while f"{label} bot {n}" in taken:
-        n += 1
-    return f"{label} bot" if not names else f"{label} bot {n}"
 
 
 def default_bot(game: str) -> str:
@@ -200,7 +156,7 @@ class Lobby:
             described["bot_levels"] = [
                 {
                     "level": lv,
-                    "label": BOT_LEVELS.get(lv, (lv.capitalize(), "", ()))[0],
+                    "label": bot_label(lv),
                     "about": BOT_LEVELS.get(lv, ("", "", ()))[1],
                 }
                 for lv in described["bots"]
@@ -530,13 +486,14 @@ class Lobby:
                 # seat's name says a bot plays it now
                 others = [s["bot_level"] for s in self.db.seats(conn, table_id) if s["bot_level"]]
                 level = others[0] if others else default_bot(row["game"])
-                label = BOT_LEVELS.get(level, (level.capitalize(), "", ()))[0]
                 self.db.update_seat(
                     conn,
                     table_id,
                     seat,
                     kind="bot",
-                    name=clean_name(f"{label} bot for {current['name']}", f"{label} bot"),
+                    name=clean_name(
+                        stand_in_name(level, current["name"]), f"{bot_label(level)} bot"
+                    ),
                     bot_level=level,
                     token_hash=None,
                     ended="bot",

@@ -5,8 +5,9 @@ the game is over, with every seat's cards face up.
 the spectator's side, ``all`` for every hand face up after the game) takes any record
 (downloaded from a table, saved by the terminal, or uploaded) and answers its frames:
 frame 0 is the deal, frame *i* the table after the *i*-th action, each with the view of
-that side, the events it brought (each with the narration's sentence) and the prompt
-the acting seat was given. A record that does not replay is refused with the first
+that side, the events it brought (each with the narration's sentence), the prompt
+the acting seat was given and the ``caption`` saying where the viewer stands ("Move 3 of
+42: Ann takes 2 cards."). A record that does not replay is refused with the first
 problem, as ``cardhall replay`` names it.
 """
 
@@ -130,6 +131,9 @@ def replay_frames(data: Any, seat: str = "watch", suits: str = "plain") -> dict[
             "prompt": narration.prompt(view, ctx) if viewer is not None else None,
             "status": narration.status(view, ctx),
             "board": narration.board(view, ctx),
+            "caption": narration.move_caption(
+                i, len(record.actions), events, ctx, record.actions[i - 1][0] if i else None
+            ),
         }
         if hands:
             frame["hands"] = hands[i]

@@ -8,7 +8,7 @@ Protocol (JSON text frames; see ``docs/web.md``):
   spectator (the spectator's view and events only; it cannot act); a hello may add
   ``"suits": "omyr"`` (a suit-name set) for the sentences it is sent;
 * server -> ``{"type": "watchers", "count": N}`` whenever the number of spectators of
-  the table changes;
+  the table changes, and to a seat connecting while some watch;
 * server -> ``sync`` (table info, the seat's view, every event it may see) or, when the
   client gave a ``last_version`` close enough, ``table`` + the ``update`` messages it
   missed; later ``update`` (one per version: the seat's events; the last one with its view)

@@ -516,6 +516,9 @@
 
       const layout = el("div", "play");
       const main = el("div", "play-main");
+      // the end of the game heads the table, across its width (a score table of eight
+      // seats, or of two teams' names, reads there without wrapping)
+      if (v.over) main.appendChild(this.renderOutcome(ctx));
       main.appendChild(Table.board(ctx));
       const mine = !this.watch && !this.replay && v.actors.includes(this.seat) && !v.over;
       const bar = mine && (ctx.plain.length || ctx.ranges.length) ? Table.actionBar(ctx) : null;
@@ -523,7 +526,6 @@
       layout.appendChild(main);
 
       const side = el("aside", "play-side");
-      if (v.over) side.appendChild(this.renderOutcome(ctx));
       const done = Table.summaries(ctx);
       if (!v.over && done.length) {
         const last = Table.summaryPanel(ctx, done[done.length - 1]);

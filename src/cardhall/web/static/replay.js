@@ -143,9 +143,7 @@
       slider.value = String(at);
       first.disabled = back.disabled = at === 0;
       next.disabled = last.disabled = at === n;
-      const who = frame.actor === null ? "" : (data.seats[frame.actor] || UI.seatNumber(frame.actor));
-      const said = frame.events.filter((e) => e.text).map((e) => UI.sentence(e.text.split("\n")[0]));
-      where.textContent = at === 0 ? `The deal · ${UI.plural(n, "move")} in this game` : `Move ${at} of ${n}: ${said.length ? said[0] : who}`;
+      where.textContent = frame.caption;
     }
     current = (step) => go(at + step);
     go(0);

@@ -53,5 +53,12 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
-  window.UI = { el, button, fmt, plural, seatNumber, joinNames, levelName, setLevels, sentence };
+  // The narration's words with their blanks filled: fill("Step {step} of {steps}",
+  // {step: 2, steps: 9}) -> "Step 2 of 9" (the words are the server's, only the numbers
+  // the page's).
+  function fill(template, values) {
+    return String(template || "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? fmt(values[k]) : m));
+  }
+
+  window.UI = { el, button, fmt, plural, seatNumber, joinNames, levelName, setLevels, sentence, fill };
 })();

@@ -28,8 +28,10 @@
     box.appendChild(head);
     const pots = el("div", "pots");
     pots.id = "pots";
-    (v.pots || []).forEach((p, i) => {
-      const words = (told.pots || [])[i] || { label: "", who: "" };
+    // the pots as the narration tells them: one pot until a seat is all in, then
+    // side pots behind it (the view's pots are per level of what the seats put in)
+    (told.pots || []).forEach((p) => {
+      const words = p;
       const chip = el("div", "pot");
       chip.dataset.amount = String(p.amount);
       chip.appendChild(el("span", "pot-label", words.label));
@@ -204,11 +206,12 @@
 
   // ------------------------------------------------------------------ showdown and summaries
 
-  // The events of the last showdown: from its reveal (or an unseen win) to the deal's end.
+  // The events of the last showdown: from the event the narration heads it with
+  // (``steps_head``: its reveal, or a deal won unseen) to the deal's end.
   function showdownEvents(ctx) {
     const ev = ctx.events;
     let start = -1;
-    for (let i = ev.length - 1; i >= 0; i--) if (ev[i].kind === "reveal") { start = i; break; }
+    for (let i = ev.length - 1; i >= 0; i--) if (ev[i].steps_head) { start = i; break; }
     if (start < 0) return [];
     let stop = ev.length - 1;
     for (let i = start; i < ev.length; i++) if (ev[i].kind === "deal_over") { stop = i; break; }
@@ -240,8 +243,11 @@
     box.id = "showdown";
     const head = el("div", "row spread");
     const dealNo = (events.find((e) => e.kind === "deal_over") || {}).deal || ctx.view.deal;
-    head.appendChild(el("h3", "", `Showdown, deal ${dealNo}`));
-    head.appendChild(el("span", "muted", keep.showdownAll ? UI.plural(n, "step") : `step ${at + 1} of ${n}`));
+    const words = events[0].steps_head;
+    head.appendChild(el("h3", "", words.title));
+    const where = el("span", "muted", UI.fill(keep.showdownAll ? words.all : words.at, { step: at + 1, steps: n }));
+    where.id = "showdown-where";
+    head.appendChild(where);
     box.appendChild(head);
     const list = el("ol", "steps");
     const last = keep.showdownAll ? n - 1 : at;

@@ -59,7 +59,9 @@
       const tag = playTag(p.card);
       if (tag) li.appendChild(el("span", "tag", tag));
       const who = p.seat === null || p.seat === undefined || p.seat < 0 ? "deck" : p.seat === ctx.seat ? "you" : ctx.name(p.seat);
-      li.appendChild(el("span", "who", `${p.play} · ${who}`));
+      const by = el("span", "who", `${p.play} · ${who}`);
+      by.title = by.textContent; // the whole name, where a long one is cut short
+      li.appendChild(by);
       strip.appendChild(li);
     }
     if (!plays.length) strip.appendChild(el("li", "muted empty", told.empty));
