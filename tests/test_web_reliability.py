@@ -1472,3 +1472,31 @@ def test_a_resync_started_by_an_update_is_told_off_the_event_loop(
             msg = ws.receive_json()
         assert msg["version"] == version(client, table)
         assert told_on_loop == [False]
+
+
+def test_a_request_that_fails_is_a_500_and_its_message_is_not_logged(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception no route turned into a refusal (a bug, say, whose message names a
+    card and the seed) is a 500 ``internal``, over REST and WebSocket alike, and the
+    log says where it happened, never what it said."""
+    table, tokens = two_humans(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    secret = "seat 2 holds the 5 of S3, seed 7f3a9c"
+
+    class Bug(Exception):
+        pass
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise Bug(secret)
+
+    caplog.set_level("DEBUG")
+    monkeypatch.setattr(service.tablelog, "load", broken)
+    r = client.get(f"/api/tables/{table}/view", headers=auth(tokens[0]))
+    assert r.status_code == 500 and r.json()["code"] == "internal"
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": table, "token": tokens[0]})
+        ws.receive_json()
+    assert closed.value.code == 1011
+    assert secret not in caplog.text and "S3" not in caplog.text
+    assert caplog.text.count("Bug at ") >= 2

@@ -14,6 +14,9 @@ Where each job lives:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -26,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from cardhall.web import assets, replayer
-from cardhall.web.errors import WebError
+from cardhall.web.errors import WebError, failure
 from cardhall.web.hub import Hub
 from cardhall.web.limits import RequestLimits
 from cardhall.web.pages import mount_pages
@@ -37,6 +40,8 @@ from cardhall.web.sockets import serve_socket
 from cardhall.web.store import migrate, normalise_url
 
 __all__ = ["create_app"]
+
+log = logging.getLogger("cardhall.web")
 
 
 def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> FastAPI:
@@ -83,6 +88,7 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         flood_cooldown=config.flood_cooldown,
         refusal_pause=config.refusal_pause,
     )
+    app.add_middleware(Failures)  # the outermost of ours: it sees every other's failure
     _error_shapes(app, config.refusal_pause)
     app.include_router(router)
     app.include_router(assets.router)
@@ -130,3 +136,41 @@ def _error_shapes(app: FastAPI, pause: float) -> None:
             status_code=exc.status_code,
             headers=headers,
         )
+
+
+class Failures:
+    """ASGI middleware: a request or a WebSocket that fails with an exception nothing
+    turned into a refusal is answered 500 ``{"code": "internal"}`` (a WebSocket is
+    closed with 1011) and logged by :func:`cardhall.web.errors.failure`: its type and
+    frames, never its message (which may name a card, a seed or a token), where the
+    server in front would log the whole traceback."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: dict[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] in ("http.response.start", "websocket.close")
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:
+            log.error("a %s request failed: %s", kind, failure(exc))
+            if started:
+                return  # the answer had begun: the connection ends here
+            with contextlib.suppress(Exception):
+                if kind == "websocket":
+                    await send({"type": "websocket.close", "code": 1011})
+                    return
+                body = json.dumps({"code": "internal", "message": "the server failed"}).encode()
+                head = [(b"content-type", b"application/json")]
+                await send({"type": "http.response.start", "status": 500, "headers": head})
+                await send({"type": "http.response.body", "body": body})

@@ -293,6 +293,9 @@ async def serve_socket(ws: WebSocket, service: TableService, hub: Hub, settings:
         await _session(conn, ws, service, hub, settings)
     except (WebSocketDisconnect, RuntimeError):
         pass
+    except Exception:
+        conn.close(1011, "the server failed")  # logged without its message by app.Failures
+        raise
     finally:
         hub.drop(conn)
         conn.close(1000)
