@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
         """Serve the web app: create a table, invite friends, add bots, play."""
         import uvicorn
 
-        from cardhall.web.app import create_app
+        from cardhall.web.app import create_app, freeze_start_up
         from cardhall.web.limits import connection_budget, guarded_http
 
         web = create_app(
@@ -161,6 +161,7 @@ def register(app: typer.Typer) -> None:
                 f"cardhall: serving at most {cap} connections at once, not {max_connections}: "
                 f"this process may open {files} files (raise `ulimit -n`)"
             )
+        freeze_start_up()
         uvicorn.run(
             web,
             host=host,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -39,7 +40,7 @@ from cardhall.web.settings import Settings
 from cardhall.web.sockets import serve_socket
 from cardhall.web.store import migrate, normalise_url
 
-__all__ = ["create_app"]
+__all__ = ["Failures", "create_app", "freeze_start_up"]
 
 log = logging.getLogger("cardhall.web")
 
@@ -174,3 +175,15 @@ class Failures:
                 head = [(b"content-type", b"application/json")]
                 await send({"type": "http.response.start", "status": 500, "headers": head})
                 await send({"type": "http.response.body", "body": body})
+
+
+def freeze_start_up() -> int:
+    """Set what the process holds at start-up (the modules, the games' tables, the
+    routes: some 80,000 objects) aside from the garbage collector: its full passes then
+    walk only what the server made since (tables, connections), not all of it again,
+    a pause of about 0.1 s of CPU each, which an honest player's action would wait
+    out. Garbage is collected first, so nothing that is already garbage is kept.
+    Returns how many objects were set aside (``cardhall serve`` calls it once)."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
