@@ -1378,12 +1378,8 @@ def test_illegal_actions_cost_a_seat_more_of_its_action_rate(tmp_path: Path) -> 
         assert [act(tokens[0], a) for a in ("first", "take 1")] == ["ok", "ok"]
 
 
-def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A hello's sync and an asked-for sync tell the game's whole history (all of it
-    after a rebuild): that runs in a worker thread, never on the event loop (which tells
-    only a sync whose seat feed is kept)."""
+def syncs_told_on_the_loop(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """For each sync told from now on, whether it was told on the event loop."""
     import asyncio
 
     from cardhall.web import sockets
@@ -1400,6 +1396,16 @@ def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(sockets, "sync_message", spy)
+    return told_on_loop
+
+
+def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hello's sync and an asked-for sync tell the game's whole history (all of it
+    after a rebuild): that runs in a worker thread, never on the event loop (which tells
+    only a sync whose seat feed is kept)."""
+    told_on_loop = syncs_told_on_the_loop(monkeypatch)
     table, tokens = two_humans(client)
     service = client.app.state.service  # type: ignore[attr-defined]
     with client.websocket_connect("/ws") as ws:
@@ -1419,22 +1425,9 @@ def test_a_resync_started_by_an_update_is_told_off_the_event_loop(
     """A socket that joined in the lobby gets the whole game when it starts, and one
     left more than 50 versions behind gets a full sync: both told in a worker thread,
     never on the event loop (the other sockets of the table are not kept waiting)."""
-    import asyncio
+    from cardhall.web import projection
 
-    from cardhall.web import projection, sockets
-
-    told_on_loop: list[bool] = []
-    real = sockets.sync_message
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        try:
-            asyncio.get_running_loop()
-            told_on_loop.append(True)
-        except RuntimeError:
-            told_on_loop.append(False)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(sockets, "sync_message", spy)
+    told_on_loop = syncs_told_on_the_loop(monkeypatch)
     t = client.post("/api/tables", json={"game": "abstrac", "options": {"match": True}}).json()
     table = t["table_id"]
     bob = client.post(f"/api/tables/{table}/join", json={"invite": t["invite"]}).json()

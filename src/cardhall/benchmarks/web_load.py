@@ -237,7 +237,7 @@ def serving(
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 300  # a loaded machine starts it slowly
             while True:
                 with contextlib.suppress(httpx.HTTPError):
                     if httpx.get(base + "/api/games", timeout=2).status_code == 200:
