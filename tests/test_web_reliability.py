@@ -64,6 +64,16 @@ def quiet(ws: Any) -> None:
     assert ws.receive_json() == {"type": "pong"}
 
 
+def flood(ws: Any, pings: int = 600) -> int:
+    """Send ``pings`` pings at once, read until the server closes the socket: its code."""
+    for _ in range(pings):
+        ws.send_json({"type": "ping"})
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while True:
+            ws.receive_json()
+    return int(closed.value.code)
+
+
 @pytest.mark.parametrize("token", ["", "x" * 43, "not-a-token", None, 17, "y" * 5000])
 def test_forged_tokens_are_refused(client: TestClient, token: Any) -> None:
     table, _ = two_humans(client)
@@ -254,12 +264,7 @@ def test_an_address_whose_socket_flooded_cools_down_before_reconnecting(tmp_path
         table, tokens = two_humans(c)
         with c.websocket_connect("/ws") as w0:
             hello(w0, table, tokens[0])
-            for _ in range(600):
-                w0.send_json({"type": "ping"})
-            with pytest.raises(WebSocketDisconnect) as flooded:
-                while True:
-                    w0.receive_json()
-            assert flooded.value.code == 4429
+            assert flood(w0) == 4429
         refused_at = time.monotonic()
         with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect("/ws"):
             pass  # closed before it is accepted
@@ -1340,12 +1345,7 @@ def test_a_refusal_for_going_too_fast_waits_and_a_flooding_socket_goes_unread(
         with c.websocket_connect("/ws") as ws:
             hello(ws, table, tokens[0])
             read = 0
-            for _ in range(600):
-                ws.send_json({"type": "ping"})
-            with pytest.raises(WebSocketDisconnect) as closed:
-                while True:
-                    ws.receive_json()
-        assert closed.value.code == 4429
+            assert flood(ws) == 4429
         # a burst of 100, about 2.5 more per pause of 0.05 s, one over the rate per pause
         assert 100 <= read < 200
 
