@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from cardhall.errors import NotationError
 
@@ -59,7 +60,10 @@ __all__ = [
 # --------------------------------------------------------------------------- Railog
 
 #: Rank indexes: number cards 1..8 are ranks 1..8; the four faces follow.
-ALAK, ARL, DEISKATUN, ARLAS = 9, 10, 11, 12
+ALAK: Final = 9
+ARL: Final = 10
+DEISKATUN: Final = 11
+ARLAS: Final = 12
 FACE_NAMES: dict[int, str] = {ALAK: "alak", ARL: "arl", DEISKATUN: "deiskatun", ARLAS: "arlas"}
 _FACE_BY_NAME: dict[str, int] = {name: rank for rank, name in FACE_NAMES.items()}
 # Short forms accepted by the parser (never produced by str()).

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import SearchKnowledge, register_search
@@ -154,9 +154,9 @@ _Unseen = tuple[list[int], int, int, int, int]
 _OUT: tuple[YamiroState, int, int, _Unseen] | None = None
 
 #: Value of holding a card for later hands, by rank (index 1..12; see :data:`KEEP`).
-_KEEP_BY_RANK: tuple[float, ...] = (0.0, *(KEEP[r] for r in range(1, 13)))
-_FAR = 1 << 30  # past any play index or card place: "none"
-_MULTIPLIER = (1, 2, 1, 4)  # by faces played: bit 1 an alak, bit 2 an arl (as evaluate)
+_KEEP_BY_RANK: Final[tuple[float, ...]] = (0.0, *(KEEP[r] for r in range(1, 13)))
+_FAR: Final = 1 << 30  # past any play index or card place: "none"
+_MULTIPLIER: Final = (1, 2, 1, 4)  # by faces played: bit 1 an alak, bit 2 an arl (as evaluate)
 
 
 def _unseen(out: Sequence[int]) -> _Unseen:
@@ -265,6 +265,7 @@ class _Position:
         seen += len(hand)
         h_numbers.sort(reverse=True)
         self._h_numbers = h_numbers
+        self._h_counts = sorted([count_value[c] for c in hand])  # for score's later feeds
         prefix = [0]  # sums of the highest numbers held
         for r in h_numbers:
             prefix.append(prefix[-1] + r)
@@ -402,13 +403,29 @@ class _Position:
         my_after = self.my_after
         if my_after:
             # later we feed the cheapest of what we hold and what we draw meanwhile
-            count_value = COUNT_VALUE
-            pool = sorted(
-                [*(count_value[c] for c in self.hand if c != card), *[self.mean_count] * my_after]
-            )
-            loss += sum(pool[:my_after])
+            loss += self._cheapest_feeds(card, my_after)
         keep = _KEEP_BY_RANK[rank] * self.future
         return p_win * gain - (1.0 - p_win) * loss - keep
+
+    def _cheapest_feeds(self, card: int, k: int) -> float:
+        """The sum of the ``k`` smallest count values among the cards held other than
+        ``card`` and ``k`` draws of the mean count value: ``sum(sorted([*held_but_card,
+        *[mean] * k])[:k])``, the same values summed in the same order (a held card before
+        an equal mean), merged from the held values sorted once per position."""
+        mean = self.mean_count
+        rest = self._h_counts.copy()
+        if card in self.hand:
+            rest.remove(COUNT_VALUE[card])
+        n = len(rest)
+        pool: list[float] = []
+        i = 0
+        while len(pool) < k:
+            if i < n and rest[i] <= mean:
+                pool.append(rest[i])
+                i += 1
+            else:
+                pool.append(mean)
+        return sum(pool)
 
     def standing_after(self, rank: int, then_arlas: bool = False) -> tuple[int, bool]:
         """The hand's winner (``-1`` for a tie) and whether an arlas decides it, if the

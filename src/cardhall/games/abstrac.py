@@ -29,13 +29,14 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from cardhall.cards import FRENCH_DECK, FrenchCard
 from cardhall.engine import (
     COMPILED,
     Action,
     Chance,
+    Event,
     Game,
     Legal,
     Observation,
@@ -46,18 +47,28 @@ from cardhall.engine import (
 )
 from cardhall.registry import register
 
-__all__ = ["Abstrac", "AbstracObservation", "AbstracState", "combos", "deal_scores"]
+__all__ = [
+    "Abstrac",
+    "AbstracObservation",
+    "AbstracState",
+    "combos",
+    "combos_of_mask",
+    "deal_scores",
+    "mask_of",
+]
 
-FIRST = Action("first")
-SECOND = Action("second")
-TAKES = (Action("take", 1), Action("take", 2), Action("take", 3))
-_TAKE_LISTS: tuple[list[Legal], ...] = ([TAKES[0]], [TAKES[0], TAKES[1]], list(TAKES))
-_CHOICE_LIST: list[Legal] = [FIRST, SECOND]
+FIRST: Final = Action("first")
+SECOND: Final = Action("second")
+TAKES: Final = (Action("take", 1), Action("take", 2), Action("take", 3))
+_TAKE_LISTS: Final[tuple[list[Legal], ...]] = ([TAKES[0]], [TAKES[0], TAKES[1]], list(TAKES))
+_CHOICE_LIST: Final[list[Legal]] = [FIRST, SECOND]
+#: Builds an Event without the Python-level NamedTuple constructor (hot path only).
+_new_tuple: Final = tuple.__new__
 #: ``to_move`` while the next deal's cards wait to be shuffled (see State.apply_shuffle).
-SHUFFLING = -2
+SHUFFLING: Final = -2
 
-SET_POINTS = (0, 0, 0, 2, 8)  # by number of cards of one rank
-RUN_POINTS = (0, 0, 0, 3, 4, 6, 12)  # by length of a maximal suit sequence
+SET_POINTS: Final = (0, 0, 0, 2, 8)  # by number of cards of one rank
+RUN_POINTS: Final = (0, 0, 0, 3, 4, 6, 12)  # by length of a maximal suit sequence
 
 
 def _run_points(mask: int) -> int:
@@ -74,17 +85,47 @@ def _run_points(mask: int) -> int:
 
 
 #: Sequence points for each of the 64 rank masks of one suit.
-RUN_TABLE: tuple[int, ...] = tuple(_run_points(m) for m in range(64))
+RUN_TABLE: Final[tuple[int, ...]] = tuple(_run_points(m) for m in range(64))
+
+
+#: Sequence points of two suits at once (12 bits: suit-major ranks of two suits).
+_RUN2: Final[tuple[int, ...]] = tuple(RUN_TABLE[m & 63] + RUN_TABLE[m >> 6] for m in range(4096))
+#: Set points of three ranks at once (12 bits: four suit bits per rank).
+_SET3: Final[tuple[int, ...]] = tuple(
+    sum(SET_POINTS[((m >> (4 * i)) & 15).bit_count()] for i in range(3)) for m in range(4096)
+)
+#: Bits of each card: bit ``card`` (suit-major) and bit ``24 + rank * 4 + suit`` (rank-major).
+_BIT: Final[tuple[int, ...]] = tuple(
+    (1 << c) | (1 << (24 + (c % 6) * 4 + c // 6)) for c in range(24)
+)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bit mask of a set of cards in both encodings (suit-major for sequences,
+    rank-major for sets): what :func:`combos_of_mask` scores (the solver searches on it)."""
+    mask = 0
+    for c in cards:
+        mask |= _BIT[c]
+    return mask
+
+
+def combos_of_mask(mask: int) -> int:
+    """Combination points of the cards in ``mask`` (:func:`mask_of`): four table look-ups.
+
+    >>> combos_of_mask(mask_of(FrenchCard.parse_many("AS AH AD AC KD QD JD 9D")))
+    12
+    """
+    return (
+        _RUN2[mask & 4095]
+        + _RUN2[(mask >> 12) & 4095]
+        + _SET3[(mask >> 24) & 4095]
+        + _SET3[mask >> 36]
+    )
 
 
 def combos(cards: Iterable[int]) -> int:
     """Combination points of a set of taken cards (sets plus maximal suit sequences)."""
-    suit_masks = [0, 0, 0, 0]
-    rank_counts = [0] * 6
-    for c in cards:
-        suit_masks[c // 6] |= 1 << (c % 6)
-        rank_counts[c % 6] += 1
-    return sum(RUN_TABLE[m] for m in suit_masks) + sum(SET_POINTS[n] for n in rank_counts)
+    return combos_of_mask(mask_of(cards))
 
 
 def deal_scores(combos_a: int, taken_a: int, combos_b: int, taken_b: int) -> tuple[int, int]:
@@ -141,8 +182,8 @@ class Abstrac(Game):
 register(Abstrac)
 
 #: The actor sets (interned: ``actors()`` is asked before every action).
-_NOBODY: frozenset[int] = frozenset()
-_ALONE: tuple[frozenset[int], ...] = (frozenset((0,)), frozenset((1,)))
+_NOBODY: Final[frozenset[int]] = frozenset()
+_ALONE: Final[tuple[frozenset[int], ...]] = (frozenset((0,)), frozenset((1,)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +266,16 @@ class AbstracState(State):
             return []
         return _TAKE_LISTS[min(3, 24 - self.pos) - 1].copy()
 
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """As the base class's, without copying the legal list (the same membership test:
+        the conformance suite checks the two agree)."""
+        if type(seat) is not int or type(action) is not Action or self.over:
+            return False
+        to_move = self.to_move
+        if to_move >= 0:
+            return seat == to_move and action in _TAKE_LISTS[min(3, 24 - self.pos) - 1]
+        return to_move != SHUFFLING and seat == 1 - self.dealer and action in _CHOICE_LIST
+
     def _apply(self, seat: int, action: Action) -> None:
         if self.to_move < 0:
             self.first = seat if action.kind == "first" else 1 - seat
@@ -236,7 +287,8 @@ class AbstracState(State):
         self.pos += k
         self.taken[seat].extend(cards)
         self.to_move = 1 - seat
-        self._emit("take", seat, cards=cards)
+        if not self.quiet:  # _emit, inline (every action but one is a take)
+            self.events.append(_new_tuple(Event, ("take", seat, {"cards": cards}, None)))
         if self.pos == 24:
             self._score_deal()
 

@@ -46,7 +46,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cardhall.cards import (
     ALAK,
@@ -89,22 +89,22 @@ __all__ = [
 ]
 
 #: Cards per hand of a player, and regular rounds in a hand.
-HAND_SIZE = 4
-ROUNDS = 4
+HAND_SIZE: Final = 4
+ROUNDS: Final = 4
 #: The pseudo-seat of the deck, the opposing side in solitaire.
-DECK_SEAT = -1
+DECK_SEAT: Final = -1
 #: What a draw gives while the rebuilt pile waits for its order (explicit chance).
-WAITING = -2
+WAITING: Final = -2
 
-_TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
-PLAYS: tuple[Action, ...] = tuple(Action("play", c) for c in RAILOG_DECK)
+_TEXT: Final[tuple[str, ...]] = tuple(str(c) for c in RAILOG_DECK)
+PLAYS: Final[tuple[Action, ...]] = tuple(Action("play", c) for c in RAILOG_DECK)
 
-_FORMS = {1: "solitaire", 2: "two-player", 4: "partner"}
+_FORMS: Final = {1: "solitaire", 2: "two-player", 4: "partner"}
 
 # Builds an Event without the Python-level NamedTuple constructor (hot path only).
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 # Multiplier by faces played (bit 1 alak, bit 2 arl): an arl alone adds nothing.
-_MULTIPLIER = (1, 2, 1, 4)
+_MULTIPLIER: Final = (1, 2, 1, 4)
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -917,9 +917,9 @@ class YamiroState(State):
                 assert len(self.pile) - self.pos == 96 - HAND_SIZE * n - 64
 
 
-_ACTORS: dict[int, frozenset[int]] = {s: frozenset((s,)) for s in range(4)}
+_ACTORS: Final[dict[int, frozenset[int]]] = {s: frozenset((s,)) for s in range(4)}
 _ACTORS[-1] = frozenset()
-_INSIDERS: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(4))
-_OUTSIDERS: dict[int, tuple[frozenset[int], ...]] = {
+_INSIDERS: Final[tuple[frozenset[int], ...]] = tuple(frozenset((s,)) for s in range(4))
+_OUTSIDERS: Final[dict[int, tuple[frozenset[int], ...]]] = {
     n: tuple(frozenset(range(n)) - {s} | {SPECTATOR} for s in range(n)) for n in (1, 2, 4)
 }

@@ -20,8 +20,8 @@ The algorithm (see docs/solver.md): a fail-soft negamax alpha-beta search over
 (position, side to move's cards, other side's cards), with
 
 * cards as bits of one integer per player holding two encodings, suit-major (for runs)
-  and rank-major (for sets), so combos are four table lookups built from the game's own
-  ``RUN_TABLE`` and ``SET_POINTS``;
+  and rank-major (for sets), so combos are four table lookups (the game's own
+  :func:`~cardhall.games.abstrac.combos_of_mask`, which scores every deal);
 * bounds from monotonicity: combos never fall when cards are added, so each player's
   final combos lie between the combos of what he holds and of what he holds plus the
   whole remaining row. These bound the deal value (misère included) and cut the search;
@@ -44,13 +44,13 @@ minimax (:func:`exhaustive_value`, kept as the reference the tests compare again
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardhall.cards import FRENCH_DECK, FrenchCard
 from cardhall.errors import NotationError
-from cardhall.games.abstrac import RUN_TABLE, SET_POINTS, deal_scores
+from cardhall.games.abstrac import _BIT, _RUN2, _SET3, combos_of_mask, deal_scores, mask_of
 
 __all__ = [
     "Analysis",
@@ -68,17 +68,6 @@ __all__ = [
 
 _INF = 1 << 30
 
-# --------------------------------------------------------------------------- bit tables
-
-#: Sequence points of two suits at once (12 bits: suit-major ranks of two suits).
-_RUN2: tuple[int, ...] = tuple(RUN_TABLE[m & 63] + RUN_TABLE[m >> 6] for m in range(4096))
-#: Set points of three ranks at once (12 bits: four suit bits per rank).
-_SET3: tuple[int, ...] = tuple(
-    sum(SET_POINTS[((m >> (4 * i)) & 15).bit_count()] for i in range(3)) for m in range(4096)
-)
-#: Bits of each card: bit ``card`` (suit-major) and bit ``24 + rank * 4 + suit`` (rank-major).
-_BIT: tuple[int, ...] = tuple((1 << c) | (1 << (24 + (c % 6) * 4 + c // 6)) for c in range(24))
-
 # Count games: when no combination can change any more, only card counts matter. With r
 # cards left, FEW[r] is how many the side to move ends up with when both sides want as few
 # cards as possible, MANY[r] when both want as many as possible.
@@ -87,28 +76,6 @@ _MANY = [0] * 25
 for _r in range(1, 25):
     _FEW[_r] = min(_r - _FEW[_r - k] for k in range(1, min(3, _r) + 1))
     _MANY[_r] = max(_r - _MANY[_r - k] for k in range(1, min(3, _r) + 1))
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    """The solver's bit mask of a set of cards (both encodings)."""
-    mask = 0
-    for c in cards:
-        mask |= _BIT[c]
-    return mask
-
-
-def combos_of_mask(mask: int) -> int:
-    """Combination points of the cards in ``mask`` (the same as ``games.abstrac.combos``).
-
-    >>> combos_of_mask(mask_of(FrenchCard.parse_many("AS AH AD AC KD QD JD 9D")))
-    12
-    """
-    return (
-        _RUN2[mask & 4095]
-        + _RUN2[(mask >> 12) & 4095]
-        + _SET3[(mask >> 24) & 4095]
-        + _SET3[mask >> 36]
-    )
 
 
 # --------------------------------------------------------------------------- the search

@@ -26,7 +26,7 @@ TARGET_POINTS: Final = 584
 #: ever scores would otherwise never end). Not a rule.
 MAX_HANDS: Final = 1000
 
-D = RAILOG_DECK
+D: Final = RAILOG_DECK
 
 # ----------------------------------------------------------------------------- decisions
 
@@ -42,7 +42,7 @@ K_RAISE: Final = 7
 K_OWE: Final = 8
 K_STAY: Final = 9
 K_CHAL: Final = 10
-NEED_NAMES = (
+NEED_NAMES: Final = (
     "opening",
     "draw",
     "turn",
@@ -56,48 +56,51 @@ NEED_NAMES = (
     "challenge",
 )
 #: Decisions after which no active seat may hold an empty hand (invariant 8).
-QUIET = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
+QUIET: Final = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
 
 #: The faces that open a pile taking adds, per suit (alak, arl; every face under AFO).
-OPENERS: tuple[tuple[int, ...], ...] = tuple((CARD_OF[x][ALAK], CARD_OF[x][ARL]) for x in range(8))
-OPENERS_AFO: tuple[tuple[int, ...], ...] = tuple(
+OPENERS: Final[tuple[tuple[int, int], ...]] = tuple(
+    (CARD_OF[x][ALAK], CARD_OF[x][ARL]) for x in range(8)
+)
+OPENERS_AFO: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(CARD_OF[x][r] for r in (ALAK, ARL, DEISKATUN, ARLAS)) for x in range(8)
 )
 #: ``actors()`` answers, built once.
-NOBODY: frozenset[int] = frozenset()
-ALONE: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(8))
+NOBODY: Final[frozenset[int]] = frozenset()
+ALONE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((s,)) for s in range(8))
 
 # ----------------------------------------------------------------------------- actions
 
-DRAW = Action("draw")
-TAKE = Action("take")
-STAND = Action("stand")
-PASS = Action("pass")
-CLAIM = Action("claim")
-CHECK = Action("check")
-PAY = Action("pay")
-FOLD = Action("fold")
-MEET = Action("meet")
-DECLINE = Action("decline")
-DEFEND = Action("defend")
-SIMPLE = (DRAW, TAKE, STAND, PASS, CLAIM, CHECK, PAY, FOLD, MEET, DECLINE, DEFEND)
+DRAW: Final = Action("draw")
+TAKE: Final = Action("take")
+STAND: Final = Action("stand")
+PASS: Final = Action("pass")
+CLAIM: Final = Action("claim")
+CHECK: Final = Action("check")
+PAY: Final = Action("pay")
+FOLD: Final = Action("fold")
+MEET: Final = Action("meet")
+DECLINE: Final = Action("decline")
+DEFEND: Final = Action("defend")
+SIMPLE: Final = (DRAW, TAKE, STAND, PASS, CLAIM, CHECK, PAY, FOLD, MEET, DECLINE, DEFEND)
 SIMPLE_ID = {a.kind: i for i, a in enumerate(SIMPLE)}
 
-OPEN_A = tuple(Action("open", c) for c in D)
-PLAY_A = tuple(Action("play", c) for c in D)
-DISCARD_A = tuple(Action("discard", c) for c in D)
-COLLECT_A = tuple(Action("collect", D[CARD_OF[s][ARL]]) for s in range(8))
-ATTACK_A = tuple(
+OPEN_A: Final = tuple(Action("open", c) for c in D)
+PLAY_A: Final = tuple(Action("play", c) for c in D)
+DISCARD_A: Final = tuple(Action("discard", c) for c in D)
+COLLECT_A: Final = tuple(Action("collect", D[CARD_OF[s][ARL]]) for s in range(8))
+ATTACK_A: Final = tuple(
     tuple(Action("attack", (D[CARD_OF[s][ARLAS]], t)) for t in range(8)) for s in range(8)
 )
-#: ADD_A[number card][face rank - 9]
-ADD_A: dict[int, tuple[Action, ...]] = {
-    c: tuple(
+#: ADD_A[number card][face rank - 9] (a tuple by card index: a face card's entry is empty)
+ADD_A: Final[tuple[tuple[Action, ...], ...]] = tuple(
+    tuple(
         Action("add", (D[c], D[CARD_OF[SUIT_INDEX[c]][f]])) for f in (ALAK, ARL, DEISKATUN, ARLAS)
     )
-    for c in range(96)
     if RANK[c] <= 8
-}
+    else ()
+    for c in range(96)
+)
 BASE_OPEN, BASE_PLAY, BASE_DISCARD, BASE_COLLECT, BASE_ATTACK, BASE_ADD, NUM_IDS = (
     11,
     107,

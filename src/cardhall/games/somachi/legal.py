@@ -92,7 +92,7 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     taken = st.taken
     adds: list[Legal] = []
     plays: list[Action] = []
-    faces_of: dict[int, list[int]] = {}
+    faces_of: list[list[int] | None] = [None] * 8  # by suit, found once
     stranding = -1  # 1 if adding the other card would strand the taken one
     two = len(hand) == 2 and taken >= 0
     afo = st.afo
@@ -110,7 +110,7 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
         r = rank[c]
         if r <= 8:
             x = suit_of[c]
-            faces = faces_of.get(x)
+            faces = faces_of[x]
             if faces is None:
                 if afo:
                     faces = pile_faces(st, x)

@@ -30,7 +30,7 @@ compiled build each case that does not match costs a type check).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from cardhall.cards import RAILOG_DECK
 
@@ -173,22 +173,22 @@ Task = (
 #: A reaction window waiting in :attr:`SomachiState.trig` for the next :class:`Flush`.
 Window = ClaimWindow | CollectWindow
 
-AFTER_OPENING = AfterOpening()
-REGULAR_START = RegularStart()
-NEXT_TURN = NextTurn()
-CHECK_OUT = CheckOut()
-SEED_FLIP = SeedFlip()
+AFTER_OPENING: Final = AfterOpening()
+REGULAR_START: Final = RegularStart()
+NEXT_TURN: Final = NextTurn()
+CHECK_OUT: Final = CheckOut()
+SEED_FLIP: Final = SeedFlip()
 #: The frequent tasks, built once (a named tuple's constructor is a Python call):
 #: ``FLUSH[s]``, ``ASK_TURN[s]``, ``DRAW[s]``, ``MATCH_FROM[s]`` (``MatchStay(s, 0)``),
 #: ``CLAIM_WINDOW[s][card]`` and ``COLLECT_WINDOW[s][suit]``.
-FLUSH: tuple[Flush, ...] = tuple(Flush(s) for s in range(8))
-ASK_TURN: tuple[AskTurn, ...] = tuple(AskTurn(s) for s in range(8))
-DRAW: tuple[Draw, ...] = tuple(Draw(s) for s in range(8))
-MATCH_FROM: tuple[MatchStay, ...] = tuple(MatchStay(s, 0) for s in range(8))
-CLAIM_WINDOW: tuple[tuple[ClaimWindow, ...], ...] = tuple(
+FLUSH: Final[tuple[Flush, ...]] = tuple(Flush(s) for s in range(8))
+ASK_TURN: Final[tuple[AskTurn, ...]] = tuple(AskTurn(s) for s in range(8))
+DRAW: Final[tuple[Draw, ...]] = tuple(Draw(s) for s in range(8))
+MATCH_FROM: Final[tuple[MatchStay, ...]] = tuple(MatchStay(s, 0) for s in range(8))
+CLAIM_WINDOW: Final[tuple[tuple[ClaimWindow, ...], ...]] = tuple(
     tuple(ClaimWindow(s, c) for c in RAILOG_DECK)
     for s in range(8)  # cards, not ints
 )
-COLLECT_WINDOW: tuple[tuple[CollectWindow, ...], ...] = tuple(
+COLLECT_WINDOW: Final[tuple[tuple[CollectWindow, ...], ...]] = tuple(
     tuple(CollectWindow(s, x) for x in range(8)) for s in range(8)
 )
