@@ -48,20 +48,20 @@ from cardhall.games.somachi.gambling import apply_money, catch_up, challenge_ste
 from cardhall.games.somachi.legal import legal, legal_main
 from cardhall.games.somachi.scoring import end_hand, outcome, tableau_score
 from cardhall.games.somachi.tasks import (
+    ASK_TURN_T,
+    CHECK_OUT_T,
+    DRAW_T,
+    FLUSH_T,
+    NEXT_TURN_T,
     AfterOpening,
     AskOpen,
-    AskTurn,
     CatchUp,
     ChallengeStep,
-    CheckOut,
     ClaimWindow,
     CollectWindow,
     Deal,
-    Draw,
     Effect,
-    Flush,
     MatchStay,
-    NextTurn,
     OpeningDraw,
     OpenStep,
     RegularStart,
@@ -357,52 +357,57 @@ class SomachiState(State):
         the game ends). The cases come in the order of how often they run."""
         while self.need is None and not self.over and self._pending is None:
             t = self.tasks.pop()
-            match t:
-                case Flush():
-                    flush(self, t.actor)
-                case AskTurn():
-                    self.need = (K_MAIN, t.seat)
-                case Draw():
-                    draw(self, t)
-                case CheckOut():
-                    if self._someone_out():
-                        self._end_hand("out")
-                case NextTurn():
-                    next_turn(self)
-                case ClaimWindow():
-                    ask_claim(self, t.seat, t.card)
-                case CollectWindow():
-                    ask_collect(self, t.seat, t.suit)
-                case MatchStay():
-                    match_stay_bets(self, t.start, t.k)
-                case Effect():
-                    effect(self, t.seat, t.card, t.target)
-                case ResolveAttack():
-                    resolve_attack(self, t.seat, t.target, t.card)
-                case ChallengeStep():
-                    challenge_step(self, t.seat, t.amount, t.k)
-                case OpenStep():
-                    open_step(self, t.k)
-                case OpeningDraw():
-                    open_draw(self, t.seat)
-                case AskOpen():
-                    if self.active[t.seat]:
-                        self.need = (K_OPEN, t.seat)
-                case AfterOpening():
-                    after_opening(self)
-                case CatchUp():
-                    catch_up(self, t.k)
-                case RegularStart():
-                    regular_start(self)
-                case SeedFlip():
-                    if self.deck:
-                        self._seed_flip()
-                    else:
-                        self._reshuffle()  # flips a seed itself
-                case Deal():
-                    deal(self, t.k)
-                case _:  # pragma: no cover
-                    raise AssertionError(f"unknown task {t!r}")
+            if type(t) is FLUSH_T:
+                flush(self, t.actor)
+            elif type(t) is ASK_TURN_T:
+                self.need = (K_MAIN, t.seat)
+            elif type(t) is DRAW_T:
+                draw(self, t)
+            elif type(t) is CHECK_OUT_T:
+                if self._someone_out():
+                    self._end_hand("out")
+            elif type(t) is NEXT_TURN_T:
+                next_turn(self)
+            else:
+                self._run_task(t)
+
+    def _run_task(self, t: Task) -> None:
+        """One of the rarer tasks (:meth:`_run` dispatches the frequent ones)."""
+        match t:
+            case ClaimWindow():
+                ask_claim(self, t.seat, t.card)
+            case CollectWindow():
+                ask_collect(self, t.seat, t.suit)
+            case MatchStay():
+                match_stay_bets(self, t.start, t.k)
+            case Effect():
+                effect(self, t.seat, t.card, t.target)
+            case ResolveAttack():
+                resolve_attack(self, t.seat, t.target, t.card)
+            case ChallengeStep():
+                challenge_step(self, t.seat, t.amount, t.k)
+            case OpenStep():
+                open_step(self, t.k)
+            case OpeningDraw():
+                open_draw(self, t.seat)
+            case AskOpen():
+                if self.active[t.seat]:
+                    self.need = (K_OPEN, t.seat)
+            case AfterOpening():
+                after_opening(self)
+            case CatchUp():
+                catch_up(self, t.k)
+            case RegularStart():
+                regular_start(self)
+            case SeedFlip():
+                if self.deck:
+                    self._seed_flip()
+                else:
+                    self._reshuffle()  # flips a seed itself
+            case Deal():
+                deal(self, t.k)
+            case _:  # pragma: no cover
+                raise AssertionError(f"unknown task {t!r}")
 
     def _next_active(self, seat: int) -> int:
         n = self.players

@@ -173,6 +173,15 @@ Task = (
 #: A reaction window waiting in :attr:`SomachiState.trig` for the next :class:`Flush`.
 Window = ClaimWindow | CollectWindow
 
+#: The most frequent task types as constants: the driver dispatches on ``type(t) is ...``
+#: for these (a pointer comparison in the compiled build, where a ``match`` case calls
+#: isinstance on a class looked up by name), then ``match`` for the rest.
+FLUSH_T: Final = Flush
+ASK_TURN_T: Final = AskTurn
+DRAW_T: Final = Draw
+CHECK_OUT_T: Final = CheckOut
+NEXT_TURN_T: Final = NextTurn
+
 AFTER_OPENING: Final = AfterOpening()
 REGULAR_START: Final = RegularStart()
 NEXT_TURN: Final = NextTurn()
