@@ -944,8 +944,12 @@ class State(ABC):
 
     game: Game
     chance: Chance
-    events: list[Event]
     history: list[tuple[int, Action]]
+    #: The events built so far (:attr:`events` builds the told ones first).
+    _events: list[Event]
+    #: Events told but not built yet (see :meth:`_tell`): each the plain tuple of an
+    #: :class:`Event`'s fields ``(kind, seat, data, to)``.
+    _told: list[tuple[Any, ...]]
     #: Whether events are no longer recorded (see :meth:`silence`).
     quiet: bool = False
     #: The events as each seat (SPECTATOR: a spectator) may know them, kept so that each
@@ -961,7 +965,8 @@ class State(ABC):
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
         self.chance = chance
-        self.events = []
+        self._events = []
+        self._told = []
         self.history = []
         #: The shuffle the state waits for: (its cards, sorted; the method that goes on
         #: with the order; that method's other arguments). See :meth:`_shuffle`.
@@ -1240,9 +1245,32 @@ class State(ABC):
         view or record; its clones stay silent."""
         self.quiet = True
 
+    @property
+    def events(self) -> list[Event]:
+        """What happened so far, in order: the :class:`Event` list (events are only ever
+        appended to it; the told ones are built now, see :meth:`_tell`)."""
+        if self._told:
+            self._build_told()
+        return self._events
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._events = events
+        self._told = []
+
+    def _build_told(self) -> None:
+        """Make the told events :class:`Event` values (the game's hot paths and
+        :meth:`_emit` append the plain tuple ``(kind, seat, data, to)`` of an event's fields
+        to :attr:`_told`, once they checked :attr:`quiet`: a playout nobody reads builds
+        no :class:`Event`)."""
+        told = self._told
+        self._told = []
+        new = _new_tuple
+        self._events.extend([new(Event, t) for t in told])
+
     def _emit(self, kind: str, seat: int | None, **data: Any) -> None:
         if not self.quiet:
-            self.events.append(_new_tuple(Event, (kind, seat, data, None)))
+            self._told.append((kind, seat, data, None))
 
     def _emit_private(
         self,
@@ -1261,14 +1289,17 @@ class State(ABC):
         else:
             insiders = frozenset((seat,) if see is None else see)
             outsiders = frozenset(range(n)) - insiders | {SPECTATOR}
-        self.events.append(_new_tuple(Event, (kind, seat, private, insiders)))
-        self.events.append(_new_tuple(Event, (kind, seat, public, outsiders)))
+        told = self._told
+        told.append((kind, seat, private, insiders))
+        told.append((kind, seat, public, outsiders))
 
     def _copy_base(self, other: State) -> None:
         """Copy the protocol's own attributes into a fresh clone (for :meth:`clone`)."""
         other.game = self.game
         other.chance = self.chance.clone()
-        other.events = self.events.copy()
+        # the told events built first, so that the copies share their Event objects
+        other._events = self.events.copy()
+        other._told = []
         other.history = self.history.copy()
         other.quiet = self.quiet
         other._pending = self._pending

@@ -36,7 +36,6 @@ from cardhall.engine import (
     COMPILED,
     Action,
     Chance,
-    Event,
     Game,
     Legal,
     Observation,
@@ -62,8 +61,6 @@ SECOND: Final = Action("second")
 TAKES: Final = (Action("take", 1), Action("take", 2), Action("take", 3))
 _TAKE_LISTS: Final[tuple[list[Legal], ...]] = ([TAKES[0]], [TAKES[0], TAKES[1]], list(TAKES))
 _CHOICE_LIST: Final[list[Legal]] = [FIRST, SECOND]
-#: Builds an Event without the Python-level NamedTuple constructor (hot path only).
-_new_tuple: Final = tuple.__new__
 #: ``to_move`` while the next deal's cards wait to be shuffled (see State.apply_shuffle).
 SHUFFLING: Final = -2
 
@@ -288,7 +285,7 @@ class AbstracState(State):
         self.taken[seat].extend(cards)
         self.to_move = 1 - seat
         if not self.quiet:  # _emit, inline (every action but one is a take)
-            self.events.append(_new_tuple(Event, ("take", seat, {"cards": cards}, None)))
+            self._told.append(("take", seat, {"cards": cards}, None))
         if self.pos == 24:
             self._score_deal()
 

@@ -63,7 +63,6 @@ from cardhall.engine import (
     SPECTATOR,
     Action,
     Chance,
-    Event,
     Game,
     Legal,
     Observation,
@@ -101,7 +100,7 @@ PLAYS: Final[tuple[Action, ...]] = tuple(Action("play", c) for c in RAILOG_DECK)
 
 _FORMS: Final = {1: "solitaire", 2: "two-player", 4: "partner"}
 
-# Builds an Event without the Python-level NamedTuple constructor (hot path only).
+# Builds a named tuple (HandResult) without its Python-level constructor (hot path only).
 _new_tuple: Final = tuple.__new__
 # Multiplier by faces played (bit 1 alak, bit 2 arl): an arl alone adds nothing.
 _MULTIPLIER: Final = (1, 2, 1, 4)
@@ -546,7 +545,7 @@ class YamiroState(State):
         self.played.append(card)
         self.who.append(DECK_SEAT)
         if not self.quiet:
-            self.events.append(_new_tuple(Event, ("turn", DECK_SEAT, {"card": _TEXT[card]}, None)))
+            self._told.append(("turn", DECK_SEAT, {"card": _TEXT[card]}, None))
         return True
 
     def _ready(self) -> None:
@@ -592,7 +591,7 @@ class YamiroState(State):
         }
         self.results.append(record)  # shared with the event: never mutated
         if not self.quiet:
-            self.events.append(_new_tuple(Event, ("result", None, record, None)))
+            self._told.append(("result", None, record, None))
         self.played = []
         self.who = []
         self.hand_no += 1
@@ -659,16 +658,10 @@ class YamiroState(State):
             insort(hand, drawn)
         if not self.quiet:
             text = _TEXT[card]
-            events = self.events
-            inside = _INSIDERS[seat]
+            told = self._told
             private = {"card": text, "drew": _TEXT[drawn] if drawn >= 0 else None}
-            events.append(_new_tuple(Event, ("play", seat, private, inside)))
-            events.append(
-                _new_tuple(
-                    Event,
-                    ("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat]),
-                )
-            )
+            told.append(("play", seat, private, _INSIDERS[seat]))
+            told.append(("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat]))
         n = self.n
         if turn % n == 0 and turn >= ROUNDS * n:
             # a round is complete and the regular four are done: evaluate
@@ -687,7 +680,7 @@ class YamiroState(State):
         # Order of a hand: O1, P1, O2, draw, P2, O3, draw, P3, O4, draw, P4, draw; with
         # solitaire_draw_before_last the last draw comes before P4 instead of after it.
         if not self.quiet:
-            self.events.append(_new_tuple(Event, ("play", 0, {"card": _TEXT[card]}, None)))
+            self._told.append(("play", 0, {"card": _TEXT[card]}, None))
         self._solitaire_draws(0 if turn < ROUNDS else 2, turn)
 
     def _solitaire_draws(self, stage: int, turn: int) -> None:
@@ -740,9 +733,9 @@ class YamiroState(State):
             insort(self.hands[seat], card)
             if self.quiet:
                 return False
-            events = self.events
-            events.append(_new_tuple(Event, ("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat])))
-            events.append(_new_tuple(Event, ("draw", seat, {"card": None}, self._outsiders[seat])))
+            told = self._told
+            told.append(("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat]))
+            told.append(("draw", seat, {"card": None}, self._outsiders[seat]))
         return False
 
     @property
@@ -828,7 +821,8 @@ class YamiroState(State):
         other = YamiroState() if COMPILED else YamiroState.__new__(YamiroState)
         other.game = self.game
         other.chance = self.chance.clone()
-        other.events = self.events.copy()
+        other._events = self.events.copy()  # built first: the copies share the events
+        other._told = []
         other.history = self.history.copy()
         other.n = self.n
         other.solitaire = self.solitaire

@@ -702,7 +702,8 @@ class SomachiState(State):
         d = self.__dict__.copy()  # flags and ints as they are; mutable parts copied below
         other.__dict__ = d
         d["chance"] = self.chance.clone()
-        d["events"] = self.events.copy()
+        d["_events"] = self.events.copy()  # built first: the copies share the events
+        d["_told"] = []
         d["history"] = self.history.copy()
         if self.money is not None:
             d["money"] = self.money.clone()
