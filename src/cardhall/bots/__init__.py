@@ -7,14 +7,21 @@ legal actions, and a
 :class:`~cardhall.engine.Sampler` of the worlds consistent with what the seat has seen
 (``state.sampler(seat)``, whose only door is ``sample(rng)``). A bot never holds the
 real state, so it cannot read the cards hidden from its seat; the bot tests check that a
-decision does not change when those cards are redealt. :meth:`Bot.choose(state, seat)
-<Bot.choose>` builds the three from a state and calls :meth:`Bot.decide`: it is how
-the terminal, the web, the analysis runner and the adapters ask a bot.
+decision does not change when those cards are redealt. Whoever holds the state (the
+terminal, the web's bot runner, the analysis runner, the benchmarks, the Gymnasium
+tables) builds the three and calls :meth:`Bot.decide`; :meth:`Bot.choose(state, seat)
+<Bot.choose>` is that call written once, for tests, doctests and scripts.
+
+>>> from cardhall.registry import make_game
+>>> state = make_game("somachi", 3).new_state(seed=1)
+>>> bot = make_bot(state.game, "heuristic")
+>>> action = bot.decide(state.observe(0), state.legal_actions(0), state.sampler(0))
+>>> action == bot.choose(state, 0) and state.is_legal(0, action)
+True
 
 Levels, weakest to strongest: ``random``, ``heuristic``, ``ismcts``, ``perfect`` (exact
 solver, Abstrac only). :func:`bot_levels` lists what a game offers.
 
->>> from cardhall.registry import make_game
 >>> game = make_game("abstrac")
 >>> bot = make_bot(game, "random", seed=1)
 >>> state = game.new_state(seed=1)
