@@ -53,7 +53,13 @@ def bot_label(level: str) -> str:
 
 def bot_name(level: str, taken: Collection[str] = ()) -> str:
     """A bot's name at a table: its level and the first of the level's names not in
-    ``taken`` (the names already seated)."""
+    ``taken`` (the names already seated).
+
+    >>> bot_name("heuristic"), bot_name("heuristic", {"Heuristic Hana"})
+    ('Heuristic Hana', 'Heuristic Hugo')
+    >>> bot_name("newlevel")
+    'Newlevel bot'
+    """
     label, _, names = BOT_LEVELS.get(level, (level.capitalize(), "", ()))
     for first in names:
         if f"{label} {first}" not in taken:

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from cardhall import narration
 from cardhall.cards import SuitNames
-from cardhall.engine import Event, State
+from cardhall.engine import HIDDEN_EVENT, Event, State
 from cardhall.web.limits import Recent
 from cardhall.web.tablelog import Cached
 
@@ -66,12 +66,14 @@ def projected_events(
     narration context each carries its ``"text"`` (and, closing a hand, its
     ``"summary"``), told from the start of its hand (``kinds``: every event's kind, when
     the caller has them)."""
-    events = state.events
+    # the one masking of events (State.observed_events): a hidden event is HIDDEN_EVENT
+    seen = state.observed_events(seat)
+    hidden = HIDDEN_EVENT
     if ctx is None:
-        return [events[i].to_json(i) for i in range(start, stop) if events[i].visible_to(seat)]
-    kinds = kinds if kinds is not None else [e.kind for e in events]
+        return [seen[i].to_json(i) for i in range(start, stop) if seen[i] is not hidden]
+    kinds = kinds if kinds is not None else [e.kind for e in state.events]
     begin = narration.context_start(ctx.game, kinds, start, stop)
-    feed = [events[i].to_json(i) for i in range(begin, stop) if events[i].visible_to(seat)]
+    feed = [seen[i].to_json(i) for i in range(begin, stop) if seen[i] is not hidden]
     heard = sum(1 for e in feed if e["seq"] < start)
     return narration.annotate(feed, ctx, start=heard)
 
