@@ -10,21 +10,23 @@ Three kinds of evidence, for every game configuration listed below:
   information-state strings (the exact record of what the seat saw and did), equal
   spectator views (public observation) and equal private parts (private observation),
   in the configurations below and in generated ones (game, player count and options);
-* **mutations**: every field of real views that the encoder does not declare derived
-  (``DERIVED``: computed from the other fields) is changed one at a time (a number moved
-  by one, a flag flipped, a card swapped for another, two cards of a list swapped, a list
-  shortened) and the observation must change;
+* **mutations**: every field of what the encoder reads (``Encoder.seen``: the seat's
+  typed observation, or its JSON view for an encoder that reads views) that the encoder
+  does not declare derived (``DERIVED``: computed from the other fields, or held by the
+  history) is changed one at a time (a number moved by one, a flag flipped, a card
+  swapped for another, two cards of a list swapped, a list shortened) and the
+  observation must change;
 * **privacy**: the public observation is the same from the seat's view and the
   spectator's, so it holds nothing private.
 """
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import fnmatch
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -32,6 +34,7 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
+from cardhall.cards import FRENCH_DECK, RAILOG_DECK, FrenchCard, RailogCard
 from cardhall.engine import State, choose_uniform
 from cardhall.errors import OptionError
 from cardhall.interop import (
@@ -100,18 +103,41 @@ def _states(r: Research, games: int = 6, per_game: int = 40) -> Iterator[State]:
                 replay.apply(*moves[i])
 
 
+def _children(value: Any) -> list[tuple[Any, Any]]:
+    """The parts of a view or observation value, by key (a field, a key, an index)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)]
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a NamedTuple
+        return list(zip(value._fields, value, strict=True))
+    if isinstance(value, Mapping):
+        return list(value.items())
+    if isinstance(value, list | tuple):
+        return list(enumerate(value))
+    return []
+
+
+def _plain(value: Any) -> Any:
+    """A view or observation value as JSON data (frozensets sorted)."""
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, list) or (isinstance(value, tuple) and not hasattr(value, "_fields")):
+        return [_plain(v) for v in value]
+    parts = _children(value)
+    if parts:
+        return {str(k): _plain(v) for k, v in parts}
+    if dataclasses.is_dataclass(value) or isinstance(value, Mapping):
+        return {}
+    return value
+
+
 def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, default=str)
+    return json.dumps(_plain(data), sort_keys=True, default=str)
 
 
 def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
     yield path, value
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from _leaves(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _leaves(v, (*path, i))
+    for k, v in _children(value):
+        yield from _leaves(v, (*path, k))
 
 
 def _pattern(path: tuple[Any, ...]) -> str:
@@ -123,30 +149,52 @@ def _mutations(value: Any, ordered: bool, seen: set[str]) -> Iterator[Any]:
     took in the sampled views, the alternatives for a word."""
     if isinstance(value, bool):
         yield not value
+    elif isinstance(value, RailogCard | FrenchCard):
+        deck = RAILOG_DECK if isinstance(value, RailogCard) else FRENCH_DECK
+        yield deck[(int(value) + 1) % len(deck)]
     elif isinstance(value, int | float):
         yield value + 1
         yield value - 1
-    elif value is None:
-        yield from (0, 1)
+    elif value is None:  # the values the field took, and 1 (0 may mean "none" in a tensor)
+        yield 1
         yield from (json.loads(v) for v in sorted(seen) if v != "null")
     elif isinstance(value, str) and value in RAILOG_CARD:
         yield next(c for c in RAILOG_CARD if c != value)
     elif isinstance(value, str):
         yield from (json.loads(v) for v in sorted(seen) if json.loads(v) != value)
-    elif isinstance(value, list) and value:
-        flat = not isinstance(value[0], dict | list)
+    elif isinstance(value, frozenset) and value:
+        yield frozenset(sorted(value)[:-1])
+    elif isinstance(value, list | tuple) and value and not hasattr(value, "_fields"):
+        flat = not isinstance(value[0], dict | list | tuple | Mapping)
         if ordered and flat and len(value) >= 2 and value[0] != value[1]:
-            yield [value[1], value[0], *value[2:]]  # order
+            yield type(value)([value[1], value[0], *value[2:]])  # order
         yield value[:-1]
 
 
-def _set(view: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    out = copy.deepcopy(view)
-    node: Any = out
-    for p in path[:-1]:
-        node = node[p]
-    node[path[-1]] = value
-    return out
+def _replaced(node: Any, key: Any, new: Any) -> Any:
+    """``node`` with its part ``key`` replaced by ``new`` (a copy: nothing is changed)."""
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        return dataclasses.replace(node, **{key: new})
+    if isinstance(node, tuple) and hasattr(node, "_fields"):
+        return node._replace(**{key: new})
+    if isinstance(node, Mapping):
+        return {**node, key: new}
+    items = list(node)
+    items[key] = new
+    return type(node)(items)
+
+
+def _get(value: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        value = dict(_children(value))[key]
+    return value
+
+
+def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """A copy of a view or observation with the part at ``path`` replaced by ``new``."""
+    if not path:
+        return new
+    return _replaced(value, path[0], _set(_get(value, path[:1]), path[1:], new))
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[_id(c) for c in CONFIGS])
@@ -160,7 +208,7 @@ def test_every_field_of_the_view_reaches_the_observation(config: Config) -> None
     seen: dict[str, set[str]] = {}
     for state in _states(r, games=3, per_game=6):
         seat = min(state.actors()) if state.actors() else 0
-        view = state.view(seat)
+        view = enc.seen(state, seat)
         samples.append((state, seat, view))
         for path, value in _leaves(view):
             seen.setdefault(_pattern(path), set()).add(_dumps(value))
@@ -184,7 +232,7 @@ def test_every_field_of_the_view_reaches_the_observation(config: Config) -> None
             for changed in _mutations(value, ordered, seen[key]):
                 try:
                     after = enc.observation(state, seat, view=_set(view, path, changed))
-                except (IndexError, KeyError, ValueError, TypeError):
+                except (IndexError, KeyError, ValueError, TypeError, AttributeError):
                     continue  # not a value the field can hold
                 assert not np.array_equal(after, base), f"{key}: {value!r} -> {changed!r}"
                 checked.add(key)
@@ -193,8 +241,9 @@ def test_every_field_of_the_view_reaches_the_observation(config: Config) -> None
 
 def _view_after(
     name: str, players: int, options: dict[str, Any], seed: int, until: Any
-) -> tuple[Research, State, dict[str, Any]]:
-    """A real state of seeded random play, at the first point where ``until(view)``."""
+) -> tuple[Research, State, Any]:
+    """A real state of seeded random play, at the first point where ``until(view)`` (the
+    JSON view of seat 0), with what seat 0's encoder reads there (``Encoder.seen``)."""
     r = research(make_game(name, players, **options), CAP)
     state = r.game.new_state(seed=seed)
     rng = random.Random(seed)
@@ -202,45 +251,49 @@ def _view_after(
         assert not r.finished(state), "the situation never came up"
         seat = min(state.actors())
         state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
-    return r, state, state.view(0)
+    return r, state, r.encoder.seen(state, 0)
+
+
+def _first_pile(seen: Any) -> tuple[Any, ...]:
+    """The path of the first card of the first pile on a Somachi table."""
+    for t, tableau in _children(_get(seen, ("tableaus",))):
+        for j, pile in _children(tableau):
+            if len(pile):
+                return ("tableaus", t, j, 0)
+    raise AssertionError("no pile on the table")
 
 
 def test_the_lossy_cases_of_the_old_encoding_are_told_apart() -> None:
     """The cases where the learned encoding of earlier versions lost information."""
     # Somachi, 6 players: face-up table cards (the old tensor kept pile counts only)
-    r, state, view = _view_after(
+    r, state, seen = _view_after(
         "somachi", 6, {}, 3, lambda v: sum(len(p) for t in v["tableaus"] for p in t) >= 3
     )
-    obs = r.encoder.observation(state, 0, view=view)
-    on_table = {c for t in view["tableaus"] for p in t for c in p}
-    pile = next(p for t in view["tableaus"] for p in t)
-    other = copy.deepcopy(view)
-    spare = next(c for c in RAILOG_CARD if c not in on_table and c != pile[0])
-    next(p for t in other["tableaus"] for p in t)[0] = spare
-    assert not np.array_equal(r.encoder.observation(state, 0, view=other), obs)
+    obs = r.encoder.observation(state, 0, view=seen)
+    on_table = {c for _, c in _leaves(_get(seen, ("tableaus",))) if isinstance(c, int)}
+    path = _first_pile(seen)
+    spare = next(c for c in RAILOG_DECK if c not in on_table)
+    assert not np.array_equal(r.encoder.observation(state, 0, view=_set(seen, path, spare)), obs)
     # Somachi, 2 players: every suit's arl owner has a place
     tensors = set()
-    for suit in range(1, 9):
+    for suit in range(8):
         for owner in (0, 1):
-            mine = copy.deepcopy(view | {"arls": {str(suit): owner}})
-            mine["hand_sizes"] = view["hand_sizes"]
+            mine = _set(seen, ("arl_owner",), tuple(owner if x == suit else None for x in range(8)))
             tensors.add(r.encoder.observation(state, 0, view=mine).tobytes())
     assert len(tensors) == 16
     # Yamiro: a tied hand is not "seat 0 won"
-    r, state, view = _view_after("yamiro", 2, {}, 1, lambda v: len(v["results"]) >= 1)
-    won = copy.deepcopy(view)
-    tied = copy.deepcopy(view)
-    won["results"][0]["winner"] = 0
-    tied["results"][0]["winner"] = None
+    r, state, seen = _view_after("yamiro", 2, {}, 1, lambda v: len(v["results"]) >= 1)
+    won = _set(seen, ("results", 0, "winner"), 0)
+    tied = _set(seen, ("results", 0, "winner"), None)
     assert not np.array_equal(
         r.encoder.observation(state, 0, view=won), r.encoder.observation(state, 0, view=tied)
     )
     # Getha, 5 players and more: the entries of every seat count
-    r, state, view = _view_after("getha", 6, {"max_deals": 3}, 2, lambda v: v["phase"] == "bet")
-    obs = r.encoder.observation(state, 0, view=view)
+    r, state, seen = _view_after("getha", 6, {"max_deals": 3}, 2, lambda v: v["phase"] == "bet")
+    obs = r.encoder.observation(state, 0, view=seen)
     for seat in range(6):
-        later = copy.deepcopy(view)
-        later["seats"][seat]["stack"] += 1
+        stack = ("seats", seat, "stack")
+        later = _set(seen, stack, _get(seen, stack) + 1)
         assert not np.array_equal(r.encoder.observation(state, 0, view=later), obs), seat
 
 
@@ -316,8 +369,9 @@ class _Tensors:
         self._one("public view", public, public_string(state))
         for seat in range(self.r.game.players):
             view = state.view(seat)
-            obs = enc.observation(state, seat, view=view)
-            info = enc.information_state(state, seat, view=view)
+            seen = enc.seen(state, seat)
+            obs = enc.observation(state, seat, view=seen)
+            info = enc.information_state(state, seat, view=seen)
             assert obs.shape == (enc.observation_size,) and obs.dtype == np.float32
             assert info.shape == (enc.information_state_size,)
             assert np.isfinite(info).all() and info.min() >= 0.0 and info.max() <= 1.0

@@ -29,7 +29,7 @@ import numpy as np
 
 from cardhall.cards import FRENCH_DECK
 from cardhall.engine import Event, State
-from cardhall.games.abstrac import RUN_TABLE, SET_POINTS, deal_scores
+from cardhall.games.abstrac import RUN_TABLE, SET_POINTS, AbstracObservation, deal_scores
 from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
 from cardhall.interop.tensor import Encoder, card_labels, cells, fixed
 
@@ -116,14 +116,13 @@ class AbstracSpec(Spec):
         return mean_centred(view_of(state)["totals"])
 
 
-#: The French card notation -> index 0..23.
-_CARD: dict[str, int] = {str(c): int(c) for c in FRENCH_DECK}
 #: The highest score of one deal (four aces and more: over every split, as above).
 MAX_DEAL_SCORE = 432
 
 
 class AbstracEncoder(Encoder):
-    """Abstrac's tensors (layout in ``docs/interop.md``). Everything but the seat is
+    """Abstrac's tensors (layout in ``docs/interop.md``), read from the typed
+    :class:`~cardhall.games.abstrac.AbstracObservation`. Everything but the seat is
     public: Abstrac is a game of perfect information."""
 
     DERIVED: tuple[str, ...] = (
@@ -132,8 +131,8 @@ class AbstracEncoder(Encoder):
         "options",
         "options.*",
         "seat",
-        "legal",
-        "legal.*",
+        "events",
+        "events.*",
         "combos",
         "combos.*",
         "outcome",
@@ -180,28 +179,33 @@ class AbstracEncoder(Encoder):
             h.add(f"deal[{d}].choice", ["first", "second"])
             h.add(f"deal[{d}].takes", range(24))
 
-    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def seen(self, state: State, seat: int | None) -> AbstracObservation:
+        obs = state.observe(seat)
+        assert isinstance(obs, AbstracObservation)
+        return obs
+
+    def encode_public(self, view: AbstracObservation, out: np.ndarray) -> None:
         mv = cells(out)
         p = self.public
-        for s in view["actors"]:
+        for s in view.actors:
             p.set(out, "actors", s)
-        mv[p["over"].start] = float(view["over"])
-        mv[p["moves"].start] = view["moves"] / self.research.bounds.max_decisions
-        p.set(out, "dealer", view["dealer"])
-        p.set(out, "first", 0 if view["first"] is None else 1 + view["first"])
+        mv[p["over"].start] = float(view.is_over)
+        mv[p["moves"].start] = view.moves / self.research.bounds.max_decisions
+        p.set(out, "dealer", view.dealer)
+        p.set(out, "first", 0 if view.first is None else 1 + view.first)
         row_start = self._row_start
-        for i, text in enumerate(view["row"]):
-            mv[row_start[i] + _CARD[text]] = 1.0
-        for s, taken in enumerate(fixed(view["taken"], 2, "taken")):
+        for i, card in enumerate(view.row):
+            mv[row_start[i] + int(card)] = 1.0
+        for s, taken in enumerate(fixed(view.taken, 2, "taken")):
             start_in, start_order = self._taken_start[s]
-            for i, text in enumerate(taken):
-                c = _CARD[text]
+            for i, card in enumerate(taken):
+                c = int(card)
                 mv[start_in + c] = 1.0
                 mv[start_order + c] = (i + 1) / 24
-        for s, total in enumerate(fixed(view["totals"], 2, "totals")):
+        for s, total in enumerate(fixed(view.totals, 2, "totals")):
             p.set(out, "totals", s, min(1.0, total / self.target))
             p.set(out, "totals_exact", s, total / self.total_scale)
-        for d, deal in enumerate(view["deals"]):
+        for d, deal in enumerate(view.deals):
             row = [1.0, deal["dealer"], deal["first"]]
             row += [c / 96 for c in fixed(deal["combos"], 2, "combos")]
             row += [x / MAX_DEAL_SCORE for x in fixed(deal["scores"], 2, "scores")]
@@ -210,7 +214,7 @@ class AbstracEncoder(Encoder):
                 raise ValueError(f"deals[{d}]: {len(row)} values for {len(block)}")
             out[block.start : block.stop] = row
 
-    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
+    def encode_private(self, view: AbstracObservation, seat: int, out: np.ndarray) -> None:
         self.private.set(out, "seat", seat)
 
     def encode_history(

@@ -490,9 +490,9 @@ class CardhallObserver:
             enc = self.encoder
             kind = self.kind
             if kind == "observation":
-                got = enc.observation(st, player, view=_view(state, player))
+                got = enc.observation(st, player, view=_seen(state, player, enc))
             elif kind == "information_state":
-                got = enc.information_state(st, player, view=_view(state, player))
+                got = enc.information_state(st, player, view=_seen(state, player, enc))
             elif kind == "public":
                 got = enc.public_observation(st)
             else:
@@ -550,6 +550,16 @@ def _view(state: CardhallState, player: int) -> dict[str, Any]:
     if view is None:
         view = state._cache[key] = state.engine.view(player)
     return view
+
+
+def _seen(state: CardhallState, player: int, enc: Encoder) -> Any:
+    """What the encoder reads for ``player`` (:meth:`Encoder.seen`), cached until the
+    engine state changes."""
+    key = ("seen", player)
+    seen = state._cache.get(key)
+    if seen is None:
+        seen = state._cache[key] = enc.seen(state.engine, player)
+    return seen
 
 
 # --------------------------------------------------------------------------- registration

@@ -149,7 +149,7 @@ class RLCardEnv(Env):
         st = self.game._require()
         seat, legal = state["seat"], state["legal"]
         return {
-            "obs": self.encoder.observation(st, seat, view=state["view"]),
+            "obs": self.encoder.observation(st, seat),
             "legal_actions": OrderedDict((i, None) for i in legal),
             "raw_obs": state["view"],
             "raw_legal_actions": [str(a) for a in legal.values()],

@@ -40,9 +40,15 @@ import numpy as np
 
 from cardhall.cards import ALAK, RANK, SUIT_INDEX
 from cardhall.engine import Event, State
-from cardhall.games.somachi import HAND_SIZE, MAX_HANDS, NEED_NAMES, TARGET_POINTS
+from cardhall.games.somachi import (
+    HAND_SIZE,
+    MAX_HANDS,
+    NEED_NAMES,
+    TARGET_POINTS,
+    SomachiObservation,
+)
 from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
-from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
+from cardhall.interop.tensor import Encoder, card_labels, cells, fixed
 from cardhall.money import build_pots, split
 
 __all__ = ["SomachiEncoder", "SomachiSpec"]
@@ -199,8 +205,11 @@ class SomachiEncoder(Encoder):
         "options",
         "options.*",
         "seat",
-        "legal",
-        "legal.*",
+        # in the history: the events, and the discard pile below its top (each discard
+        # is a token; the observation holds the top card and the pile's size)
+        "events",
+        "events.*",
+        "discard.*",
         "scores",
         "scores.*",
         "tallies",
@@ -216,6 +225,7 @@ class SomachiEncoder(Encoder):
     )
     UNORDERED: tuple[str, ...] = (
         "hand",
+        "discard",
         "hands.*.winners",
         "hands.*.pots.*.eligible",
         "hands.*.pots.*.winners",
@@ -286,6 +296,10 @@ class SomachiEncoder(Encoder):
         q.add("seat", seats)
         q.add("hand", cards)
         q.add("taken", cards)
+        #: Offsets the hot path writes at (the blocks above, looked up once).
+        self._tableau_start = [p[f"tableau_{s}"].start for s in seats]
+        self._pile_start = p["tableau.pile"].start
+        self._place_start = p["tableau.place"].start
         # history tokens
         self.codes: dict[str, int] = {}
         size = 0
@@ -309,54 +323,69 @@ class SomachiEncoder(Encoder):
 
     # -- observation ----------------------------------------------------------------------
 
-    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def seen(self, state: State, seat: int | None) -> SomachiObservation:
+        obs = state.observe(seat)
+        assert isinstance(obs, SomachiObservation)
+        return obs
+
+    def encode_public(self, view: SomachiObservation, out: np.ndarray) -> None:
         p = self.public
+        mv = cells(out)
         n = self.players
         most = self.most
-        for s in view["actors"]:
+        for s in view.actors:
             p.set(out, "actors", s)
-        p.set(out, "over", 0, float(view["over"]))
-        p.set(out, "moves", 0, view["moves"] / self.research.bounds.max_decisions)
-        p.set(out, "hand_number", 0, view["hand_number"] / self.hand_slots)
-        p.set(out, "dealer", view["dealer"])
-        if view["turn"] is not None:
-            p.set(out, "turn", view["turn"])
-        pending = view["pending"]
+        p.set(out, "over", 0, float(view.is_over))
+        p.set(out, "moves", 0, view.moves / self.research.bounds.max_decisions)
+        p.set(out, "hand_number", 0, view.hand_number / self.hand_slots)
+        p.set(out, "dealer", view.dealer)
+        if view.turn is not None:
+            p.set(out, "turn", view.turn)
+        pending = view.pending
         if pending is not None:
-            p.set(out, "pending.kind", NEED_NAMES.index(pending["kind"]))
-            p.set(out, "pending.seat", pending["seat"])
-            if "card" in pending:
-                p.set(out, "pending.card", RAILOG_CARD[pending["card"]])
-            if "suit" in pending:
-                p.set(out, "pending.suit", pending["suit"] - 1)
-            if "attacker" in pending:
-                p.set(out, "pending.attacker", pending["attacker"])
-            if "amount" in pending:
-                p.set(out, "pending.amount", 0, pending["amount"] / most)
-            if "for" in pending:
-                p.set(out, "pending.for", ("bring-in", "stay-in bets").index(pending["for"]))
-        for s, size in enumerate(fixed(view["hand_sizes"], n, "hand_sizes")):
+            p.set(out, "pending.kind", NEED_NAMES.index(pending.kind))
+            p.set(out, "pending.seat", pending.seat)
+            if pending.card is not None:
+                p.set(out, "pending.card", int(pending.card))
+            if pending.suit is not None:
+                p.set(out, "pending.suit", pending.suit)
+            if pending.attacker is not None:
+                p.set(out, "pending.attacker", pending.attacker)
+            if pending.amount is not None:
+                p.set(out, "pending.amount", 0, pending.amount / most)
+            if pending.owed_for is not None:
+                p.set(out, "pending.for", ("bring-in", "stay-in bets").index(pending.owed_for))
+        for s, size in enumerate(fixed(view.hand_sizes, n, "hand_sizes")):
             p.set(out, "hand_sizes", s, size / 96)
-        for s, piles in enumerate(fixed(view["tableaus"], n, "tableaus")):
+        pile_start, place_start = self._pile_start, self._place_start
+        for s, piles in enumerate(fixed(view.tableaus, n, "tableaus")):
+            seat_start = self._tableau_start[s]
             for j, pile in enumerate(piles):
-                for i, text in enumerate(pile):
-                    c = RAILOG_CARD[text]
-                    p.set(out, f"tableau_{s}", c)
-                    p.set(out, "tableau.pile", c, (j + 1) / 32)
-                    p.set(out, "tableau.place", c, (i + 1) / 96)
-        if view["discard_top"] is not None:
-            p.set(out, "discard_top", RAILOG_CARD[view["discard_top"]])
-        for i, key in enumerate(("discard_size", "deck_size", "removed_size")):
-            p.set(out, "sizes", i, view[key] / 96)
-        for suit, owner in view["arls"].items():
-            p.set(out, f"arls[{int(suit)}]", owner)
-        for name in ("dealt", "active"):
-            for s, flag in enumerate(fixed(view[name], n, name)):
+                at_pile = (j + 1) / 32
+                for i, card in enumerate(pile):
+                    c = int(card)
+                    if not 0 <= c < 96:
+                        raise IndexError(f"tableau_{s}: no card {c}")
+                    mv[seat_start + c] = 1.0
+                    mv[pile_start + c] = at_pile
+                    mv[place_start + c] = (i + 1) / 96
+        discard = view.discard
+        if discard:
+            p.set(out, "discard_top", int(discard[-1]))
+        sizes = p["sizes"].start
+        mv[sizes] = len(discard) / 96
+        mv[sizes + 1] = view.deck_size / 96
+        mv[sizes + 2] = view.removed_size / 96
+        for x, owner in enumerate(fixed(view.arl_owner, 8, "arl_owner")):
+            if owner is not None:
+                p.set(out, f"arls[{x + 1}]", owner)
+        for name, flags in (("dealt", view.dealt), ("active", view.active)):
+            for s, flag in enumerate(fixed(flags, n, name)):
                 p.set(out, name, s, float(flag))
         cap = self.research.bounds.max_decisions
-        p.set(out, "multiplier", 0, _exponent(view["multiplier"]) / cap)
-        p.set(out, "turns", 0, view["turns"] / self.max_turns)
-        for h, entry in enumerate(view["hands"]):
+        p.set(out, "multiplier", 0, _exponent(view.multiplier) / cap)
+        p.set(out, "turns", 0, view.turns / self.max_turns)
+        for h, entry in enumerate(view.hands):
             mult = entry["multiplier"]
             _exponent(mult)
             row = [1.0]
@@ -381,25 +410,31 @@ class SomachiEncoder(Encoder):
                 raise ValueError(f"hands[{h}]: {len(row)} values for {len(block)}")
             out[block.start : block.stop] = row
         if self.gambling:
-            for name in ("chips", "in_pot"):
-                for s, amount in enumerate(fixed(view[name], n, name)):
+            if view.chips is None or view.in_pot is None or view.bring_in is None:
+                raise ValueError("a gambling game's observation holds chips, pot and bring-in")
+            for name, amounts in (("chips", view.chips), ("in_pot", view.in_pot)):
+                for s, amount in enumerate(fixed(amounts, n, name)):
                     p.set(out, name, s, amount / most)
-            p.set(out, "bring_in", 0, view["bring_in"] / most)
-            bets = view["stay_bets"]
+            p.set(out, "bring_in", 0, view.bring_in / most)
+            bets = view.stay_bets or ()
             if len(bets) > 2:
                 raise ValueError(f"stay_bets: {len(bets)} bets, at most 2")
             for k, (seat, amount) in enumerate(bets):
                 p.set(out, f"stay_bets[{k}]", 0)
                 p.set(out, f"stay_bets[{k}]", 1 + seat)
                 p.set(out, f"stay_bets[{k}]", 1 + n, amount / most)
+        elif not (view.chips is view.in_pot is view.bring_in is view.stay_bets is None):
+            raise ValueError("chips, pot, bring-in or bets in a game without gambling")
 
-    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
+    def encode_private(self, view: SomachiObservation, seat: int, out: np.ndarray) -> None:
         q = self.private
         q.set(out, "seat", seat)
-        for text in view["hand"]:
-            q.set(out, "hand", RAILOG_CARD[text])
-        if view["taken"] is not None:
-            q.set(out, "taken", RAILOG_CARD[view["taken"]])
+        if view.hand is None:
+            raise ValueError("a spectator's observation has no private part")
+        for card in view.hand:
+            q.set(out, "hand", int(card))
+        if view.taken is not None:
+            q.set(out, "taken", int(view.taken))
 
     # -- history --------------------------------------------------------------------------
 

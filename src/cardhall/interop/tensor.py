@@ -10,8 +10,10 @@ fixed per game configuration (and decision cap):
   since the start (the events shown to it and its own actions), so that two different
   action-observation histories of a seat never encode the same (perfect recall).
 
-Observations are built from ``state.view(seat)`` and histories from the events the seat
-may see (``Event.visible_to``) and its own actions: never from hidden state. Every value
+Observations are built from what the seat may know -- its typed observation
+(``state.observe(seat)``; the JSON view ``state.view(seat)`` for an encoder that has not
+moved to it, see :meth:`Encoder.seen`) -- and histories from the events the seat may see
+(``Event.visible_to``) and its own actions: never from hidden state. Every value
 has a name (:meth:`Encoder.names`), e.g. ``hand[5/S3]`` or ``results[2].winner[tie]``;
 ``docs/interop.md`` documents each game's layout field by field.
 
@@ -145,15 +147,20 @@ class Encoder(ABC):
     Subclasses build :attr:`public`, :attr:`private` and :attr:`history` layouts in
     ``__init__`` (after calling this one) and fill them in :meth:`encode_public`,
     :meth:`encode_private` and :meth:`encode_history`, writing into a zeroed buffer.
+    The first two read what :meth:`seen` gives: a subclass that reads the typed
+    observation (no card made text and read back, no sentence or derived field built for
+    a tensor) returns ``state.observe(seat)`` there.
     """
 
-    #: View fields the observation leaves out because the other fields (and the game's
-    #: configuration) determine them: glob patterns over dotted paths, ``*`` for a list
-    #: index (e.g. ``"sides.*.total"``). The tests change every other field of real views
-    #: and check that the observation changes.
+    #: Fields of what the encoder reads (:meth:`seen`: the typed observation's fields, or
+    #: the JSON view's keys) that the observation tensor leaves out because the other
+    #: fields (and the game's configuration) determine them, or because the history holds
+    #: them (``events``): glob patterns over dotted paths, ``*`` for a list index (e.g.
+    #: ``"results.*.points"``). The tests change every other field of real observations
+    #: and check that the tensor changes.
     DERIVED: tuple[str, ...] = ()
-    #: View lists whose order carries nothing beyond the other fields (a hand kept sorted,
-    #: a list in the order of another one): the tests do not reorder them.
+    #: Lists whose order carries nothing beyond the other fields (a hand kept sorted, a
+    #: list in the order of another one): the tests do not reorder them.
     UNORDERED: tuple[str, ...] = ()
 
     def __init__(self, research: Research) -> None:
@@ -166,13 +173,20 @@ class Encoder(ABC):
 
     # -- what subclasses write -------------------------------------------------------
 
-    @abstractmethod
-    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
-        """Fill the public layout from a view (the spectator's, or a seat's)."""
+    def seen(self, state: State, seat: int | None) -> Any:
+        """What :meth:`encode_public` and :meth:`encode_private` read for ``seat``
+        (``None``: a spectator): here its JSON view without the legal list; an encoder
+        that reads the typed observation returns ``state.observe(seat)``."""
+        return state.view(seat, legal=False)
 
     @abstractmethod
-    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
-        """Fill the private layout from ``seat``'s view."""
+    def encode_public(self, view: Any, out: np.ndarray) -> None:
+        """Fill the public layout from what :meth:`seen` gives (the spectator's, or a
+        seat's)."""
+
+    @abstractmethod
+    def encode_private(self, view: Any, seat: int, out: np.ndarray) -> None:
+        """Fill the private layout from what :meth:`seen` gives ``seat``."""
 
     @abstractmethod
     def encode_history(
@@ -197,9 +211,9 @@ class Encoder(ABC):
         return self.observation_names() + [f"history.{n}" for n in self.history.names()]
 
     def public_observation(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
-        """What everyone sees (from the spectator's view)."""
+        """What everyone sees (from the spectator's observation)."""
         buf = _zeroed(out, self.public.size)
-        self.encode_public(state.view(None), buf)
+        self.encode_public(self.seen(state, None), buf)
         return buf
 
     def private_observation(
@@ -207,7 +221,7 @@ class Encoder(ABC):
     ) -> np.ndarray:
         """What only ``seat`` sees, and who it is."""
         buf = _zeroed(out, self.private.size)
-        self.encode_private(state.view(seat, legal=False), seat, buf)
+        self.encode_private(self.seen(state, seat), seat, buf)
         return buf
 
     def observation(
@@ -215,11 +229,12 @@ class Encoder(ABC):
         state: State,
         seat: int,
         out: np.ndarray | None = None,
-        view: dict[str, Any] | None = None,
+        view: Any = None,
     ) -> np.ndarray:
-        """``seat``'s current view: public ⊕ private (``view``: already built)."""
+        """``seat``'s current view: public ⊕ private (``view``: what :meth:`seen` gives
+        for it, already built)."""
         buf = _zeroed(out, self.observation_size)
-        view = state.view(seat, legal=False) if view is None else view
+        view = self.seen(state, seat) if view is None else view
         cut = self.public.size
         self.encode_public(view, buf[:cut])
         self.encode_private(view, seat, buf[cut:])
@@ -230,9 +245,10 @@ class Encoder(ABC):
         state: State,
         seat: int,
         out: np.ndarray | None = None,
-        view: dict[str, Any] | None = None,
+        view: Any = None,
     ) -> np.ndarray:
-        """Everything ``seat`` knows: its observation ⊕ its history."""
+        """Everything ``seat`` knows: its observation ⊕ its history (``view``: as for
+        :meth:`observation`)."""
         buf = _zeroed(out, self.information_state_size)
         cut = self.observation_size
         self.observation(state, seat, buf[:cut], view)

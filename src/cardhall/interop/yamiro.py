@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from cardhall.engine import Event, State
-from cardhall.games.yamiro import Yamiro
+from cardhall.games.yamiro import Yamiro, YamiroObservation
 from cardhall.interop.spec import Form, Research, Spec, mean_centred, register_spec, view_of
 from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
 
@@ -130,7 +130,8 @@ def parse_result_text(
 
 
 class YamiroEncoder(Encoder):
-    """Yamiro's tensors (layout in ``docs/interop.md``)."""
+    """Yamiro's tensors (layout in ``docs/interop.md``), read from the typed
+    :class:`~cardhall.games.yamiro.YamiroObservation`."""
 
     DERIVED: tuple[str, ...] = (
         # the configuration: constant
@@ -144,25 +145,13 @@ class YamiroEncoder(Encoder):
         # the seat's own: the private header and the side it belongs to
         "seat",
         "side",
+        # in the history
+        "events",
+        "events.*",
         # the game's functions of what is encoded
-        "legal",
-        "legal.*",
         "to_move",
         "outcome",
         "outcome.*",
-        "played.*.play",
-        "played.*.side",
-        "sides.*.seats",
-        "sides.*.seats.*",
-        "sides.*.cards",
-        "sides.*.cards.*",
-        "sides.*.total",
-        "sides.*.multiplier",
-        "sides.*.value",
-        "sides.*.arlas",
-        "sides.*.arlas.*",
-        "sides.*.deiskatun",
-        "sides.*.capture_total",
         "standing",
         "standing.*",
         "results.*.hand",
@@ -246,51 +235,58 @@ class YamiroEncoder(Encoder):
                 ["play", "turn", "draw", *(f"by_{s}" for s in seats), "card", "drawn", "drew"],
             )
 
-    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def seen(self, state: State, seat: int | None) -> YamiroObservation:
+        obs = state.observe(seat)
+        assert isinstance(obs, YamiroObservation)
+        return obs
+
+    def encode_public(self, view: YamiroObservation, out: np.ndarray) -> None:
         p = self.public
         mv = cells(out)
         n = self.players
         cap = self.research.bounds.max_decisions
-        for s in view["actors"]:
+        for s in view.actors:
             p.set(out, "actors", s)
-        mv[p["over"].start] = float(view["over"])
-        mv[p["moves"].start] = view["moves"] / cap
-        mv[p["hand_number"].start] = view["hand_number"] / self.hands
-        if view["starter"] is not None:
-            p.set(out, "starter", view["starter"])
-        for s, size in enumerate(fixed(view["hand_sizes"], self.players, "hand_sizes")):
+        mv[p["over"].start] = float(view.is_over)
+        mv[p["moves"].start] = view.moves / cap
+        mv[p["hand_number"].start] = view.hand_number / self.hands
+        if view.starter is not None:
+            p.set(out, "starter", view.starter)
+        for s, size in enumerate(fixed(view.hand_sizes, self.players, "hand_sizes")):
             mv[p["hand_sizes"].start + s] = size / 5
-        mv[p["pile"].start] = view["pile"] / 96
+        mv[p["pile"].start] = view.pile / 96
         on, order = p["played.on_table"].start, p["played.order"].start
         by_slot = self._by_slot
         deck_slot = len(by_slot) - 1
-        for i, play in enumerate(view["played"]):
-            c = RAILOG_CARD[play["card"]]
+        per_hand = self.per_hand
+        played_by = fixed(view.played_by, len(view.played), "played_by")
+        for i, card in enumerate(view.played):
+            c = int(card)
             mv[on + c] = 1.0
-            mv[order + c] = (i + 1) / self.per_hand
-            who = play["seat"]
+            mv[order + c] = (i + 1) / per_hand
+            who = played_by[i]
             if who is None:  # the deck's play, in solitaire
-                if self.players != 1:
+                if n != 1:
                     raise KeyError("played.by_deck")
                 who = deck_slot
             elif not 0 <= who < n:
                 raise KeyError(f"played.by_{who}")
             mv[by_slot[who] + c] = 1.0
         corder = p["captures.order"].start
-        sides = fixed(view["sides"], 2, "sides")
+        captures = fixed(view.captures, 2, "captures")
         for side in (0, 1):
             base = self._side_start[side]
-            for i, text in enumerate(sides[side]["captures"]):
-                c = RAILOG_CARD[text]
+            for i, card in enumerate(captures[side]):
+                c = int(card)
                 mv[base + c] = 1.0
                 mv[corder + c] = (i + 1) / 96
         din, dorder = p["discards.in"].start, p["discards.order"].start
-        for i, text in enumerate(view["discards"]):
-            c = RAILOG_CARD[text]
+        for i, card in enumerate(view.discards):
+            c = int(card)
             mv[din + c] = 1.0
             mv[dorder + c] = (i + 1) / 96
         chand = p["captures.hand"].start
-        for k, result in enumerate(view["results"]):
+        for k, result in enumerate(view.results):
             for text in result["captured"]:
                 mv[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
             base = self._result_start[k]
@@ -331,13 +327,15 @@ class YamiroEncoder(Encoder):
         ]
         return np.array(row, dtype=np.float32)
 
-    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
+    def encode_private(self, view: YamiroObservation, seat: int, out: np.ndarray) -> None:
         q = self.private
         mv = cells(out)
         q.set(out, "seat", seat)
         base = q["hand"].start
-        for text in view["hand"]:
-            mv[base + RAILOG_CARD[text]] = 1.0
+        if view.hand is None:
+            raise ValueError("a spectator's observation has no private part")
+        for card in view.hand:
+            mv[base + int(card)] = 1.0
 
     def encode_history(
         self, events: Sequence[Event], own: Sequence[Any], seat: int, out: np.ndarray
