@@ -574,3 +574,45 @@ def test_observe_rejects_a_seat_that_is_not_there() -> None:
     state = make_game("yamiro", 2).new_state(seed=1)
     with pytest.raises(IllegalActionError, match="no such seat"):
         state.observe(2)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_observations_of_one_moment_are_kept_and_share_their_public_part(name: str) -> None:
+    """observe(seat) is built once per moment (the same frozen object until the next
+    action); every seat's view of a moment renders the public table once (the views share
+    it, each with its own hand); edited() forgets what was kept."""
+    players = max(game_class(name).player_counts)
+    state = make_game(name, players).new_state(seed=5)
+    rng = random.Random(5)
+    seats: list[int | None] = [*range(players), None]
+    for _ in range(12):
+        first = {seat: state.observe(seat) for seat in seats}
+        assert all(state.observe(seat) is first[seat] for seat in seats)
+        views = [state.view(seat, legal=False) for seat in seats]
+        alone = [state.observe(seat).view(None) for seat in seats]  # nothing shared
+        assert json.dumps(views) == json.dumps(alone)
+        if name != "abstrac":  # a hidden hand: each seat's own, never the spectator's
+            assert views[-1].get("hand") is None
+            assert all(v.get("hand") is not None for v in views[:-1])
+        state.edited()
+        assert state.observe(0) is not first[0] and state.observe(0) == first[0]
+        if state.is_over:
+            break
+        seat = min(state.actors())
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+        assert state.observe(seat) is not first[seat]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_clone_of_a_viewed_state_pickles_and_observes_alike(name: str) -> None:
+    """What a state keeps of the moment (observations hold read-only mappings, which do not
+    pickle) stays with it: its clone pickles (the web hands one to a bot's worker process)
+    and observes the same."""
+    import pickle
+
+    state = make_game(name, max(game_class(name).player_counts)).new_state(seed=2)
+    seats: list[int | None] = [*range(state.players), None]
+    views = [state.view(seat) for seat in seats]
+    twin = pickle.loads(pickle.dumps(state.clone()))
+    assert [twin.view(seat) for seat in seats] == views
+    assert [twin.observe(seat) for seat in seats] == [state.observe(seat) for seat in seats]

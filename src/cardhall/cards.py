@@ -44,6 +44,7 @@ __all__ = [
     "FRENCH_DECK",
     "NUMBER_VALUE",
     "RAILOG_DECK",
+    "RAILOG_TEXT",
     "RANK",
     "SUIT",
     "SUIT_INDEX",
@@ -207,6 +208,9 @@ for _c in RAILOG_DECK:
 for _name, _rank in _FACE_BY_NAME.items():
     for _suit in range(1, RAILOG_SUITS + 1):
         _RAILOG_BY_TEXT[f"{_name}/s{_suit}"] = RAILOG_DECK[(_suit - 1) * RAILOG_RANKS + _rank - 1]
+#: ``RAILOG_TEXT[c]``: the notation of the Railog card of index ``c`` (``str(card)``), for
+#: rendering many cards at C speed: ``list(map(RAILOG_TEXT.__getitem__, cards))``.
+RAILOG_TEXT: tuple[str, ...] = tuple(_RAILOG_TEXT[c] for c in range(len(RAILOG_DECK)))
 
 
 @dataclass(frozen=True)

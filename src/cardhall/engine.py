@@ -691,26 +691,74 @@ class Observation:
         """The game's part of :meth:`view` (the game's subclass renders its fields)."""
         raise NotImplementedError(f"{self.game} renders no table")
 
-    def view(self, legal: Sequence[Legal] | None = ()) -> dict[str, Any]:
+    def shared_table(self, moment: dict[str, Any] | None) -> dict[str, Any]:
+        """:meth:`table`, the part every seat sees rendered once per moment of the game
+        (``moment``: what :meth:`State.view` keeps for the present moment, for the views
+        of every seat; ``None``: nothing kept). The views of one moment then share the
+        lists and mappings inside that part: a view is read-only data. A game whose
+        observations have a public part overrides this (and its :meth:`table` is
+        ``shared_table(None)``); by default it is :meth:`table`."""
+        return self.table()
+
+    def _public_table(self) -> dict[str, Any]:
+        """The part of :meth:`table` every seat sees (a game that shares it overrides)."""
+        raise NotImplementedError(f"{self.game} renders no public table")
+
+    def _kept_public_table(self, moment: dict[str, Any] | None) -> dict[str, Any]:
+        """A copy of :meth:`_public_table`, rendered once per ``moment`` (for a game's
+        :meth:`shared_table`: it then sets the seat's own keys in the copy; a key given
+        a place in the public part keeps that place)."""
+        public = moment.get("table") if moment is not None else None
+        if public is None:
+            public = self._public_table()
+            if moment is not None:
+                moment["table"] = public
+        return public.copy()
+
+    def view(
+        self, legal: Sequence[Legal] | None = (), moment: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """The seat's JSON view (:meth:`State.view`): the common keys, ``legal`` (the
         notation of each of ``legal``'s entries, for a seat; no ``"legal"`` key when
-        ``legal`` is ``None``), the game's :meth:`table` and the outcome."""
+        ``legal`` is ``None``), the game's table (:meth:`shared_table` with ``moment``)
+        and the outcome."""
         seat = self.seat
-        data: dict[str, Any] = {
+        head: dict[str, Any] | None
+        if moment is None:
+            head, table = self._head(), self.table()
+        else:
+            head = moment.get("head")
+            if head is None:
+                head = moment["head"] = self._head()
+            table = self.shared_table(moment)
+        data = head.copy()
+        data["seat"] = seat
+        outcome = data.pop("outcome")
+        if seat is not None and legal is not None:
+            data["legal"] = [legal_json(a) for a in legal] if seat in self.actors else []
+        data.update(table)
+        data["outcome"] = outcome
+        return data
+
+    def _head(self) -> dict[str, Any]:
+        """The keys of :meth:`view` every seat's view shares, in their order (``seat``:
+        its place kept; ``outcome`` goes last in the view)."""
+        outcome = self.outcome
+        return {
             "game": self.game,
             "players": self.players,
             "options": dict(self.options),
-            "seat": seat,
+            "seat": None,
             "actors": sorted(self.actors),
             "over": self.is_over,
             "moves": self.moves,
+            "outcome": outcome.to_json() if outcome is not None else None,
         }
-        if seat is not None and legal is not None:
-            data["legal"] = [legal_json(a) for a in legal] if seat in self.actors else []
-        data.update(self.table())
-        outcome = self.outcome
-        data["outcome"] = outcome.to_json() if outcome is not None else None
-        return data
+
+
+#: What a state keeps for one moment of the game (:meth:`State._moment_kept`): its events
+#: list, the moment's key, each seat's observation, the parts every seat shares.
+_Kept = tuple[list[Event], tuple[int, int, int], dict[int | None, Observation], dict[str, Any]]
 
 
 # --------------------------------------------------------------------------- game
@@ -961,6 +1009,9 @@ class State(ABC):
     _observed: tuple[list[Event], dict[int, tuple[int, Event | None, tuple[Event, ...]]]] | None = (
         None
     )
+    #: What the observations of the present moment share (see :meth:`_moment`): (the
+    #: :attr:`events` list, the moment's key, what is kept).
+    _kept: _Kept | None = None
 
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
@@ -1199,23 +1250,60 @@ class State(ABC):
         :class:`Observation` of the game's own subclass: the common fields, the events as
         the seat may know them (:meth:`observed_events`) and the game's table
         (:meth:`_observe`). Bots decide from it; :meth:`view` is rendered from it."""
-        if seat is not None and not 0 <= seat < self.players:
-            raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
-        return self._observe(seat, self._common(seat))
+        return self._observe_kept(seat, self._moment_kept())
 
-    def _common(self, seat: int | None) -> dict[str, Any]:
-        """The fields of :class:`Observation` itself, for a game's :meth:`_observe`."""
-        return {
-            "game": self.game.name,
-            "players": self.players,
-            "seat": seat,
-            "actors": self.actors(),
-            "is_over": self.is_over,
-            "events": self.observed_events(seat),
-            "options": MappingProxyType(self.game.options),
-            "moves": len(self.history),
-            "outcome": self.outcome(),
-        }
+    def _observe_kept(self, seat: int | None, kept: _Kept) -> Observation:
+        """:meth:`observe`, kept in ``kept`` (the present moment's, :meth:`_moment_kept`)."""
+        obs = kept[2].get(seat)
+        if obs is None:
+            if seat is not None and not 0 <= seat < self.players:
+                raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
+            obs = kept[2][seat] = self._observe(seat, self._common(seat, kept[3]))
+        return obs
+
+    def _moment_kept(self) -> _Kept:
+        """What is kept for the present moment of the game: each seat's observation of it
+        (by seat; ``None``: a spectator; they are frozen) and the parts every seat's
+        observation shares (:meth:`_moment`). A table observes every seat after every
+        action; a search observes one state many times.
+
+        A moment lasts while nothing is played: it ends with the next action, shuffle or
+        event (the history, the chance's orders and the events only ever grow), and a copy
+        (its own events list) or a sampled world starts its own. A test that edits a
+        state's fields by hand after observing it calls :meth:`edited`."""
+        events = self.events
+        key = (len(self.history), len(events), len(self.chance.used))
+        kept = self._kept
+        if kept is None or kept[0] is not events or kept[1] != key:
+            kept = self._kept = (events, key, {}, {})
+        return kept
+
+    def _moment(self) -> dict[str, Any]:
+        """The parts of the present moment's observations that every seat shares, kept
+        by name until the moment ends (:meth:`_moment_kept`): a game's :meth:`_observe`
+        builds its public fields once for all seats."""
+        return self._moment_kept()[3]
+
+    def edited(self) -> None:
+        """Forget what was kept for the present moment (:meth:`_moment`): for a test that
+        edits a state's fields by hand (white-box) after observing or viewing it."""
+        self._kept = None
+
+    def _common(self, seat: int | None, moment: dict[str, Any]) -> dict[str, Any]:
+        """The fields of :class:`Observation` itself, for a game's :meth:`_observe`
+        (``moment``: :meth:`_moment`, where the fields every seat shares are kept)."""
+        shared = moment.get("common")
+        if shared is None:
+            shared = moment["common"] = {
+                "game": self.game.name,
+                "players": self.players,
+                "actors": self.actors(),
+                "is_over": self.is_over,
+                "options": MappingProxyType(self.game.options),
+                "moves": len(self.history),
+                "outcome": self.outcome(),
+            }
+        return {**shared, "seat": seat, "events": self.observed_events(seat)}
 
     @abstractmethod
     def _observe(self, seat: int | None, common: dict[str, Any]) -> Observation:
@@ -1228,10 +1316,14 @@ class State(ABC):
         :meth:`observe` rendered (:meth:`Observation.view`) with the seat's legal actions.
         ``legal=False`` leaves out the seat's ``"legal"`` list (for readers that take the
         legal actions from :meth:`legal_actions`, such as the research tensors)."""
-        obs = self.observe(seat)
+        kept = self._moment_kept()
+        obs = self._observe_kept(seat, kept)
+        moment = kept[3]
         if not legal:
-            return obs.view(None)
-        return obs.view(self.legal_actions(seat) if seat is not None and seat in obs.actors else ())
+            return obs.view(None, moment)
+        if seat is not None and seat in obs.actors:
+            return obs.view(self.legal_actions(seat), moment)
+        return obs.view((), moment)
 
     def events_for(self, seat: int | None) -> list[dict[str, Any]]:
         """The events ``seat`` may see (``None``: a spectator), as JSON."""

@@ -202,6 +202,12 @@ class AbstracObservation(Observation):
     deals: tuple[Mapping[str, Any], ...]
 
     def table(self) -> dict[str, Any]:
+        return self.shared_table(None)
+
+    def shared_table(self, moment: dict[str, Any] | None) -> dict[str, Any]:
+        return self._kept_public_table(moment)  # perfect information: all of it is public
+
+    def _public_table(self) -> dict[str, Any]:
         return {
             "dealer": self.dealer,
             "first": self.first,
@@ -319,17 +325,20 @@ class AbstracState(State):
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> AbstracObservation:
         # Perfect information: every seat and spectators know the same thing.
-        card = FRENCH_DECK.__getitem__
-        return AbstracObservation(
-            **common,
-            dealer=self.dealer,
-            first=self.first if self.first >= 0 else None,
-            row=tuple(map(card, self.row[self.pos :])),
-            taken=(tuple(map(card, self.taken[0])), tuple(map(card, self.taken[1]))),
-            combos=tuple([combos(t) for t in self.taken]),
-            totals=tuple(self.totals),
-            deals=tuple([MappingProxyType(d) for d in self.deals]),
-        )
+        kept = self._moment()
+        public = kept.get("public")
+        if public is None:
+            card = FRENCH_DECK.__getitem__
+            public = kept["public"] = {
+                "dealer": self.dealer,
+                "first": self.first if self.first >= 0 else None,
+                "row": tuple(map(card, self.row[self.pos :])),
+                "taken": (tuple(map(card, self.taken[0])), tuple(map(card, self.taken[1]))),
+                "combos": tuple([combos(t) for t in self.taken]),
+                "totals": tuple(self.totals),
+                "deals": tuple([MappingProxyType(d) for d in self.deals]),
+            }
+        return AbstracObservation(**common, **public)
 
     def zones(self) -> dict[str, list[Any]]:
         return {

@@ -651,7 +651,22 @@ class GethaObservation(Observation):
     choice: tuple[Any, ...] | None
 
     def table(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+        return self.shared_table(None)
+
+    def shared_table(self, moment: dict[str, Any] | None) -> dict[str, Any]:
+        data = self._kept_public_table(moment)
+        if self.seat is not None:
+            data["hand"] = _texts(self.hand)
+            data["played"] = _texts(self.played)
+            data["reserve"] = _texts(self.reserve)
+            data["my_discards"] = _texts(self.my_discards)
+            data["my_folded"] = _texts(self.my_folded)
+            data["choice"] = list(self.choice) if self.choice is not None else None
+        return data
+
+    def _public_table(self) -> dict[str, Any]:
+        """The table as every seat sees it (a spectator's: no hand)."""
+        return {
             "deal": self.deal,
             "max_deals": self.options["max_deals"],
             "dealer": self.dealer,
@@ -669,14 +684,6 @@ class GethaObservation(Observation):
             "showdown": jsonable(list(self.showdown)),
             "last_deal": jsonable(dict(self.last_deal)) if self.last_deal is not None else None,
         }
-        if self.seat is not None:
-            data["hand"] = _texts(self.hand)
-            data["played"] = _texts(self.played)
-            data["reserve"] = _texts(self.reserve)
-            data["my_discards"] = _texts(self.my_discards)
-            data["my_folded"] = _texts(self.my_folded)
-            data["choice"] = list(self.choice) if self.choice is not None else None
-        return data
 
 
 def _texts(cards: Sequence[int] | None) -> list[str]:
@@ -1327,6 +1334,25 @@ class GethaState(State):
     # ------------------------------------------------------------------ views
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> GethaObservation:
+        kept = self._moment()
+        public = kept.get("public")
+        if public is None:
+            public = kept["public"] = self._public()
+        own = seat is not None
+        mine = self.choice[seat] if seat is not None else None
+        return GethaObservation(
+            **common,
+            **public,
+            hand=_cards_of(self.hand[seat]) if seat is not None else None,
+            played=_cards_of(sorted(self.played[seat])) if seat is not None else None,
+            reserve=_cards_of(sorted(self.reserve[seat])) if seat is not None else None,
+            my_discards=_cards_of(self.dead[seat] + self.pool[seat]) if seat is not None else None,
+            my_folded=_cards_of(sorted(self.folded[seat])) if seat is not None else None,
+            choice=tuple(mine) if own and mine is not None else None,
+        )
+
+    def _public(self) -> dict[str, Any]:
+        """The fields of :class:`GethaObservation` every seat shares."""
         money = self.money
         n = self.game.players
         live = [money.is_live(p) for p in range(n)]
@@ -1352,32 +1378,23 @@ class GethaState(State):
             ]
         )
         last = self.last_showdown
-        own = seat is not None
-        mine = self.choice[seat] if seat is not None else None
-        return GethaObservation(
-            **common,
-            deal=self.deals,
-            dealer=self.dealer,
-            phase=self.phase,
-            turn=self.turn if self.phase not in (SELECT, OVER, SHUFFLE) else None,
-            order=tuple(self.order),
-            bring_in=self.bring_in,
-            cur=money.cur if betting else 0,
-            carry=money.carry,
-            pots=tuple(money.pots()) if money.live_seats() else (),
-            seats=seats,
-            extra_hands=tuple([len(x) for x in self.extra]),
-            deck=len(self.deck),
-            dead=sum(len(d) for d in self.dead),
-            showdown=tuple(self.showdown) if self.revealed else (),
-            last_deal=MappingProxyType(last) if last is not None else None,
-            hand=_cards_of(self.hand[seat]) if seat is not None else None,
-            played=_cards_of(sorted(self.played[seat])) if seat is not None else None,
-            reserve=_cards_of(sorted(self.reserve[seat])) if seat is not None else None,
-            my_discards=_cards_of(self.dead[seat] + self.pool[seat]) if seat is not None else None,
-            my_folded=_cards_of(sorted(self.folded[seat])) if seat is not None else None,
-            choice=tuple(mine) if own and mine is not None else None,
-        )
+        return {
+            "deal": self.deals,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "turn": self.turn if self.phase not in (SELECT, OVER, SHUFFLE) else None,
+            "order": tuple(self.order),
+            "bring_in": self.bring_in,
+            "cur": money.cur if betting else 0,
+            "carry": money.carry,
+            "pots": tuple(money.pots()) if money.live_seats() else (),
+            "seats": seats,
+            "extra_hands": tuple([len(x) for x in self.extra]),
+            "deck": len(self.deck),
+            "dead": sum(len(d) for d in self.dead),
+            "showdown": tuple(self.showdown) if self.revealed else (),
+            "last_deal": MappingProxyType(last) if last is not None else None,
+        }
 
     def zones(self) -> dict[str, list[Any]]:
         if self._deferred:

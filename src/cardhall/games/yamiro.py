@@ -371,6 +371,17 @@ class YamiroObservation(Observation):
     side: int | None
 
     def table(self) -> dict[str, Any]:
+        return self.shared_table(None)
+
+    def shared_table(self, moment: dict[str, Any] | None) -> dict[str, Any]:
+        data = self._kept_public_table(moment)
+        if self.hand is not None:
+            data["hand"] = [_TEXT[c] for c in self.hand]
+            data["side"] = self.side
+        return data
+
+    def _public_table(self) -> dict[str, Any]:
+        """The table as every seat sees it (a spectator's: no hand)."""
         played, result = self.played, self.standing
         sides_of = [1 if s is None else s & 1 for s in self.played_by]  # the deck: side 1
         solitaire = self.players == 1
@@ -416,9 +427,6 @@ class YamiroObservation(Observation):
             "discards": [_TEXT[c] for c in self.discards],
             "results": [dict(r) for r in self.results],
         }
-        if self.hand is not None:
-            data["hand"] = [_TEXT[c] for c in self.hand]
-            data["side"] = self.side
         return data
 
 
@@ -781,26 +789,36 @@ class YamiroState(State):
         return evaluate(self.played, [s & 1 for s in self.who], self.anytime)
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> YamiroObservation:
-        card = RAILOG_DECK.__getitem__
+        kept = self._moment()
+        public = kept.get("public")
+        if public is None:
+            public = kept["public"] = self._public()
         return YamiroObservation(
             **common,
-            form=_FORMS[self.n],
-            dealer=None if self.solitaire else self.dealer,
-            hand_number=min(self.hand_no + 1, self.hands_total),
-            hands_total=self.hands_total,
-            starter=None if self.starter == DECK_SEAT else self.starter,
-            to_move=None if self.over else self.to_move,
-            hand_sizes=tuple([len(h) for h in self.hands]),
-            played=tuple(map(card, self.played)),
-            played_by=tuple([None if s == DECK_SEAT else s for s in self.who]),
-            standing=self.standing(),
-            captures=(tuple(map(card, self.captures[0])), tuple(map(card, self.captures[1]))),
-            pile=len(self.pile) - self.pos,
-            discards=tuple(map(card, self.discard)),
-            results=tuple([MappingProxyType(r) for r in self.results]),
-            hand=None if seat is None else tuple(map(card, self.hands[seat])),
+            **public,
+            hand=None if seat is None else tuple(map(RAILOG_DECK.__getitem__, self.hands[seat])),
             side=None if seat is None else seat & 1,
         )
+
+    def _public(self) -> dict[str, Any]:
+        """The fields of :class:`YamiroObservation` every seat shares."""
+        card = RAILOG_DECK.__getitem__
+        return {
+            "form": _FORMS[self.n],
+            "dealer": None if self.solitaire else self.dealer,
+            "hand_number": min(self.hand_no + 1, self.hands_total),
+            "hands_total": self.hands_total,
+            "starter": None if self.starter == DECK_SEAT else self.starter,
+            "to_move": None if self.over else self.to_move,
+            "hand_sizes": tuple([len(h) for h in self.hands]),
+            "played": tuple(map(card, self.played)),
+            "played_by": tuple([None if s == DECK_SEAT else s for s in self.who]),
+            "standing": self.standing(),
+            "captures": (tuple(map(card, self.captures[0])), tuple(map(card, self.captures[1]))),
+            "pile": len(self.pile) - self.pos,
+            "discards": tuple(map(card, self.discard)),
+            "results": tuple([MappingProxyType(r) for r in self.results]),
+        }
 
     def zones(self) -> dict[str, list[Any]]:
         deck = RAILOG_DECK

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardhall.cards import ALAK, ARL, ARLAS, RANK, SUIT_INDEX, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, RAILOG_TEXT, RANK, SUIT_INDEX, RailogCard
 from cardhall.engine import (
     COMPILED,
     Action,
@@ -183,20 +183,31 @@ class SomachiObservation(Observation):
     stay_bets: tuple[tuple[int, int], ...] | None
 
     def table(self) -> dict[str, Any]:
+        return self.shared_table(None)
+
+    def shared_table(self, moment: dict[str, Any] | None) -> dict[str, Any]:
+        data = self._kept_public_table(moment)  # "hand" and "taken" keep their places
+        if self.hand is not None:
+            text = RAILOG_TEXT.__getitem__
+            data["hand"] = list(map(text, self.hand))
+            data["taken"] = text(self.taken) if self.taken is not None else None
+        return data
+
+    def _public_table(self) -> dict[str, Any]:
+        """The table as every seat sees it (a spectator's: no hand)."""
         pending = self.pending
-        hand = self.hand
-        taken = self.taken
         discard = self.discard
+        text = RAILOG_TEXT.__getitem__
         data: dict[str, Any] = {
             "hand_number": self.hand_number,
             "dealer": self.dealer,
             "turn": self.turn,
             "pending": pending.to_json() if pending is not None else None,
-            "hand": list(map(str, hand)) if hand is not None else None,
-            "taken": str(taken) if taken is not None else None,
+            "hand": None,
+            "taken": None,
             "hand_sizes": list(self.hand_sizes),
-            "tableaus": [[list(map(str, p)) for p in t] for t in self.tableaus],
-            "discard_top": str(discard[-1]) if discard else None,
+            "tableaus": [[list(map(text, p)) for p in t] for t in self.tableaus],
+            "discard_top": text(discard[-1]) if discard else None,
             "discard_size": len(discard),
             "deck_size": self.deck_size,
             "removed_size": self.removed_size,
@@ -589,37 +600,45 @@ class SomachiState(State):
         return [tableau_score(t, self.acc) * mult for t in self.tab]
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> SomachiObservation:
-        money = self.money
-        gambling = money is not None
+        kept = self._moment()
+        public = kept.get("public")
+        if public is None:
+            public = kept["public"] = self._public()
         taken = self.taken
-        own = seat is not None
-        discard = self.discard
         return SomachiObservation(
             **common,
-            hand_number=len(self.hand_log) + (0 if self.over else 1),
-            dealer=self.dealer,
-            turn=self.turn_seat if self.turn_seat >= 0 else None,
-            pending=self.pending_decision(),
+            **public,
             hand=tuple(sorted(self.hands[seat])) if seat is not None else None,
-            taken=D[taken] if own and seat == self.turn_seat and taken >= 0 else None,
-            hand_sizes=tuple([len(h) for h in self.hands]),
-            tableaus=tuple([self._piles(s) for s in range(self.players)]),
-            discard=tuple(discard),
-            deck_size=len(self.deck),
-            removed_size=self._removed_count(),
-            arl_owner=tuple([o if o >= 0 else None for o in self.arl_owner]),
-            dealt=tuple(self.dealt),
-            active=tuple(self.active),
-            scores=tuple(self.scores_now()),
-            multiplier=self.multiplier(),
-            tallies=tuple(self.tallies),
-            turns=self.turns,
-            hands=tuple([MappingProxyType(h) for h in self.hand_log]),
-            chips=tuple(money.stacks) if money is not None else None,
-            in_pot=tuple(money.totals) if money is not None else None,
-            bring_in=self.bi_level if gambling else None,
-            stay_bets=tuple(self.stay_bets) if gambling else None,
+            taken=D[taken] if seat is not None and seat == self.turn_seat and taken >= 0 else None,
         )
+
+    def _public(self) -> dict[str, Any]:
+        """The fields of :class:`SomachiObservation` every seat shares."""
+        money = self.money
+        gambling = money is not None
+        return {
+            "hand_number": len(self.hand_log) + (0 if self.over else 1),
+            "dealer": self.dealer,
+            "turn": self.turn_seat if self.turn_seat >= 0 else None,
+            "pending": self.pending_decision(),
+            "hand_sizes": tuple([len(h) for h in self.hands]),
+            "tableaus": tuple([self._piles(s) for s in range(self.players)]),
+            "discard": tuple(self.discard),
+            "deck_size": len(self.deck),
+            "removed_size": self._removed_count(),
+            "arl_owner": tuple([o if o >= 0 else None for o in self.arl_owner]),
+            "dealt": tuple(self.dealt),
+            "active": tuple(self.active),
+            "scores": tuple(self.scores_now()),
+            "multiplier": self.multiplier(),
+            "tallies": tuple(self.tallies),
+            "turns": self.turns,
+            "hands": tuple([MappingProxyType(h) for h in self.hand_log]),
+            "chips": tuple(money.stacks) if money is not None else None,
+            "in_pot": tuple(money.totals) if money is not None else None,
+            "bring_in": self.bi_level if gambling else None,
+            "stay_bets": tuple(self.stay_bets) if gambling else None,
+        }
 
     def zones(self) -> dict[str, list[Any]]:
         z: dict[str, list[Any]] = {
@@ -700,6 +719,8 @@ class SomachiState(State):
         compiled class has no ``__dict__``), then every mutable part."""
         other = SomachiState.__new__(SomachiState)
         d = self.__dict__.copy()  # flags and ints as they are; mutable parts copied below
+        d.pop("_kept", None)  # what this state observed is its own (and holds mappingproxies)
+        d.pop("_observed", None)
         other.__dict__ = d
         d["chance"] = self.chance.clone()
         d["_events"] = self.events.copy()  # built first: the copies share the events
