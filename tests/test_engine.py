@@ -64,7 +64,8 @@ class HighCard(Game):
         return HighCardState(self, chance)
 
 
-@dataclass(frozen=True, slots=True)
+# No slots: a game written in Python subclasses the compiled Observation too (docs/builds.md).
+@dataclass(frozen=True)
 class HighCardObservation(Observation):
     """A seat's own card (every card once shown), and the deck's size."""
 

@@ -68,7 +68,8 @@ class PeekGame(Game):
         return PeekState(self, chance)
 
 
-@dataclass(frozen=True, slots=True)
+# No slots: a game written in Python subclasses the compiled Observation too (docs/builds.md).
+@dataclass(frozen=True)
 class PeekObservation(Observation):
     """The seat's hand, every hand's size, the cards played and the deck's size."""
 

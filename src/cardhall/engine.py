@@ -654,6 +654,8 @@ class Outcome:
 # --------------------------------------------------------------------------- observations
 
 
+# Compiled (cardhall.build), games written in Python still subclass it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Observation:
     """Exactly what one seat (``seat``; ``None``: a spectator) may know at one moment:
