@@ -605,15 +605,33 @@ def test_the_observations_of_one_moment_are_kept_and_share_their_public_part(nam
 
 
 @pytest.mark.parametrize("name", game_names())
-def test_a_clone_of_a_viewed_state_pickles_and_observes_alike(name: str) -> None:
-    """What a state keeps of the moment (observations hold read-only mappings, which do not
-    pickle) stays with it: its clone pickles (the web hands one to a bot's worker process)
-    and observes the same."""
+def test_a_viewed_state_pickles_and_deep_copies_without_what_it_kept(name: str) -> None:
+    """What a state keeps of the present moment (observations hold read-only mappings,
+    which do not pickle) is a cache, not part of its value: a state viewed and observed by
+    every seat mid-game pickles, deep-copies and clones (the web hands a copy to a bot's
+    worker process; the OpenSpiel and PettingZoo adapters pickle their states), each copy
+    keeps none of it, and observes and plays on alike."""
+    import copy
     import pickle
 
     state = make_game(name, max(game_class(name).player_counts)).new_state(seed=2)
+    rng = random.Random(2)
+    for _ in range(6):
+        if state.is_over:
+            break
+        seat = min(state.actors())
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
     seats: list[int | None] = [*range(state.players), None]
     views = [state.view(seat) for seat in seats]
-    twin = pickle.loads(pickle.dumps(state.clone()))
-    assert [twin.view(seat) for seat in seats] == views
-    assert [twin.observe(seat) for seat in seats] == [state.observe(seat) for seat in seats]
+    observations = [state.observe(seat) for seat in seats]
+    assert state._kept is not None and state._kept.observations
+    for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
+        assert twin._kept is None or not twin._kept.observations
+        assert [twin.view(seat) for seat in seats] == views
+        assert [twin.observe(seat) for seat in seats] == observations
+        assert twin.observe(0) is not observations[0]
+        if not twin.is_over:
+            seat = min(twin.actors())
+            action = choose_uniform(random.Random(3), twin.legal_actions(seat))
+            twin.apply(seat, action)
+            assert state.view(seat) == views[seat]  # the original did not move

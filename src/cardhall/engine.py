@@ -758,9 +758,34 @@ class Observation:
         }
 
 
-#: What a state keeps for one moment of the game (:meth:`State._moment_kept`): its events
-#: list, the moment's key, each seat's observation, the parts every seat shares.
-_Kept = tuple[list[Event], tuple[int, int, int], dict[int | None, Observation], dict[str, Any]]
+class _Moment:
+    """What a state keeps for one moment of the game (:meth:`State._moment_kept`): the
+    :attr:`State.events` list and the moment's key it was kept for, each seat's
+    observation (``None``: a spectator) and the parts every seat's observation shares.
+
+    A cache, never part of the state's value: a pickled or copied state carries an empty
+    one (the kept observations hold read-only mappings, which do not pickle, and a copy
+    observes its own moments).
+
+    >>> import copy, pickle
+    >>> kept = _Moment([], (0, 0, 0))
+    >>> kept.shared["head"] = {"game": "abstrac"}
+    >>> pickle.loads(pickle.dumps(kept)).shared, copy.deepcopy(kept).events
+    ({}, None)
+    """
+
+    __slots__ = ("events", "key", "observations", "shared")
+
+    def __init__(
+        self, events: list[Event] | None = None, key: tuple[int, int, int] = (-1, -1, -1)
+    ) -> None:
+        self.events = events
+        self.key = key
+        self.observations: dict[int | None, Observation] = {}
+        self.shared: dict[str, Any] = {}
+
+    def __reduce__(self) -> tuple[type[_Moment], tuple[()]]:
+        return (_Moment, ())
 
 
 # --------------------------------------------------------------------------- game
@@ -1011,9 +1036,9 @@ class State(ABC):
     _observed: tuple[list[Event], dict[int, tuple[int, Event | None, tuple[Event, ...]]]] | None = (
         None
     )
-    #: What the observations of the present moment share (see :meth:`_moment`): (the
-    #: :attr:`events` list, the moment's key, what is kept).
-    _kept: _Kept | None = None
+    #: What is kept for the present moment (see :meth:`_moment_kept`); never pickled or
+    #: copied (a :class:`_Moment` reduces to an empty one).
+    _kept: _Moment | None = None
 
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
@@ -1254,16 +1279,17 @@ class State(ABC):
         (:meth:`_observe`). Bots decide from it; :meth:`view` is rendered from it."""
         return self._observe_kept(seat, self._moment_kept())
 
-    def _observe_kept(self, seat: int | None, kept: _Kept) -> Observation:
+    def _observe_kept(self, seat: int | None, kept: _Moment) -> Observation:
         """:meth:`observe`, kept in ``kept`` (the present moment's, :meth:`_moment_kept`)."""
-        obs = kept[2].get(seat)
+        obs = kept.observations.get(seat)
         if obs is None:
             if seat is not None and not 0 <= seat < self.players:
                 raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
-            obs = kept[2][seat] = self._observe(seat, self._common(seat, kept[3]))
+            obs = self._observe(seat, self._common(seat, kept.shared))
+            kept.observations[seat] = obs
         return obs
 
-    def _moment_kept(self) -> _Kept:
+    def _moment_kept(self) -> _Moment:
         """What is kept for the present moment of the game: each seat's observation of it
         (by seat; ``None``: a spectator; they are frozen) and the parts every seat's
         observation shares (:meth:`_moment`). A table observes every seat after every
@@ -1276,15 +1302,15 @@ class State(ABC):
         events = self.events
         key = (len(self.history), len(events), len(self.chance.used))
         kept = self._kept
-        if kept is None or kept[0] is not events or kept[1] != key:
-            kept = self._kept = (events, key, {}, {})
+        if kept is None or kept.events is not events or kept.key != key:
+            kept = self._kept = _Moment(events, key)
         return kept
 
     def _moment(self) -> dict[str, Any]:
         """The parts of the present moment's observations that every seat shares, kept
         by name until the moment ends (:meth:`_moment_kept`): a game's :meth:`_observe`
         builds its public fields once for all seats."""
-        return self._moment_kept()[3]
+        return self._moment_kept().shared
 
     def edited(self) -> None:
         """Forget what was kept for the present moment (:meth:`_moment`): for a test that
@@ -1320,7 +1346,7 @@ class State(ABC):
         legal actions from :meth:`legal_actions`, such as the research tensors)."""
         kept = self._moment_kept()
         obs = self._observe_kept(seat, kept)
-        moment = kept[3]
+        moment = kept.shared
         if not legal:
             return obs.view(None, moment)
         if seat is not None and seat in obs.actors:
