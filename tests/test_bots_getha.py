@@ -14,6 +14,9 @@ import pytest
 
 from cardhall.bots import make_bot
 from cardhall.bots.getha import (
+    SAMPLER_TRIES,
+    _likelihood,
+    _signals,
     best_suits,
     quick_chance,
     search_evaluator,
@@ -271,6 +274,60 @@ def test_sampler_believes_a_raise() -> None:
     a = search_sampler(state.sampler(0), random.Random(9))
     b = search_sampler(swapped.sampler(0), random.Random(9))
     assert a.played[1] == b.played[1]  # type: ignore[attr-defined]
+
+
+def _sampler_by_copies(state: GethaState, seat: int, rng: random.Random) -> GethaState:
+    """The search sampler as first written: a new sampled world for every draw."""
+    best: GethaState | None = None
+    best_like = -1.0
+    for _ in range(SAMPLER_TRIES):
+        world = state.determinize(seat, rng)
+        signals = _signals(world, seat)
+        if not signals:
+            return world
+        live = len(world.money.live_seats())
+        like = 1.0
+        for p, kind in signals:
+            like *= _likelihood(quick_chance(world.played[p], max(1, live - 1)), kind)
+        if rng.random() < like:
+            return world
+        if like > best_like:
+            best, best_like = world, like
+    assert best is not None
+    return best
+
+
+def _world(w: Any) -> tuple[Any, ...]:
+    return (w.zones(), w.choice, w.chance.seed, w.chance.used, w.view(None), w.history)
+
+
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_the_sampler_redeals_one_world_as_new_samples_would_be_drawn(players: int) -> None:
+    """The search sampler redeals a rejected world in place (redeal_hidden) and copies only
+    the likeliest so far: the worlds, and the numbers drawn, are those of drawing a new
+    sampled world for every try; and redeal_hidden on a sampled world gives the world
+    determinize gives with the same generator."""
+    game = make_game("getha", players, chips=30)
+    checked = betting = 0
+    for g in range(12):
+        state = game.new_state(seed=f"r{g}")
+        rng = random.Random(g)
+        while not state.is_over and state.deals < 3:  # type: ignore[attr-defined]
+            seat = min(state.actors())
+            legal = state.legal_actions(seat)
+            if legal_count(legal) > 1:
+                a, b = random.Random(checked), random.Random(checked)
+                assert _world(search_sampler(state.sampler(seat), a)) == _world(
+                    _sampler_by_copies(state, seat, b)  # type: ignore[arg-type]
+                )
+                assert a.getstate() == b.getstate()
+                betting += bool(_signals(state, seat))  # type: ignore[arg-type]
+                world = state.determinize(seat, random.Random(1))
+                world.redeal_hidden(seat, a)  # type: ignore[attr-defined]
+                assert _world(world) == _world(state.determinize(seat, b))
+                checked += 1
+            state.apply(seat, choose_uniform(rng, legal))
+    assert checked > 100 and betting > 10, (checked, betting)
 
 
 def test_ismcts_with_getha_knowledge_beats_the_random_bot() -> None:

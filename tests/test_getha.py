@@ -8,6 +8,7 @@ to seats 1, 2, ..., n-1, 0 (then the extra hands), one card at a time.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ from cardhall.bots import make_bot
 from cardhall.cards import RailogCard
 from cardhall.conformance import check_cards_conserved, random_playout
 from cardhall.engine import Action, AmountRange, expand_legal, legal_at
-from cardhall.errors import IllegalActionError, NotationError, OptionError
+from cardhall.errors import ChanceError, IllegalActionError, NotationError, OptionError
 from cardhall.games.getha import GethaState, battle, hand_key, parse, resolve_pot
 from cardhall.record import Record, load_record, replay
 from cardhall.registry import make_game
@@ -483,9 +484,15 @@ def test_a_silenced_world_deals_its_next_deal_when_looked_at_with_the_same_cards
             break
         shuffles = len(loud.chance.used)
         assert len(quiet.chance.used) == shuffles - 1  # not shuffled yet
+        # the one waiting shuffle of the engine, but not one that waits for an order
+        assert quiet.pending_shuffle() is None
+        with pytest.raises(ChanceError, match="no shuffle is pending"):
+            quiet.apply_shuffle(list(range(96)))
+        assert len(quiet.chance.used) == shuffles - 1
         assert quiet.money.stacks == loud.money.stacks and quiet.deals == loud.deals
         assert quiet.outcome() == loud.outcome()
-        twin = quiet.clone()  # a copy of the waiting world deals the same cards
+        twin = quiet.clone() if rng.random() < 0.5 else pickle.loads(pickle.dumps(quiet))
+        # (a copy of the waiting world deals the same cards)
         seat = loud.order[0]
         if rng.random() < 0.5:  # a view reads the table too (it asks for the actors first)
             assert quiet.view(seat)["hand"] == loud.view(seat)["hand"]

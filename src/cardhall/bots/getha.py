@@ -739,7 +739,10 @@ def search_sampler(sampler: Sampler, rng: random.Random) -> State:
     """Worlds for the search: ``sampler.sample(rng)``, kept with the likelihood of the
     other seats' betting actions this round under the policy model (rejection sampling,
     at most :data:`SAMPLER_TRIES` draws, else the likeliest). The betting actions are
-    public: every world has the same (they are read from the first one)."""
+    public: every world has the same (they are read from the first one). A rejected
+    world is redealt in place (:meth:`GethaState.redeal_hidden`: the very world a new
+    sample would be, without a copy); only a likeliest-so-far one is copied, in case
+    no draw is kept."""
     seat = sampler.seat
     world = sampler.sample(rng)
     assert isinstance(world, GethaState)
@@ -751,15 +754,15 @@ def search_sampler(sampler: Sampler, rng: random.Random) -> State:
     best_like = -1.0
     for i in range(SAMPLER_TRIES):
         if i:
-            world = sampler.sample(rng)
-            assert isinstance(world, GethaState)
+            world.redeal_hidden(seat, rng)
         like = 1.0
         for p, kind in signals:
             like *= _likelihood(quick_chance(world.played[p], max(1, live - 1)), kind)
         if rng.random() < like:
             return world
         if like > best_like:
-            best, best_like = world, like
+            best_like = like
+            best = world.clone() if i < SAMPLER_TRIES - 1 else world
     assert best is not None
     return best
 

@@ -729,7 +729,6 @@ class GethaState(State):
         self.showdown: list[dict[str, Any]] = []
         self.last_showdown: dict[str, Any] | None = None
         self.results: list[dict[str, Any]] = []  # one summary per finished deal
-        self._deferred = False
         self._start_deal()
 
     # ------------------------------------------------------------------ the deal
@@ -765,21 +764,12 @@ class GethaState(State):
                 )
         self.phase = SHUFFLE
         self.turn = -1
-        if quiet and self.chance.automatic and money.stacks[d] >= int(o["min_bring_in"]):
-            # A silenced world (a search's) deals when it is next looked at: a search
-            # evaluates most worlds as soon as their deal is settled, from the stacks alone.
-            self._deferred = True
+        if money.stacks[d] >= int(o["min_bring_in"]):
+            # A silenced world (a search's) deals when it is next read: a search evaluates
+            # most worlds as soon as their deal is settled, from the stacks alone (which are
+            # already final here: antes paid, and no short dealer's forced bring-in).
+            self._shuffle_when_read(range(96), "_deal_cards")
             return
-        self._shuffle(range(96), "_deal_cards")
-
-    #: Whether a silenced world's deal waits for its shuffle (see :meth:`_start_deal`):
-    #: every method that reads the table deals it first (:meth:`_deal_deferred`), with the
-    #: very order it would have had (views and observations through :meth:`actors`, which
-    #: the engine asks first); the stacks, antes and deal count are already set.
-    _deferred: bool = False
-
-    def _deal_deferred(self) -> None:
-        self._deferred = False
         self._shuffle(range(96), "_deal_cards")
 
     def _deal_cards(self, deck: list[int]) -> None:
@@ -1105,8 +1095,10 @@ class GethaState(State):
     def _win_unseen(self) -> None:
         money = self.money
         (p,) = money.live_seats()
-        pots = money.pots()
-        settlement = money.settle([pot.eligible for pot in pots], odd_from=self.order[0])
+        # one seat left: every chip in the middle makes one pot, its own (when there is
+        # any: Money.pots has a single level), which Money.settle checks
+        winners = [(p,)] if money.in_play else []
+        settlement = money.settle(winners, odd_from=self.order[0])
         self._emit("win", p, amount=settlement.received[p], shown=False)
         self._finish_deal(settlement.received, settlement.carry, shown=False)
 
@@ -1167,8 +1159,8 @@ class GethaState(State):
     # ------------------------------------------------------------------ protocol
 
     def actors(self) -> frozenset[int]:
-        if self._deferred:
-            self._deal_deferred()
+        if self._unread:
+            self._draw_unread()
         phase = self.phase
         if phase in (OVER, SHUFFLE):
             return frozenset()
@@ -1177,18 +1169,19 @@ class GethaState(State):
         return frozenset((self.turn,))
 
     def legal_actions(self, seat: int) -> list[Legal]:
-        if self._deferred:
-            self._deal_deferred()
+        if self._unread:
+            self._draw_unread()
         phase = self.phase
         if phase in (OVER, SHUFFLE):
             return []
         if phase == SELECT:
             if not self.money.is_live(seat) or self.choice[seat] is not None:
                 return []
-            suits = suits_of(self.hand[seat])
-            if len(suits) == 1:
-                return [_SELECTS[suits[0] - 1]]
-            return [_SELECTS[8 + _PAIR_INDEX[pair]] for pair in combinations(suits, 2)]
+            held = 0  # the suits held, as a mask
+            suit_index = SUIT_INDEX
+            for c in self.hand[seat]:
+                held |= 1 << suit_index[c]
+            return _SELECT_LISTS[held].copy()
         if seat != self.turn:
             return []
         money = self.money
@@ -1252,8 +1245,8 @@ class GethaState(State):
     def is_legal(self, seat: int, action: Any) -> bool:
         """As the base class's, without building the legal list (the same answer: the
         conformance suite checks it on every legal action and every illegal probe)."""
-        if self._deferred:
-            self._deal_deferred()
+        if self._unread:
+            self._draw_unread()
         if type(action) is not Action or type(seat) is not int:
             return False
         phase = self.phase
@@ -1294,8 +1287,8 @@ class GethaState(State):
         return False
 
     def _apply(self, seat: int, action: Action) -> None:
-        if self._deferred:
-            self._deal_deferred()
+        if self._unread:
+            self._draw_unread()
         phase = self.phase
         if phase == BRINGIN:
             self._bring_in(action.arg)
@@ -1397,8 +1390,8 @@ class GethaState(State):
         }
 
     def zones(self) -> dict[str, list[Any]]:
-        if self._deferred:
-            self._deal_deferred()
+        if self._unread:
+            self._draw_unread()
         z: dict[str, list[Any]] = {"deck": [RAILOG_DECK[c] for c in self.deck]}
         for p in range(self.game.players):
             for name, cards in (
@@ -1445,7 +1438,6 @@ class GethaState(State):
         other.showdown = self.showdown.copy()
         other.last_showdown = self.last_showdown
         other.results = self.results.copy()
-        other._deferred = self._deferred
         return other
 
     def _determinize(self, seat: int, rng: random.Random) -> GethaState:
@@ -1459,41 +1451,54 @@ class GethaState(State):
         for a replacement holds at least two reserve suits. Pending secret selections of
         other seats are re-chosen at random among the redealt hands' suits.
         """
-        if self._deferred:
-            self._deal_deferred()
+        if self._unread:
+            self._draw_unread()
         other = self.clone()
-        other.chance = self.chance.fork(rng.getrandbits(64))
-        n = self.game.players
-        if self.over:
-            return other
+        other._redeal_hidden(seat, self._hidden_pool(seat), rng)
+        return other
+
+    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Redeal, in place, every card hidden from ``seat``, with the draws from ``rng``
+        that :meth:`determinize` makes: on a world already sampled for ``seat`` (whose
+        hidden cards are the same, only in other places) it gives the very world
+        ``determinize`` would give with ``rng``, without a copy. For a search's
+        rejection sampler, which redeals one world until it keeps it."""
+        self._redeal_hidden(seat, self._hidden_pool(seat), rng)
+
+    def _hidden_pool(self, seat: int) -> list[int]:
+        """The cards hidden from ``seat``, sorted (kept while the state is unchanged: a
+        search asks for them thousands of times; never mutated)."""
         key = (seat, len(self.history), len(self.events), self.deals, self.phase)
         cached = self._pool
         if cached is not None and cached[0] == key:
-            pool = cached[1]
-        else:
-            pool = sorted(c for z in other._hidden_zones(seat) for c in z)
-            self._pool = (key, pool)
-        if not pool:
-            return other
+            return cached[1]
+        pool = sorted(c for z in self._hidden_zones(seat) for c in z)
+        self._pool = (key, pool)
+        return pool
+
+    def _redeal_hidden(self, seat: int, pool: list[int], rng: random.Random) -> None:
+        self.chance = self.chance.fork(rng.getrandbits(64))
+        if self.over or not pool:
+            return
+        n = self.game.players
         for _attempt in range(40):
-            if other._redeal(seat, pool, rng):
+            if self._redeal(seat, pool, rng):
                 break
         else:  # pragma: no cover - constraints could not be met by sampling
             order = pool.copy()
             shuffle(rng, order)
             i = 0
-            for z in other._hidden_zones(seat):
+            for z in self._hidden_zones(seat):
                 k = len(z)
                 z[:] = order[i : i + k]
                 i += k
         for p in range(n):
             if p != seat:
-                other.hand[p].sort()
-                if other.phase == SELECT and other.choice[p] is not None:
-                    suits = suits_of(other.hand[p])
+                self.hand[p].sort()
+                if self.phase == SELECT and self.choice[p] is not None:
+                    suits = suits_of(self.hand[p])
                     options = [(suits[0],)] if len(suits) == 1 else list(combinations(suits, 2))
-                    other.choice[p] = options[randbelow(rng, len(options))]
-        return other
+                    self.choice[p] = options[randbelow(rng, len(options))]
 
     def _hidden_zones(self, seat: int) -> list[list[int]]:
         """The zones whose cards are hidden from ``seat`` (the lists themselves)."""
@@ -1619,8 +1624,8 @@ class GethaState(State):
     # ------------------------------------------------------------------ invariants
 
     def check_invariants(self) -> None:
-        if self._deferred:
-            self._deal_deferred()
+        if self._unread:
+            self._draw_unread()
         money = self.money
         money.check()
         n = self.game.players
@@ -1685,4 +1690,17 @@ def _discards_upto(k: int) -> list[Legal]:
 
 
 _DISCARD_LISTS = [_discards_upto(k) for k in range(7)]
+
+
+def _selections(held: int) -> list[Legal]:
+    """The legal selections of a hand holding the suits of the mask ``held``: its one
+    suit, or every pair of its suits in order."""
+    suits = [s + 1 for s in range(8) if held >> s & 1]
+    if len(suits) == 1:
+        return [_SELECTS[suits[0] - 1]]
+    return [_SELECTS[8 + _PAIR_INDEX[pair]] for pair in combinations(suits, 2)]
+
+
+#: The legal selections per mask of the suits held (:func:`_selections`).
+_SELECT_LISTS = [_selections(held) for held in range(256)]
 _DISCARD_SETS = [frozenset(legal) for legal in _DISCARD_LISTS]
