@@ -826,6 +826,15 @@ def test_g27_g31_ties_and_everyone_out_mean_no_winner() -> None:
     assert winner is None and steps[0] == {"step": "no_cards", "seats": [0, 1]}
 
 
+def test_a_battle_has_the_same_result_explained_or_not() -> None:
+    """Unexplained (a search's worlds), a battle sums what is left without listing it."""
+    rng = random.Random(5)
+    for _ in range(4000):
+        x = rng.sample(range(96), rng.randrange(0, 13))
+        y = rng.sample(range(96), rng.randrange(0, 13))
+        assert battle(x, y)[0] == battle(x, y, explain=False)[0], (x, y)
+
+
 def test_g28_g29_alak_cancel_first_then_take_the_highest_numbers_at_once() -> None:
     r, d = battle(parse("alak/S1 alak/S2 5/S1 6/S2"), parse("alak/S5 8/S5 7/S5 4/S5 2/S6 1/S6"))
     assert d["cancelled"] == 1 and d["totals"] == [11, 14] and r == -1

@@ -575,16 +575,40 @@ def _discard_action(hand: Sequence[int], out: Sequence[int]) -> Action:
     return discard_action(mask)
 
 
-def _ranked_selections(hand: Sequence[int], opponents: int) -> list[tuple[float, tuple[int, ...]]]:
-    suits = sorted({SUIT[c] for c in hand})
+def _held_pairs(held: int) -> list[tuple[int, int, Action]]:
+    """The pairs of the suits in the mask ``held`` (1..8, in order), each with its
+    selection; a single suit's selection as ``(s, 0, select s)``."""
+    suits = [s + 1 for s in range(8) if held >> s & 1]
     if len(suits) == 1:
-        return [(1.0, (suits[0],))]
+        return [(suits[0], 0, select_action((suits[0],)))]
+    return [(a, b, select_action((a, b))) for a, b in combinations(suits, 2)]
+
+
+#: :func:`_held_pairs` of every mask of suits held.
+_HELD_PAIRS = [_held_pairs(held) for held in range(256)]
+
+
+def _ranked_selections(hand: Sequence[int], opponents: int, k: int) -> list[Action]:
+    """The ``k`` best selections of ``hand`` by :func:`quick_chance` of the selected
+    suits, best first (pairs of equal chance in the order of the pairs), or the one
+    suit held."""
+    held = 0
+    suit_index = SUIT_INDEX
+    for c in hand:
+        held |= 1 << suit_index[c]
+    pairs = _HELD_PAIRS[held]
+    if len(pairs) == 1:
+        return [pairs[0][2]]
     counts = _suit_counts(hand)
-    scored: list[tuple[float, tuple[int, ...]]] = [
-        (_pair_chance(counts, a, b, opponents), (a, b)) for a, b in combinations(suits, 2)
-    ]
-    scored.sort(key=lambda t: -t[0])
-    return scored
+    chances = [_pair_chance(counts, a, b, opponents) for a, b, _ in pairs]
+    if k == 1:  # the first best (what a stable sort puts first)
+        best = 0
+        for i in range(1, len(chances)):
+            if chances[i] > chances[best]:
+                best = i
+        return [pairs[best][2]]
+    order = sorted(range(len(pairs)), key=chances.__getitem__, reverse=True)  # stable
+    return [pairs[i][2] for i in order[:k]]
 
 
 def _opponents(world: GethaState) -> int:
@@ -625,7 +649,7 @@ def search_policy(
         return _discard_action(hand, out[: _most_discards(legal)])
     if phase == "select":
         hand = world.hand[actor]
-        return select_action(_ranked_selections(hand, _opponents(world))[0][1])
+        return _ranked_selections(hand, _opponents(world), 1)[0]
     if phase == "replace":
         (suit,) = best_suits(world.reserve[actor], 1)
         return replace_action(suit)
@@ -701,8 +725,7 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
             seen[_discard_action(hand, thrown)] = None
         return list(seen)
     if phase == "select":
-        ranked = _ranked_selections(world.hand[actor], _opponents(world))
-        return [select_action(pair) for _, pair in ranked[:4]]
+        return _ranked_selections(world.hand[actor], _opponents(world), 4)
     return [a for a in legal if isinstance(a, Action)]  # answer, replace: every choice
 
 

@@ -165,6 +165,8 @@ def battle(x: Sequence[int], y: Sequence[int], explain: bool = True) -> tuple[in
     >>> battle(c, d)[1]["totals"]
     [22, 39]
     """
+    if not explain:
+        return _battle_result(x, y), {}
     xa = sum(1 for c in x if RANK[c] == ALAK)
     ya = sum(1 for c in y if RANK[c] == ALAK)
     xn = sorted((c for c in x if RANK[c] <= 8), key=lambda c: (-RANK[c], c))
@@ -181,8 +183,6 @@ def battle(x: Sequence[int], y: Sequence[int], explain: bool = True) -> tuple[in
         x_has = sx > 0 or bool(x_left)
         y_has = sy > 0 or bool(y_left)
         result = 1 if x_has and not y_has else -1 if y_has and not x_has else 0
-    if not explain:
-        return result, {}
     return result, {
         "alak": [xa, ya],
         "cancelled": cancelled,
@@ -190,6 +190,43 @@ def battle(x: Sequence[int], y: Sequence[int], explain: bool = True) -> tuple[in
         "left": [cards_text(x_left), cards_text(y_left)],
         "totals": [tx, ty],
     }
+
+
+def _battle_result(x: Sequence[int], y: Sequence[int]) -> int:
+    """:func:`battle`'s result alone: the surplus alak of a side remove as many of the
+    other's highest numbers, so only the sum of the numbers left counts (which of equal
+    numbers goes makes no difference), and whether any card is left."""
+    rank = RANK
+    xa = ya = 0
+    xr: list[int] = []
+    yr: list[int] = []
+    for c in x:
+        r = rank[c]
+        if r <= 8:
+            xr.append(r)
+        elif r == ALAK:
+            xa += 1
+    for c in y:
+        r = rank[c]
+        if r <= 8:
+            yr.append(r)
+        elif r == ALAK:
+            ya += 1
+    cancelled = min(xa, ya)
+    sx, sy = xa - cancelled, ya - cancelled
+    if sy:
+        xr.sort(reverse=True)
+        del xr[:sy]
+    if sx:
+        yr.sort(reverse=True)
+        del yr[:sx]
+    tx = sum(xr)
+    ty = sum(yr)
+    if tx != ty:
+        return 1 if tx > ty else -1
+    x_has = sx > 0 or bool(xr)
+    y_has = sy > 0 or bool(yr)
+    return 1 if x_has and not y_has else -1 if y_has and not x_has else 0
 
 
 def resolve_pot(
@@ -981,23 +1018,23 @@ class GethaState(State):
                 suit = SUIT_INDEX[arl]
                 taken: list[dict[str, Any]] = []
                 got: list[int] = []
-                sources: list[tuple[list[int], str]] = []
+                sources: list[tuple[list[int], str, int]] = []  # (cards, zone, seat or hand)
                 for q in self.order:
                     if q == owner:
                         continue
                     if self.money.is_live(q):
-                        sources.append((self.played[q], f"played:{q}"))
-                        sources.append((self.reserve[q], f"reserve:{q}"))
+                        sources.append((self.played[q], "played", q))
+                        sources.append((self.reserve[q], "reserve", q))
                     elif self.folded[q]:
-                        sources.append((self.folded[q], f"folded:{q}"))
-                sources += [(xh, f"extra:{j + 1}") for j, xh in enumerate(self.extra)]
-                for cards, source in sources:
+                        sources.append((self.folded[q], "folded", q))
+                sources += [(xh, "extra", j + 1) for j, xh in enumerate(self.extra)]
+                for cards, zone, at in sources:
                     hit = [c for c in cards if SUIT_INDEX[c] == suit]
                     if hit:
                         cards[:] = [c for c in cards if SUIT_INDEX[c] != suit]
                         got.extend(hit)
                         if not self.quiet:
-                            taken.append({"from": source, "cards": cards_text(hit)})
+                            taken.append({"from": f"{zone}:{at}", "cards": cards_text(hit)})
                 if got:
                     self.played[owner].extend(got)
                     if self.quiet:
@@ -1465,24 +1502,31 @@ class GethaState(State):
         rejection sampler, which redeals one world until it keeps it."""
         self._redeal_hidden(seat, self._hidden_pool(seat), rng)
 
-    def _hidden_pool(self, seat: int) -> list[int]:
-        """The cards hidden from ``seat``, sorted (kept while the state is unchanged: a
-        search asks for them thousands of times; never mutated)."""
+    def _hidden_pool(self, seat: int) -> tuple[list[int], list[int]]:
+        """The cards hidden from ``seat``, sorted, and how many of each suit index (kept
+        while the state is unchanged: a search asks for them thousands of times; never
+        mutated)."""
         key = (seat, len(self.history), len(self.events), self.deals, self.phase)
         cached = self._pool
         if cached is not None and cached[0] == key:
-            return cached[1]
+            return cached[1], cached[2]
         pool = sorted(c for z in self._hidden_zones(seat) for c in z)
-        self._pool = (key, pool)
-        return pool
+        counts = [0] * 8
+        for c in pool:
+            counts[SUIT_INDEX[c]] += 1
+        self._pool = (key, pool, counts)
+        return pool, counts
 
-    def _redeal_hidden(self, seat: int, pool: list[int], rng: random.Random) -> None:
+    def _redeal_hidden(
+        self, seat: int, hidden: tuple[list[int], list[int]], rng: random.Random
+    ) -> None:
         self.chance = self.chance.fork(rng.getrandbits(64))
+        pool, counts = hidden
         if self.over or not pool:
             return
         n = self.game.players
         for _attempt in range(40):
-            if self._redeal(seat, pool, rng):
+            if self._redeal(seat, pool, counts, rng):
                 break
         else:  # pragma: no cover - constraints could not be met by sampling
             order = pool.copy()
@@ -1512,11 +1556,14 @@ class GethaState(State):
             zones.append(self.reserve[p])
         return zones + self.extra
 
-    #: ((seat, actions, events, deals, phase), sorted hidden cards): the last pool of
-    #: determinize, which a search asks for thousands of times (never mutated).
-    _pool: tuple[tuple[int, int, int, int, str], list[int]] | None = None
+    #: ((seat, actions, events, deals, phase), sorted hidden cards, their count per suit
+    #: index): the last pool of determinize, which a search asks for thousands of times
+    #: (never mutated).
+    _pool: tuple[tuple[int, int, int, int, str], list[int], list[int]] | None = None
 
-    def _redeal(self, seat: int, pool: list[int], rng: random.Random) -> bool:
+    def _redeal(
+        self, seat: int, pool: list[int], pool_counts: list[int], rng: random.Random
+    ) -> bool:
         """One attempt at the constrained redeal of :meth:`determinize` (in place).
 
         Constraints on suits are bit masks of the suits a zone may take (bit ``s`` for
@@ -1525,6 +1572,7 @@ class GethaState(State):
         n = self.game.players
         left = pool.copy()
         shuffle(rng, left)
+        counts = pool_counts.copy()  # of each suit index in left (kept as cards are taken)
         arl_suits = 0  # mask of the suits whose arl is in play (after the reveal)
         if self.revealed:
             for p in range(n):
@@ -1538,10 +1586,7 @@ class GethaState(State):
             live = self.money.is_live(p)
             if self.selected and not self.revealed and live:
                 a, b = len(self.played[p]), len(self.reserve[p])
-                counts = [0] * 8
                 suit_index = SUIT_INDEX
-                for c in left:
-                    counts[suit_index[c]] += 1
                 pairs = list(_SUIT_PAIRS)
                 shuffle(rng, pairs)
                 done = False
@@ -1571,6 +1616,10 @@ class GethaState(State):
                         return False
                     self.played[p][:] = got
                     self.reserve[p][:] = res
+                    for c in got:
+                        counts[suit_index[c]] -= 1
+                    for c in res:
+                        counts[suit_index[c]] -= 1
                     done = True
                     break
                 if not done:
