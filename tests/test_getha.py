@@ -494,7 +494,7 @@ def test_a_silenced_world_deals_its_next_deal_when_looked_at_with_the_same_cards
         twin = quiet.clone() if rng.random() < 0.5 else pickle.loads(pickle.dumps(quiet))
         # (a copy of the waiting world deals the same cards)
         seat = loud.order[0]
-        if rng.random() < 0.5:  # a view reads the table too (it asks for the actors first)
+        if rng.random() < 0.5:  # a view reads the table too (it draws the waiting shuffle)
             assert quiet.view(seat)["hand"] == loud.view(seat)["hand"]
         assert quiet.actors() == loud.actors()
         assert len(quiet.chance.used) == shuffles

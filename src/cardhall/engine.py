@@ -1260,9 +1260,9 @@ class State(ABC):
         next read: a search that stops at the end of a deal never pays for the next one.
         The game calls :meth:`_draw_unread` first in every method that reads its table
         (``actors``, ``legal_actions``, ``is_legal``, ``_apply``, ``zones``,
-        ``_determinize``, ``check_invariants``; observations and views ask ``actors``
-        first), and nothing between may draw from the chance: the order is then the very
-        one :meth:`_shuffle` would have drawn."""
+        ``_determinize``, ``check_invariants``; observations and views draw it first), and
+        nothing between may draw from the chance: the order is then the very one
+        :meth:`_shuffle` would have drawn."""
         if self.quiet and self.chance.automatic:
             self._pending = (tuple(sorted(cards)), then, args)
             self._unread = True
@@ -1335,7 +1335,10 @@ class State(ABC):
         A moment lasts while nothing is played: it ends with the next action, shuffle or
         event (the history, the chance's orders and the events only ever grow), and a copy
         (its own events list) or a sampled world starts its own. A test that edits a
-        state's fields by hand after observing it calls :meth:`edited`."""
+        state's fields by hand after observing it calls :meth:`edited`. A shuffle that
+        waits to be read (:meth:`_shuffle_when_read`) is drawn first."""
+        if self._unread:
+            self._draw_unread()
         events = self.events
         key = (len(self.history), len(events), len(self.chance.used))
         kept = self._kept
