@@ -300,6 +300,18 @@ class SomachiEncoder(Encoder):
         self._tableau_start = [p[f"tableau_{s}"].start for s in seats]
         self._pile_start = p["tableau.pile"].start
         self._place_start = p["tableau.place"].start
+        self._actors = p["actors"].start
+        self._over = p["over"].start
+        self._moves = p["moves"].start
+        self._hand_number = p["hand_number"].start
+        self._hand_sizes = p["hand_sizes"].start
+        self._sizes = p["sizes"].start
+        self._arls = [p[f"arls[{x + 1}]"].start for x in range(8)]
+        self._dealt = p["dealt"].start
+        self._active = p["active"].start
+        self._multiplier = p["multiplier"].start
+        self._turns = p["turns"].start
+        self._hand_start = q["hand"].start
         # history tokens
         self.codes: dict[str, int] = {}
         size = 0
@@ -334,10 +346,13 @@ class SomachiEncoder(Encoder):
         n = self.players
         most = self.most
         for s in view.actors:
-            p.set(out, "actors", s)
-        p.set(out, "over", 0, float(view.is_over))
-        p.set(out, "moves", 0, view.moves / self.research.bounds.max_decisions)
-        p.set(out, "hand_number", 0, view.hand_number / self.hand_slots)
+            if not 0 <= s < n:
+                raise IndexError(f"actors: index {s} outside 0..{n - 1}")
+            mv[self._actors + s] = 1.0
+        cap = self.research.bounds.max_decisions
+        mv[self._over] = float(view.is_over)
+        mv[self._moves] = view.moves / cap
+        mv[self._hand_number] = view.hand_number / self.hand_slots
         p.set(out, "dealer", view.dealer)
         if view.turn is not None:
             p.set(out, "turn", view.turn)
@@ -355,8 +370,9 @@ class SomachiEncoder(Encoder):
                 p.set(out, "pending.amount", 0, pending.amount / most)
             if pending.owed_for is not None:
                 p.set(out, "pending.for", ("bring-in", "stay-in bets").index(pending.owed_for))
+        at = self._hand_sizes
         for s, size in enumerate(fixed(view.hand_sizes, n, "hand_sizes")):
-            p.set(out, "hand_sizes", s, size / 96)
+            mv[at + s] = size / 96
         pile_start, place_start = self._pile_start, self._place_start
         for s, piles in enumerate(fixed(view.tableaus, n, "tableaus")):
             seat_start = self._tableau_start[s]
@@ -372,19 +388,24 @@ class SomachiEncoder(Encoder):
         discard = view.discard
         if discard:
             p.set(out, "discard_top", int(discard[-1]))
-        sizes = p["sizes"].start
+        sizes = self._sizes
         mv[sizes] = len(discard) / 96
         mv[sizes + 1] = view.deck_size / 96
         mv[sizes + 2] = view.removed_size / 96
+        arls = self._arls
         for x, owner in enumerate(fixed(view.arl_owner, 8, "arl_owner")):
             if owner is not None:
-                p.set(out, f"arls[{x + 1}]", owner)
-        for name, flags in (("dealt", view.dealt), ("active", view.active)):
+                if not 0 <= owner < n:
+                    raise IndexError(f"arls[{x + 1}]: index {owner} outside 0..{n - 1}")
+                mv[arls[x] + owner] = 1.0
+        for at, flags, name in (
+            (self._dealt, view.dealt, "dealt"),
+            (self._active, view.active, "active"),
+        ):
             for s, flag in enumerate(fixed(flags, n, name)):
-                p.set(out, name, s, float(flag))
-        cap = self.research.bounds.max_decisions
-        p.set(out, "multiplier", 0, _exponent(view.multiplier) / cap)
-        p.set(out, "turns", 0, view.turns / self.max_turns)
+                mv[at + s] = float(flag)
+        mv[self._multiplier] = _exponent(view.multiplier) / cap
+        mv[self._turns] = view.turns / self.max_turns
         for h, entry in enumerate(view.hands):
             mult = entry["multiplier"]
             _exponent(mult)
@@ -428,11 +449,16 @@ class SomachiEncoder(Encoder):
 
     def encode_private(self, view: SomachiObservation, seat: int, out: np.ndarray) -> None:
         q = self.private
+        mv = cells(out)
         q.set(out, "seat", seat)
         if view.hand is None:
             raise ValueError("a spectator's observation has no private part")
+        at = self._hand_start
         for card in view.hand:
-            q.set(out, "hand", int(card))
+            c = int(card)
+            if not 0 <= c < 96:
+                raise IndexError(f"hand: no card {c}")
+            mv[at + c] = 1.0
         if view.taken is not None:
             q.set(out, "taken", int(view.taken))
 

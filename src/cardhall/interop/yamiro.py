@@ -222,9 +222,19 @@ class YamiroEncoder(Encoder):
         self._by_slot = [p[f"played.by_{s}"].start for s in seats]
         self._side_start = [p["captures.side_0"].start, p["captures.side_1"].start]
         self._result_start = [p[f"results[{k}]"].start for k in range(self.hands)]
-        #: A finished hand's result row, by what the view tells of it (results never
-        #: change once told, and their sentences are read back with regular expressions).
-        self._result_rows: dict[tuple[Any, ...], np.ndarray] = {}
+        self._actors = p["actors"].start
+        self._over = p["over"].start
+        self._moves = p["moves"].start
+        self._hand_number = p["hand_number"].start
+        self._hand_sizes = p["hand_sizes"].start
+        self._pile = p["pile"].start
+        self._played = (p["played.on_table"].start, p["played.order"].start)
+        self._captures = (p["captures.order"].start, p["captures.hand"].start)
+        self._discards = (p["discards.in"].start, p["discards.order"].start)
+        #: A finished hand's result row (its values, written through a memoryview), by
+        #: what the observation tells of it (results never change once told, and their
+        #: sentences are read back with regular expressions).
+        self._result_rows: dict[tuple[Any, ...], Any] = {}
         decisions = research.bounds.max_decisions
         self.steps = 4 * decisions + self.hands if solo else 2 * decisions
         h = self.history
@@ -246,16 +256,19 @@ class YamiroEncoder(Encoder):
         n = self.players
         cap = self.research.bounds.max_decisions
         for s in view.actors:
-            p.set(out, "actors", s)
-        mv[p["over"].start] = float(view.is_over)
-        mv[p["moves"].start] = view.moves / cap
-        mv[p["hand_number"].start] = view.hand_number / self.hands
+            if not 0 <= s < n:
+                raise IndexError(f"actors: index {s} outside 0..{n - 1}")
+            mv[self._actors + s] = 1.0
+        mv[self._over] = float(view.is_over)
+        mv[self._moves] = view.moves / cap
+        mv[self._hand_number] = view.hand_number / self.hands
         if view.starter is not None:
             p.set(out, "starter", view.starter)
-        for s, size in enumerate(fixed(view.hand_sizes, self.players, "hand_sizes")):
-            mv[p["hand_sizes"].start + s] = size / 5
-        mv[p["pile"].start] = view.pile / 96
-        on, order = p["played.on_table"].start, p["played.order"].start
+        at = self._hand_sizes
+        for s, size in enumerate(fixed(view.hand_sizes, n, "hand_sizes")):
+            mv[at + s] = size / 5
+        mv[self._pile] = view.pile / 96
+        on, order = self._played
         by_slot = self._by_slot
         deck_slot = len(by_slot) - 1
         per_hand = self.per_hand
@@ -272,7 +285,7 @@ class YamiroEncoder(Encoder):
             elif not 0 <= who < n:
                 raise KeyError(f"played.by_{who}")
             mv[by_slot[who] + c] = 1.0
-        corder = p["captures.order"].start
+        corder, chand = self._captures
         captures = fixed(view.captures, 2, "captures")
         for side in (0, 1):
             base = self._side_start[side]
@@ -280,29 +293,25 @@ class YamiroEncoder(Encoder):
                 c = int(card)
                 mv[base + c] = 1.0
                 mv[corder + c] = (i + 1) / 96
-        din, dorder = p["discards.in"].start, p["discards.order"].start
+        din, dorder = self._discards
         for i, card in enumerate(view.discards):
             c = int(card)
             mv[din + c] = 1.0
             mv[dorder + c] = (i + 1) / 96
-        chand = p["captures.hand"].start
+        rows = self._result_rows
         for k, result in enumerate(view.results):
+            at_hand = (k + 1) / self.hands
             for text in result["captured"]:
-                mv[chand + RAILOG_CARD[text]] = (k + 1) / self.hands
-            base = self._result_start[k]
-            key = (
-                result["text"],
-                result["winner"],
-                result["arlas"],
-                *fixed(result["values"], 2, "values"),
-                result["cards"],
-            )
-            row = self._result_rows.get(key)
+                mv[chand + RAILOG_CARD[text]] = at_hand
+            v0, v1 = fixed(result["values"], 2, "values")
+            key = (result["text"], result["winner"], result["arlas"], v0, v1, result["cards"])
+            row = rows.get(key)
             if row is None:
-                if len(self._result_rows) >= 4096:  # a bound on the memory kept
-                    self._result_rows.clear()
-                row = self._result_rows[key] = self._result_row(*key)
-            out[base : base + len(row)] = row
+                if len(rows) >= 4096:  # a bound on the memory kept
+                    rows.clear()
+                row = rows[key] = cells(self._result_row(*key))
+            base = self._result_start[k]
+            mv[base : base + len(row)] = row
 
     def _result_row(
         self, text: str, winner: int | None, arlas: int, v0: int, v1: int, cards: int
