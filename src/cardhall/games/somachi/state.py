@@ -28,6 +28,7 @@ from cardhall.engine import (
     Observation,
     Outcome,
     State,
+    legal_contains,
 )
 from cardhall.games.somachi.actions import (
     ALONE,
@@ -323,12 +324,25 @@ class SomachiState(State):
         need = self.need
         if need is None or need[1] != seat:
             return []
-        if self._cache_seat == seat:
-            return self._cache.copy()
-        out = legal_main(self, seat) if need[0] == K_MAIN else legal(self, need)
-        self._cache_seat = seat
-        self._cache = out
-        return out.copy()
+        return self._kept_legal(need, seat).copy()
+
+    def _kept_legal(self, need: tuple[int, ...], seat: int) -> list[Legal]:
+        """The legal answers of ``seat`` (asked by ``need``), kept until the next action:
+        callers copy them before handing them out."""
+        if self._cache_seat != seat:
+            self._cache = legal_main(self, seat) if need[0] == K_MAIN else legal(self, need)
+            self._cache_seat = seat
+        return self._cache
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """As the base class's (membership in :meth:`legal_actions`, an amount inside a
+        legal range counting), without copying the kept list (the conformance suite
+        checks the two agree)."""
+        need = self.need
+        if need is None or type(seat) is not int or need[1] != seat or type(action) is not Action:
+            return False
+        kept = self._kept_legal(need, seat)
+        return action in kept or legal_contains(kept, action)
 
     def amount_sizes(self, seat: int, amounts: AmountRange) -> dict[str, int]:
         """The minimum, half the pot, the pot (every chip put in this hand) and the maximum
