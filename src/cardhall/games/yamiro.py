@@ -467,6 +467,9 @@ class YamiroState(State):
         self.to_move = -1  # seat to play, or -1 when nobody may (the game is over, or the
         # cards are being shuffled)
         self.results: list[dict[str, Any]] = []
+        #: The summaries of :attr:`results` not written yet, with what they say (see
+        #: :meth:`_fill_results`).
+        self._unfilled: list[tuple[Any, ...]] = []
         self.reshuffled: tuple[int, ...] | None = None  # cards of the last reshuffle
         self.over = False
         #: The step a pending reshuffle interrupted, and the seat that was to move then.
@@ -585,19 +588,13 @@ class YamiroState(State):
                 else:
                     captured.append(c)
             self.captures[winner] += captured
-        record = {
-            "hand": self.hand_no + 1,
-            "form": _FORMS[self.n],
-            "starter": self.starter,
-            "winner": winner,
-            "arlas": -1 if stopped else result.arlas,
-            "values": list(result.values),
-            "cards": len(played),
-            "captured": [_TEXT[c] for c in captured],
-            "points": capture_value(captured),
-            "text": ("stopped: a side had no card to play; tie" if stopped else explain(result)),
-        }
-        self.results.append(record)  # shared with the event: never mutated
+        # The hand's summary is written when someone reads it (_fill_results): a playout
+        # nobody watches builds no sentence and no card names.
+        record: dict[str, Any] = {}
+        self.results.append(record)  # shared with the event: never mutated once filled
+        self._unfilled.append(
+            (record, self.hand_no + 1, self.starter, winner, stopped, result, len(played), captured)
+        )
         if not self.quiet:
             self._told.append(("result", None, record, None))
         self.played = []
@@ -610,6 +607,33 @@ class YamiroState(State):
             self._emit("end", None, captures=totals, form=_FORMS[self.n])
             return
         self._start_hand()
+
+    def _fill_results(self) -> list[dict[str, Any]]:
+        """:attr:`results` with every hand's summary written (in place: the dicts are
+        shared with the ``result`` events and with clones, and never change once written)."""
+        if self._unfilled:
+            form = _FORMS[self.n]
+            for record, hand, starter, winner, stopped, result, cards, captured in self._unfilled:
+                if record:  # written through a clone that shares it
+                    continue
+                record["hand"] = hand
+                record["form"] = form
+                record["starter"] = starter
+                record["winner"] = winner
+                record["arlas"] = -1 if stopped else result.arlas
+                record["values"] = list(result.values)
+                record["cards"] = cards
+                record["captured"] = [_TEXT[c] for c in captured]
+                record["points"] = capture_value(captured)
+                record["text"] = (
+                    "stopped: a side had no card to play; tie" if stopped else explain(result)
+                )
+            self._unfilled = []
+        return self.results
+
+    def _build_told(self) -> None:
+        self._fill_results()  # a told result event holds its summary
+        super()._build_told()
 
     # -- protocol ----------------------------------------------------------------------
 
@@ -761,7 +785,7 @@ class YamiroState(State):
         details: dict[str, Any] = {
             "form": _FORMS[self.n],
             "captures": [t0, t1],
-            "hands": [dict(r) for r in self.results],
+            "hands": [dict(r) for r in self._fill_results()],
         }
         if self.solitaire:
             margin = t0 - t1
@@ -817,7 +841,7 @@ class YamiroState(State):
             "captures": (tuple(map(card, self.captures[0])), tuple(map(card, self.captures[1]))),
             "pile": len(self.pile) - self.pos,
             "discards": tuple(map(card, self.discard)),
-            "results": tuple([MappingProxyType(r) for r in self.results]),
+            "results": tuple([MappingProxyType(r) for r in self._fill_results()]),
         }
 
     def zones(self) -> dict[str, list[Any]]:
@@ -862,7 +886,8 @@ class YamiroState(State):
         other.starter = self.starter
         other.turn = self.turn
         other.to_move = self.to_move
-        other.results = self.results.copy()  # its dicts are never mutated
+        other.results = self.results.copy()  # its dicts are never mutated once written
+        other._unfilled = self._unfilled.copy()
         other.reshuffled = self.reshuffled
         other.over = self.over
         other.quiet = self.quiet
