@@ -231,10 +231,16 @@ class YamiroEncoder(Encoder):
         self._played = (p["played.on_table"].start, p["played.order"].start)
         self._captures = (p["captures.order"].start, p["captures.hand"].start)
         self._discards = (p["discards.in"].start, p["discards.order"].start)
-        #: A finished hand's result row (its values, written through a memoryview), by
-        #: what the observation tells of it (results never change once told, and their
-        #: sentences are read back with regular expressions).
-        self._result_rows: dict[tuple[Any, ...], Any] = {}
+        #: The captures' and the discards' values (they change only when a hand ends): the
+        #: runs of blocks they fill, and the last piles encoded with those runs' values.
+        self._pile_blocks = (
+            (p["captures.side_0"].start, p["captures.order"].stop),
+            (p["discards.in"].start, p["discards.order"].stop),
+        )
+        self._piles: tuple[Any, np.ndarray, np.ndarray] | None = None
+        #: A finished hand's result row, by what the observation tells of it (results never
+        #: change once told, and their sentences are read back with regular expressions).
+        self._result_rows: dict[tuple[Any, ...], np.ndarray] = {}
         decisions = research.bounds.max_decisions
         self.steps = 4 * decisions + self.hands if solo else 2 * decisions
         h = self.history
@@ -286,18 +292,26 @@ class YamiroEncoder(Encoder):
                 raise KeyError(f"played.by_{who}")
             mv[by_slot[who] + c] = 1.0
         corder, chand = self._captures
-        captures = fixed(view.captures, 2, "captures")
-        for side in (0, 1):
-            base = self._side_start[side]
-            for i, card in enumerate(captures[side]):
-                c = int(card)
-                mv[base + c] = 1.0
-                mv[corder + c] = (i + 1) / 96
         din, dorder = self._discards
-        for i, card in enumerate(view.discards):
-            c = int(card)
-            mv[din + c] = 1.0
-            mv[dorder + c] = (i + 1) / 96
+        captures = fixed(view.captures, 2, "captures")
+        piles = (captures[0], captures[1], view.discards)
+        kept = self._piles
+        (a0, a1), (b0, b1) = self._pile_blocks
+        if kept is not None and kept[0] == piles:  # no hand ended since: the same values
+            mv[a0:a1] = cells(kept[1])
+            mv[b0:b1] = cells(kept[2])
+        else:
+            for side in (0, 1):
+                base = self._side_start[side]
+                for i, card in enumerate(captures[side]):
+                    c = int(card)
+                    mv[base + c] = 1.0
+                    mv[corder + c] = (i + 1) / 96
+            for i, card in enumerate(view.discards):
+                c = int(card)
+                mv[din + c] = 1.0
+                mv[dorder + c] = (i + 1) / 96
+            self._piles = (piles, out[a0:a1].copy(), out[b0:b1].copy())
         rows = self._result_rows
         for k, result in enumerate(view.results):
             at_hand = (k + 1) / self.hands
@@ -309,9 +323,9 @@ class YamiroEncoder(Encoder):
             if row is None:
                 if len(rows) >= 4096:  # a bound on the memory kept
                     rows.clear()
-                row = rows[key] = cells(self._result_row(*key))
+                row = rows[key] = self._result_row(*key)
             base = self._result_start[k]
-            mv[base : base + len(row)] = row
+            mv[base : base + len(row)] = cells(row)
 
     def _result_row(
         self, text: str, winner: int | None, arlas: int, v0: int, v1: int, cards: int
