@@ -306,6 +306,15 @@ def test_envs_pickle_and_deepcopy_mid_game() -> None:
                 twin.step(int(r.choice(np.flatnonzero(mask))))
         assert twins[0].engine_state.digest() == twins[1].engine_state.digest()
         assert e.engine_state.digest() == before
+        # later on, with what the encoder keeps of finished hands, it copies as well
+        while not e.engine_state.is_over and len(e.engine_state.history) < 40:
+            e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+        for twin in (pickle.loads(pickle.dumps(e)), copy.deepcopy(e)):
+            assert twin.engine_state.digest() == e.engine_state.digest()
+            assert np.array_equal(
+                twin.observe(twin.agent_selection)["observation"],
+                e.observe(e.agent_selection)["observation"],
+            )
 
 
 def test_every_tensor_value_has_a_unique_name() -> None:

@@ -48,7 +48,7 @@ from cardhall.games.somachi import (
     SomachiObservation,
 )
 from cardhall.interop.spec import Research, Spec, mean_centred, register_spec, view_of
-from cardhall.interop.tensor import Encoder, card_labels, cells, fixed
+from cardhall.interop.tensor import Encoder, KeptRun, card_labels, cells, fixed
 from cardhall.money import build_pots, split
 
 __all__ = ["SomachiEncoder", "SomachiSpec"]
@@ -312,6 +312,10 @@ class SomachiEncoder(Encoder):
         self._multiplier = p["multiplier"].start
         self._turns = p["turns"].start
         self._hand_start = q["hand"].start
+        #: The tableaus change when a card is placed, the finished hands when a hand ends:
+        #: their runs of values as last written (see KeptRun).
+        self._tableaus = KeptRun(p["tableau_0"].start, p["tableau.place"].stop)
+        self._hands = KeptRun(p["hands[0]"].start, p[f"hands[{self.hand_slots - 1}]"].stop)
         # history tokens
         self.codes: dict[str, int] = {}
         size = 0
@@ -373,18 +377,21 @@ class SomachiEncoder(Encoder):
         at = self._hand_sizes
         for s, size in enumerate(fixed(view.hand_sizes, n, "hand_sizes")):
             mv[at + s] = size / 96
-        pile_start, place_start = self._pile_start, self._place_start
-        for s, piles in enumerate(fixed(view.tableaus, n, "tableaus")):
-            seat_start = self._tableau_start[s]
-            for j, pile in enumerate(piles):
-                at_pile = (j + 1) / 32
-                for i, card in enumerate(pile):
-                    c = int(card)
-                    if not 0 <= c < 96:
-                        raise IndexError(f"tableau_{s}: no card {c}")
-                    mv[seat_start + c] = 1.0
-                    mv[pile_start + c] = at_pile
-                    mv[place_start + c] = (i + 1) / 96
+        tableaus = fixed(view.tableaus, n, "tableaus")
+        if not self._tableaus.restore(tableaus, mv):  # unchanged since: the same values
+            pile_start, place_start = self._pile_start, self._place_start
+            for s, piles in enumerate(tableaus):
+                seat_start = self._tableau_start[s]
+                for j, pile in enumerate(piles):
+                    at_pile = (j + 1) / 32
+                    for i, card in enumerate(pile):
+                        c = int(card)
+                        if not 0 <= c < 96:
+                            raise IndexError(f"tableau_{s}: no card {c}")
+                        mv[seat_start + c] = 1.0
+                        mv[pile_start + c] = at_pile
+                        mv[place_start + c] = (i + 1) / 96
+            self._tableaus.keep(tableaus, out)
         discard = view.discard
         if discard:
             p.set(out, "discard_top", int(discard[-1]))
@@ -406,30 +413,34 @@ class SomachiEncoder(Encoder):
                 mv[at + s] = float(flag)
         mv[self._multiplier] = _exponent(view.multiplier) / cap
         mv[self._turns] = view.turns / self.max_turns
-        for h, entry in enumerate(view.hands):
-            mult = entry["multiplier"]
-            _exponent(mult)
-            row = [1.0]
-            row += [score / mult / 544 for score in fixed(entry["scores"], n, "scores")]
-            row += [float(s in entry["winners"]) for s in range(n)]
-            row += [_exponent(mult) / cap, *(float(entry["reason"] == r) for r in _REASONS)]
-            if self.gambling:
-                row += [c / most for c in fixed(entry["chips"], n, "chips")]
-                pots = entry["pots"]
-                if len(pots) > n:
-                    raise ValueError(f"hands[{h}]: {len(pots)} pots for {n} seats")
-                for k in range(n):
-                    if k < len(pots):
-                        pot = pots[k]
-                        row += [pot["amount"] / most]
-                        row += [float(s in pot["eligible"]) for s in range(n)]
-                        row += [float(s in pot["winners"]) for s in range(n)]
-                    else:
-                        row += [0.0] * (1 + 2 * n)
-            block = p[f"hands[{h}]"]
-            if len(row) != len(block):
-                raise ValueError(f"hands[{h}]: {len(row)} values for {len(block)}")
-            out[block.start : block.stop] = row
+        hands = view.hands
+        if not self._hands.restore(hands, mv):  # no hand ended since: the same values
+            for h, entry in enumerate(hands):
+                mult = entry["multiplier"]
+                _exponent(mult)
+                row = [1.0]
+                row += [score / mult / 544 for score in fixed(entry["scores"], n, "scores")]
+                row += [float(s in entry["winners"]) for s in range(n)]
+                row += [_exponent(mult) / cap, *(float(entry["reason"] == r) for r in _REASONS)]
+                if self.gambling:
+                    row += [c / most for c in fixed(entry["chips"], n, "chips")]
+                    pots = entry["pots"]
+                    if len(pots) > n:
+                        raise ValueError(f"hands[{h}]: {len(pots)} pots for {n} seats")
+                    for k in range(n):
+                        if k < len(pots):
+                            pot = pots[k]
+                            row += [pot["amount"] / most]
+                            row += [float(s in pot["eligible"]) for s in range(n)]
+                            row += [float(s in pot["winners"]) for s in range(n)]
+                        else:
+                            row += [0.0] * (1 + 2 * n)
+                block = p[f"hands[{h}]"]
+                if len(row) != len(block):
+                    raise ValueError(f"hands[{h}]: {len(row)} values for {len(block)}")
+                out[block.start : block.stop] = row
+            # kept with plain dicts (a mappingproxy does not pickle; they compare equal)
+            self._hands.keep(tuple([dict(entry) for entry in hands]), out)
         if self.gambling:
             if view.chips is None or view.in_pot is None or view.bring_in is None:
                 raise ValueError("a gambling game's observation holds chips, pot and bring-in")

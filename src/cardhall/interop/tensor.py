@@ -41,6 +41,7 @@ __all__ = [
     "RAILOG_CARD",
     "Block",
     "Encoder",
+    "KeptRun",
     "Layout",
     "card_labels",
     "cells",
@@ -126,6 +127,46 @@ def cells(out: np.ndarray) -> Any:
     [0.0, 0.5, 0.0]
     """
     return memoryview(cast(Any, out))
+
+
+@mypyc_attr(serializable=True)
+class KeptRun:
+    """A run of a tensor's values (``start`` .. ``stop``, written only from one part of
+    what an encoder reads) as last written, with that part: an encoder whose part seldom
+    changes (piles that change when a hand ends) copies the run instead of writing it
+    value by value. The part must compare equal exactly when it encodes the same, and
+    pickle (plain values: no mappingproxy).
+
+    >>> run = KeptRun(1, 3)
+    >>> out = np.zeros(4, dtype=np.float32)
+    >>> run.restore(("x",), cells(out))
+    False
+    >>> out[1:3] = 0.5
+    >>> run.keep(("x",), out)
+    >>> again = np.zeros(4, dtype=np.float32)
+    >>> run.restore(("x",), cells(again)), again.tolist()
+    (True, [0.0, 0.5, 0.5, 0.0])
+    """
+
+    def __init__(self, start: int, stop: int) -> None:
+        self.start = start
+        self.stop = stop
+        self.part: Any = None
+        self.values: np.ndarray | None = None
+
+    def restore(self, part: Any, mv: Any) -> bool:
+        """Copy the run into ``mv`` (:func:`cells` of the tensor) if it was last written
+        from a part equal to ``part``; else say so (the caller writes it, then :meth:`keep`)."""
+        values = self.values
+        if values is None or self.part != part:
+            return False
+        mv[self.start : self.stop] = cells(values)
+        return True
+
+    def keep(self, part: Any, out: np.ndarray) -> None:
+        """Remember the run of ``out`` just written from ``part``."""
+        self.part = part
+        self.values = out[self.start : self.stop].copy()
 
 
 def fixed(values: Sequence[Any], length: int, name: str) -> Sequence[Any]:

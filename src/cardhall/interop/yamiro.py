@@ -34,7 +34,7 @@ import numpy as np
 from cardhall.engine import Event, State
 from cardhall.games.yamiro import Yamiro, YamiroObservation
 from cardhall.interop.spec import Form, Research, Spec, mean_centred, register_spec, view_of
-from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, KeptRun, card_labels, cells, fixed
 
 __all__ = ["YamiroEncoder", "YamiroSpec", "parse_result_text"]
 
@@ -231,13 +231,10 @@ class YamiroEncoder(Encoder):
         self._played = (p["played.on_table"].start, p["played.order"].start)
         self._captures = (p["captures.order"].start, p["captures.hand"].start)
         self._discards = (p["discards.in"].start, p["discards.order"].start)
-        #: The captures' and the discards' values (they change only when a hand ends): the
-        #: runs of blocks they fill, and the last piles encoded with those runs' values.
-        self._pile_blocks = (
-            (p["captures.side_0"].start, p["captures.order"].stop),
-            (p["discards.in"].start, p["discards.order"].stop),
-        )
-        self._piles: tuple[Any, np.ndarray, np.ndarray] | None = None
+        #: The captures, discards and finished hands change only when a hand ends: the run
+        #: of blocks they fill (from the captures to the last result), and the last of them
+        #: encoded with that run's values.
+        self._piles = KeptRun(p["captures.side_0"].start, p[f"results[{self.hands - 1}]"].stop)
         #: A finished hand's result row, by what the observation tells of it (results never
         #: change once told, and their sentences are read back with regular expressions).
         self._result_rows: dict[tuple[Any, ...], np.ndarray] = {}
@@ -291,27 +288,22 @@ class YamiroEncoder(Encoder):
             elif not 0 <= who < n:
                 raise KeyError(f"played.by_{who}")
             mv[by_slot[who] + c] = 1.0
-        corder, chand = self._captures
-        din, dorder = self._discards
         captures = fixed(view.captures, 2, "captures")
-        piles = (captures[0], captures[1], view.discards)
-        kept = self._piles
-        (a0, a1), (b0, b1) = self._pile_blocks
-        if kept is not None and kept[0] == piles:  # no hand ended since: the same values
-            mv[a0:a1] = cells(kept[1])
-            mv[b0:b1] = cells(kept[2])
-        else:
-            for side in (0, 1):
-                base = self._side_start[side]
-                for i, card in enumerate(captures[side]):
-                    c = int(card)
-                    mv[base + c] = 1.0
-                    mv[corder + c] = (i + 1) / 96
-            for i, card in enumerate(view.discards):
+        piles = (captures[0], captures[1], view.discards, view.results)
+        if self._piles.restore(piles, mv):  # no hand ended since: the same values
+            return
+        corder, chand = self._captures
+        for side in (0, 1):
+            base = self._side_start[side]
+            for i, card in enumerate(captures[side]):
                 c = int(card)
-                mv[din + c] = 1.0
-                mv[dorder + c] = (i + 1) / 96
-            self._piles = (piles, out[a0:a1].copy(), out[b0:b1].copy())
+                mv[base + c] = 1.0
+                mv[corder + c] = (i + 1) / 96
+        din, dorder = self._discards
+        for i, card in enumerate(view.discards):
+            c = int(card)
+            mv[din + c] = 1.0
+            mv[dorder + c] = (i + 1) / 96
         rows = self._result_rows
         for k, result in enumerate(view.results):
             at_hand = (k + 1) / self.hands
@@ -326,6 +318,8 @@ class YamiroEncoder(Encoder):
                 row = rows[key] = self._result_row(*key)
             base = self._result_start[k]
             mv[base : base + len(row)] = cells(row)
+        # kept with plain dicts (a mappingproxy does not pickle; they compare equal)
+        self._piles.keep((*piles[:3], tuple([dict(r) for r in view.results])), out)
 
     def _result_row(
         self, text: str, winner: int | None, arlas: int, v0: int, v1: int, cards: int
