@@ -150,9 +150,7 @@ class AbstracEncoder(Encoder):
         self.total_scale = float(MAX_DEAL_SCORE * self.deal_slots)
         cards = card_labels(FRENCH_DECK)
         p = self.public
-        p.add("actors", range(2))
-        p.add("over")
-        p.add("moves")
+        self.add_common()
         p.add("dealer", range(2))
         p.add("first", ["none", "0", "1"])
         for i in range(24):
@@ -187,10 +185,7 @@ class AbstracEncoder(Encoder):
     def encode_public(self, view: AbstracObservation, out: np.ndarray) -> None:
         mv = cells(out)
         p = self.public
-        for s in view.actors:
-            p.set(out, "actors", s)
-        mv[p["over"].start] = float(view.is_over)
-        mv[p["moves"].start] = view.moves / self.research.bounds.max_decisions
+        self.encode_common(view, mv)
         p.set(out, "dealer", view.dealer)
         p.set(out, "first", 0 if view.first is None else 1 + view.first)
         row_start = self._row_start

@@ -246,9 +246,7 @@ class SomachiEncoder(Encoder):
         cards = card_labels()
         seats = range(n)
         p = self.public
-        p.add("actors", seats)
-        p.add("over")
-        p.add("moves")
+        self.add_common()
         p.add("hand_number")
         p.add("dealer", seats)
         p.add("turn", seats)
@@ -300,9 +298,6 @@ class SomachiEncoder(Encoder):
         self._tableau_start = [p[f"tableau_{s}"].start for s in seats]
         self._pile_start = p["tableau.pile"].start
         self._place_start = p["tableau.place"].start
-        self._actors = p["actors"].start
-        self._over = p["over"].start
-        self._moves = p["moves"].start
         self._hand_number = p["hand_number"].start
         self._hand_sizes = p["hand_sizes"].start
         self._sizes = p["sizes"].start
@@ -349,13 +344,8 @@ class SomachiEncoder(Encoder):
         mv = cells(out)
         n = self.players
         most = self.most
-        for s in view.actors:
-            if not 0 <= s < n:
-                raise IndexError(f"actors: index {s} outside 0..{n - 1}")
-            mv[self._actors + s] = 1.0
+        self.encode_common(view, mv)
         cap = self.research.bounds.max_decisions
-        mv[self._over] = float(view.is_over)
-        mv[self._moves] = view.moves / cap
         mv[self._hand_number] = view.hand_number / self.hand_slots
         p.set(out, "dealer", view.dealer)
         if view.turn is not None:

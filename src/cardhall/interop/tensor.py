@@ -34,7 +34,7 @@ import numpy as np
 from mypy_extensions import mypyc_attr
 
 from cardhall.cards import RAILOG_DECK
-from cardhall.engine import Event, State
+from cardhall.engine import Event, Observation, State
 from cardhall.interop.spec import Research
 
 __all__ = [
@@ -211,6 +211,27 @@ class Encoder(ABC):
         self.public = Layout()
         self.private = Layout()
         self.history = Layout()
+        #: Where the common blocks start (:meth:`add_common`).
+        self._common_at = (0, 0, 0)
+
+    def add_common(self) -> None:
+        """Add the blocks every public observation opens with: ``actors`` (a flag per
+        seat), ``over``, ``moves`` (decisions so far / the decision bound); a typed
+        encoder fills them with :meth:`encode_common`."""
+        p = self.public
+        self._common_at = (p.add("actors", range(self.players)), p.add("over"), p.add("moves"))
+
+    def encode_common(self, view: Observation, mv: Any) -> None:
+        """Fill the blocks of :meth:`add_common` from an observation (``mv``: :func:`cells`
+        of the public tensor)."""
+        actors, over, moves = self._common_at
+        n = self.players
+        for s in view.actors:
+            if not 0 <= s < n:
+                raise IndexError(f"actors: index {s} outside 0..{n - 1}")
+            mv[actors + s] = 1.0
+        mv[over] = float(view.is_over)
+        mv[moves] = view.moves / self.research.bounds.max_decisions
 
     # -- what subclasses write -------------------------------------------------------
 

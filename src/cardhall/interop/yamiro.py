@@ -178,9 +178,7 @@ class YamiroEncoder(Encoder):
         cards = card_labels()
         seats = [*range(n), *(["deck"] if solo else [])]
         p = self.public
-        p.add("actors", range(n))
-        p.add("over")
-        p.add("moves")
+        self.add_common()
         p.add("hand_number")
         p.add("starter", range(n))
         p.add("hand_sizes", range(n))
@@ -222,9 +220,6 @@ class YamiroEncoder(Encoder):
         self._by_slot = [p[f"played.by_{s}"].start for s in seats]
         self._side_start = [p["captures.side_0"].start, p["captures.side_1"].start]
         self._result_start = [p[f"results[{k}]"].start for k in range(self.hands)]
-        self._actors = p["actors"].start
-        self._over = p["over"].start
-        self._moves = p["moves"].start
         self._hand_number = p["hand_number"].start
         self._hand_sizes = p["hand_sizes"].start
         self._pile = p["pile"].start
@@ -257,13 +252,7 @@ class YamiroEncoder(Encoder):
         p = self.public
         mv = cells(out)
         n = self.players
-        cap = self.research.bounds.max_decisions
-        for s in view.actors:
-            if not 0 <= s < n:
-                raise IndexError(f"actors: index {s} outside 0..{n - 1}")
-            mv[self._actors + s] = 1.0
-        mv[self._over] = float(view.is_over)
-        mv[self._moves] = view.moves / cap
+        self.encode_common(view, mv)
         mv[self._hand_number] = view.hand_number / self.hands
         if view.starter is not None:
             p.set(out, "starter", view.starter)
