@@ -6,9 +6,11 @@ information) cannot: private events and per-seat views.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -635,3 +637,53 @@ def test_a_viewed_state_pickles_and_deep_copies_without_what_it_kept(name: str) 
             action = choose_uniform(random.Random(3), twin.legal_actions(seat))
             twin.apply(seat, action)
             assert state.view(seat) == views[seat]  # the original did not move
+
+
+def _read_only_mappings(value: Any) -> int:
+    """How many read-only mappings ``value`` holds (itself, or inside plain tuples)."""
+    if isinstance(value, MappingProxyType):
+        return 1
+    if type(value) is tuple:
+        return sum(_read_only_mappings(v) for v in value)
+    return 0
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_observations_pickle_and_deep_copy_as_they_were(name: str) -> None:
+    """An observation travels to another process (a bot's worker): pickled or deep-copied
+    every tenth moment of a whole game and at its end, for every seat and a spectator, it
+    comes back equal, of its game's class, rendering the same view, its read-only mappings
+    (options, the results of finished hands/deals) read-only again and its hidden events
+    HIDDEN_EVENT itself; so do the legal actions (amount ranges). In the compiled build too (its
+    frozen dataclasses, pots and outcomes, unpickle through their constructors)."""
+    import copy
+    import pickle
+
+    players = min(game_class(name).player_counts)
+    state = make_game(name, players).new_state(seed=4)
+    rng = random.Random(4)
+    seats: list[int | None] = [*range(players), None]
+    finished_parts = hidden_seen = 0
+    for k in range(400):
+        for seat in seats if k % 10 == 0 or state.is_over else ():
+            obs = state.observe(seat)
+            legal = state.legal_actions(seat) if seat is not None else []
+            assert pickle.loads(pickle.dumps(legal)) == legal  # amount ranges too
+            for twin in (pickle.loads(pickle.dumps(obs)), copy.deepcopy(obs)):
+                assert twin == obs and type(twin) is type(obs)
+                assert twin.view(legal) == obs.view(legal) == state.view(seat)
+                with pytest.raises(TypeError):
+                    twin.options["players"] = 9  # type: ignore[index]
+                for f in dataclasses.fields(obs):
+                    count = _read_only_mappings(getattr(obs, f.name))
+                    assert _read_only_mappings(getattr(twin, f.name)) == count
+                    finished_parts += count if f.name != "options" else 0
+                hidden = [e for e in twin.events if e == HIDDEN_EVENT]
+                assert all(e is HIDDEN_EVENT for e in hidden)
+                hidden_seen += len(hidden)
+        if state.is_over:
+            break
+        seat = min(state.actors())
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+    assert state.is_over and finished_parts > 0
+    assert hidden_seen > 0 or name == "abstrac"

@@ -38,7 +38,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, TypeVar, cast
 
@@ -71,6 +71,7 @@ __all__ = [
     "arg_card",
     "arg_cards",
     "arg_int",
+    "by_fields",
     "choose_uniform",
     "counts_text",
     "expand_legal",
@@ -120,6 +121,18 @@ class Action(NamedTuple):
         return f"{self.kind} {arg}"
 
 
+def by_fields(value: Any) -> tuple[Any, ...]:
+    """What a frozen dataclass's ``__reduce__`` returns: rebuilt by its constructor from
+    its fields in order (a compiled frozen dataclass cannot be unpickled attribute by
+    attribute; read-only mappings travel as :class:`_ReadOnly`).
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(Outcome((3.0, 1.0), (0,))))
+    Outcome(scores=(3.0, 1.0), winners=(0,), payoffs=(1.0, -1.0), details={})
+    """
+    return (type(value), tuple([_picklable(getattr(value, f.name)) for f in fields(value)]))
+
+
 @dataclass(frozen=True, slots=True)
 class AmountRange:
     """Every amount a seat may name for one action kind, as one legal entry: the actions
@@ -149,6 +162,9 @@ class AmountRange:
     def __post_init__(self) -> None:
         if self.step < 1 or self.min > self.max or (self.max - self.min) % self.step:
             raise ValueError(f"not an amount range: {self.kind} {self.min}..{self.max}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
 
     def __len__(self) -> int:
         return (self.max - self.min) // self.step + 1
@@ -652,6 +668,9 @@ class Outcome:
             mean = sum(self.scores) / len(self.scores) if self.scores else 0.0
             object.__setattr__(self, "payoffs", tuple(s - mean for s in self.scores))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),
@@ -687,6 +706,13 @@ class Observation:
     Traceback (most recent call last):
     ...
     dataclasses.FrozenInstanceError: cannot assign to field 'seat'
+
+    An observation pickles and deep-copies (its read-only mappings come back read-only;
+    a hidden event is :data:`HIDDEN_EVENT` again), so it can travel to another process:
+
+    >>> import pickle
+    >>> pickle.loads(pickle.dumps(obs)) == obs
+    True
     """
 
     game: str
@@ -702,6 +728,12 @@ class Observation:
     def table(self) -> dict[str, Any]:
         """The game's part of :meth:`view` (the game's subclass renders its fields)."""
         raise NotImplementedError(f"{self.game} renders no table")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and deep-copied) by its fields, each read-only mapping (``options``,
+        a game's per-hand results, ...) as a :class:`_ReadOnly`, which pickles."""
+        names = tuple(f.name for f in fields(self))
+        return (_rebuilt, (type(self), names, tuple([_picklable(getattr(self, n)) for n in names])))
 
     def shared_table(self, moment: dict[str, Any] | None) -> dict[str, Any]:
         """:meth:`table`, the part every seat sees rendered once per moment of the game
@@ -766,6 +798,45 @@ class Observation:
             "moves": self.moves,
             "outcome": outcome.to_json() if outcome is not None else None,
         }
+
+
+def _picklable(value: Any) -> Any:
+    """``value`` with each read-only mapping in it (itself, or in a plain tuple) as a
+    :class:`_ReadOnly` (for :meth:`Observation.__reduce__`)."""
+    if type(value) is MappingProxyType:
+        return _ReadOnly(dict(value))
+    if type(value) is tuple:
+        items = [_picklable(v) for v in value]
+        if any(a is not b for a, b in zip(items, value, strict=True)):
+            return tuple(items)
+    return value
+
+
+def _read_only(data: dict[str, Any]) -> Mapping[str, Any]:
+    """A read-only mapping over ``data`` (what a :class:`_ReadOnly` unpickles to)."""
+    return MappingProxyType(data)
+
+
+class _ReadOnly:
+    """A read-only mapping on its way through pickle or deepcopy: it comes back as one
+    (``MappingProxyType`` itself does not pickle)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_read_only, (self.data,))
+
+
+def _rebuilt(cls: type[Observation], names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
+    """An :class:`Observation` unpickled (:meth:`Observation.__reduce__`): its hidden
+    events are :data:`HIDDEN_EVENT` itself again."""
+    data = dict(zip(names, values, strict=True))
+    hidden = HIDDEN_EVENT
+    data["events"] = tuple([hidden if e == hidden else e for e in data["events"]])
+    return cls(**data)
 
 
 class _Moment:

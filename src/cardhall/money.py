@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardhall.engine import COMPILED
+from cardhall.engine import COMPILED, by_fields
 from cardhall.errors import ChipError
 
 __all__ = [
@@ -79,6 +79,9 @@ class Pot:
         """Whether more than one seat may win it (otherwise it goes back to its seat)."""
         return len(self.eligible) > 1
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
+
     def to_json(self) -> dict[str, Any]:
         return {"amount": self.amount, "eligible": list(self.eligible)}
 
@@ -94,6 +97,9 @@ class PotResult:
     @property
     def carried(self) -> bool:
         return not self.winners
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,6 +118,9 @@ class Settlement:
     results: tuple[PotResult, ...]
     received: tuple[int, ...]
     carry: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_fields(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
