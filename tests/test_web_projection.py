@@ -129,20 +129,23 @@ def test_the_rest_view_carries_the_prompt_and_the_sentences(tmp_path: Path) -> N
     )
 
 
-def _played(game: str, players: int | None, actions: int, seed: int = 3) -> list[Any]:
+def _played(
+    game: str, players: int | None, actions: int, seed: int = 3, **options: Any
+) -> list[Any]:
     """The states of a seeded game, one per action (each a clone of the one before, as
     the server's pipeline makes them)."""
     import random
 
+    from cardhall.engine import choose_uniform
     from cardhall.registry import make_game
 
-    state = make_game(game, players).new_state(seed=seed)
+    state = make_game(game, players, **options).new_state(seed=seed)
     rng = random.Random(seed)
     states = [state]
     while not state.is_over and len(states) <= actions:
         seat = min(state.actors())
         state = state.clone()
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
         states.append(state)
     return states
 
@@ -159,18 +162,18 @@ def test_a_sync_tells_only_the_events_since_the_seats_last_sync(
     first one only the events since the seat's last sync are told (a long match's sync
     would otherwise hold the event loop for a tenth of a second); a rename or a rebuilt
     state (other event objects) is told again from the start."""
-    import cardhall.web.projection as projection
     from cardhall.web.projection import projected_events, sync_message
     from cardhall.web.tablelog import Cached
 
     told: list[tuple[int, int]] = []
-    real = projection.projected_events
+    real = narration.Telling.more
 
-    def counting(state: Any, seat: Any, start: int, stop: int, *rest: Any) -> Any:
-        told.append((start, stop))
-        return real(state, seat, start, stop, *rest)
+    def counting(self: Any, events: Any, start: int = 0) -> Any:
+        if events:
+            told.append((events[0]["seq"], events[-1]["seq"] + 1))
+        return real(self, events, start)
 
-    monkeypatch.setattr(projection, "projected_events", counting)
+    monkeypatch.setattr(narration.Telling, "more", counting)
     states = _played("somachi", 3, 300)
     info = _info("f00df00df00df00d", ["Ann", "Bob", "Cy"])
     for v, state in enumerate(states):
@@ -180,18 +183,85 @@ def test_a_sync_tells_only_the_events_since_the_seats_last_sync(
             told.clear()
             msg = sync_message(info, Cached(v, state, [], 1), seat)
             ctx = narration_context(info, state, seat)
+            told.clear()
             assert msg["events"] == projected_events(state, seat, 0, len(state.events), ctx)
+            assert told[0][0] == 0  # (the reference told from the start)
+            told.clear()
+            sync_message(info, Cached(v, state, [], 1), seat)
+            assert told == []  # nothing new: nothing told
             if v >= 5:  # told since the last sync of this seat, five versions ago
-                assert told == [(len(states[v - 5].events), len(state.events))]
+                start = len(states[v - 5].events)
+                again = sync_message(info, Cached(v - 5, states[v - 5], [], 1), seat)
+                assert told == []  # an older state of the same log: told already
+                assert again["events"] == projected_events(states[v - 5], seat, 0, start, ctx)
     last = states[-1]
     told.clear()
     renamed = _info("f00df00df00df00d", ["Ann", "a random bot", "Cy"])
     sync_message(renamed, Cached(len(states), last, [], 1), 0)
-    assert told == [(0, len(last.events))]
+    assert told[0][0] == 0
     told.clear()
     rebuilt = _played("somachi", 3, 300)[-1]  # the same game, rebuilt: new event objects
     sync_message(renamed, Cached(len(states), rebuilt, [], 1), 0)
-    assert told == [(0, len(rebuilt.events))]
+    assert told[0][0] == 0
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("abstrac", 2), ("getha", 3), ("somachi", 3), ("yamiro", 4)]
+)
+def test_updates_are_told_once_and_read_as_told_from_the_start(
+    game: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each seat's and a spectator's updates, version after version of a whole game, are
+    byte for byte what telling the events afresh gives (projected_events), yet each event
+    is heard once per seat: the seat's kept feed goes on from the last event it told. A
+    connection that fell behind, one that asks again, a sync between updates and a
+    rebuilt state (told afresh) read the same."""
+    import json
+
+    from cardhall.web.projection import projected_events, sync_message, update_messages
+    from cardhall.web.tablelog import Cached
+
+    heard: list[int] = []
+    real = narration.Telling.more
+
+    def counting(self: Any, events: Any, start: int = 0) -> Any:
+        heard.extend(e["seq"] for e in events)
+        return real(self, events, start)
+
+    short = {"hands_per_game": 1} if game == "somachi" else {}
+    states = _played(game, players, 400, **short)
+    marks = [len(s.events) for s in states]
+    info = _info(f"{game}0000000000"[:16], ["Ann", "Bob", "Cy", "Di"][:players])
+    seats: list[int | None] = [*range(players), None]
+    monkeypatch.setattr(narration.Telling, "more", counting)
+    for v in range(1, len(states)):
+        cached = Cached(v, states[v], marks[: v + 1], 1)
+        for seat in seats:
+            heard.clear()
+            since = v - 3 if (seat == 0 and v % 7 == 0 and v >= 3) else v - 1  # behind
+            got = update_messages(cached, seat, since, info)
+            new = marks[v] - (marks[v - 1] if v > 1 else 0)  # the first: from the deal
+            assert len(set(heard)) == len(heard) <= new  # only the events not heard yet
+            ctx = narration_context(info, states[v], seat)
+            want = [
+                projected_events(states[v], seat, marks[u - 1], marks[u], ctx)
+                for u in range(since + 1, v + 1)
+            ]
+            assert json.dumps([m["events"] for m in got]) == json.dumps(want)
+            assert [m["version"] for m in got] == list(range(since + 1, v + 1))
+            assert got[-1]["view"] == states[v].view(seat)
+            if seat == 1 and v % 11 == 0:
+                sync = sync_message(info, cached, seat)
+                assert sync["events"] == projected_events(states[v], seat, 0, marks[v], ctx)
+    assert states[-1].is_over
+    last = states[-1]
+    rebuilt = replay(Record.from_state(last))
+    cached = Cached(len(states) - 1, rebuilt, marks, 1)
+    heard.clear()
+    got = update_messages(cached, 0, len(states) - 2, info)
+    assert heard[0] == 0  # other event objects: told afresh
+    ctx = narration_context(info, rebuilt, 0)
+    assert got[0]["events"] == projected_events(rebuilt, 0, marks[-2], marks[-1], ctx)
 
 
 def test_a_sync_is_cheap_only_while_the_seat_feed_is_kept() -> None:

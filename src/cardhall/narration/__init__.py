@@ -65,6 +65,7 @@ __all__ = [
     "HandSummary",
     "ScoreTable",
     "Story",
+    "Telling",
     "amount_label",
     "amount_labels",
     "annotate",
@@ -131,36 +132,68 @@ def annotate(
     (``title``, ``lines``)
     and the game's last event with the ``"table"`` of the summary (``columns``, ``rows``,
     ``result``). ``events[:start]`` are only heard, for the context."""
-    teller = story(ctx)
-    out: list[dict[str, Any]] = []
-    for i, event in enumerate(events):
-        text = teller.tell(event)
-        summary = teller.closes(event)
-        final = teller.ends_game(event)
-        if i < start:
-            continue
-        copy = dict(event)
-        copy.pop("text", None)
-        if text:
-            copy["text"] = text
-            steps = teller.steps()
-            if steps is not None:
-                copy["text_steps"] = steps
-            head = teller.steps_head()
-            if head is not None:
-                copy["steps_head"] = head
-        if summary is not None or final:
-            data: dict[str, Any] = (
-                summary.to_json() if summary is not None else {"title": "", "lines": []}
-            )
-            if final:
-                table = story(ctx).score_table(events[: i + 1])
-                if table is not None:
-                    data["title"] = data["title"] or "Final result"
-                    data["table"] = table.to_json()
-            copy["summary"] = data
-        out.append(copy)
-    return out
+    return Telling(ctx).more(events, start)
+
+
+class Telling:
+    """:func:`annotate` that goes on: the storyteller of ``ctx`` and every event it heard,
+    so that the events that follow are told without telling the earlier ones again (a
+    table tells each seat each new event as it happens).
+
+    ``Telling(ctx).more(events, start)`` is ``annotate(events, ctx, start)``, and a later
+    ``more(later)`` gives what ``annotate([*events, *later], ctx, len(events))`` would.
+
+    >>> ctx = Context("abstrac", ("Ann", "Bob"))
+    >>> telling = Telling(ctx)
+    >>> first = [{"seq": 0, "kind": "choose", "seat": 0, "first": 1}]
+    >>> [e.get("text") for e in telling.more(first)] == [
+    ...     e.get("text") for e in annotate(first, ctx)]
+    True
+    >>> len(telling.heard)
+    1
+    """
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.teller = story(ctx)
+        #: every event heard so far, in order
+        self.heard: list[Mapping[str, Any]] = []
+
+    def more(self, events: Sequence[Mapping[str, Any]], start: int = 0) -> list[dict[str, Any]]:
+        """Hear ``events`` (after every event heard before); told copies of
+        ``events[start:]`` (see :func:`annotate`)."""
+        teller = self.teller
+        heard = self.heard
+        out: list[dict[str, Any]] = []
+        for i, event in enumerate(events):
+            heard.append(event)
+            text = teller.tell(event)
+            summary = teller.closes(event)
+            final = teller.ends_game(event)
+            if i < start:
+                continue
+            copy = dict(event)
+            copy.pop("text", None)
+            if text:
+                copy["text"] = text
+                steps = teller.steps()
+                if steps is not None:
+                    copy["text_steps"] = steps
+                head = teller.steps_head()
+                if head is not None:
+                    copy["steps_head"] = head
+            if summary is not None or final:
+                data: dict[str, Any] = (
+                    summary.to_json() if summary is not None else {"title": "", "lines": []}
+                )
+                if final:
+                    table = story(self.ctx).score_table(heard)
+                    if table is not None:
+                        data["title"] = data["title"] or "Final result"
+                        data["table"] = table.to_json()
+                copy["summary"] = data
+            out.append(copy)
+        return out
 
 
 def prompt(view: Mapping[str, Any], ctx: Context) -> str | None:

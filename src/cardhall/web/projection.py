@@ -9,8 +9,10 @@ Getha's showdown, its ``"text_steps"``; with the view, its ``"prompt"``, ``"stat
 
 from __future__ import annotations
 
+import threading
+from bisect import bisect_left
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from cardhall import narration
 from cardhall.cards import SuitNames
@@ -78,19 +80,38 @@ def projected_events(
     return narration.annotate(feed, ctx, start=heard)
 
 
-class _Feed(NamedTuple):
-    """A seat's told events ``0..upto-1`` of a table's log, ``last`` being event
-    ``upto - 1`` itself (a later state whose event ``upto - 1`` is that very object
-    continues the same log: a table's log only grows, and a rebuilt state holds new
-    objects)."""
+class _Feed:
+    """A seat's told events ``0..upto-1`` of a table's log (the hidden ones left out), in
+    the words of ``ctx``, and the :class:`~cardhall.narration.Telling` that told them, which
+    tells the events that follow without telling these again. ``log`` is the events list
+    they were told from: a state whose event ``k - 1`` is ``log[k - 1]`` (for ``k`` the
+    smaller of its length and ``upto``) has the same log up to there (a table's log only
+    grows, its states share their event objects, and a rebuilt state holds new ones)."""
 
-    ctx: narration.Context
-    upto: int
-    last: Event
-    events: tuple[dict[str, Any], ...]
+    __slots__ = ("ctx", "events", "log", "seqs", "telling", "upto")
+
+    def __init__(self, ctx: narration.Context) -> None:
+        self.ctx = ctx
+        self.upto = 0
+        self.log: list[Event] = []
+        self.events: list[dict[str, Any]] = []
+        self.seqs: list[int] = []  # each told event's seq
+        self.telling = narration.Telling(ctx)
+
+    def continues(self, events: list[Event]) -> bool:
+        """Whether ``events`` is this feed's log (up to the shorter of the two)."""
+        k = min(self.upto, len(events))
+        return k == 0 or events[k - 1] is self.log[k - 1]
+
+    def told(self, start: int, stop: int) -> list[dict[str, Any]]:
+        """The told events whose seq is in ``start..stop-1`` (all told already)."""
+        seqs = self.seqs
+        return self.events[bisect_left(seqs, start) : bisect_left(seqs, stop)]
 
 
 _FEEDS: Recent[tuple[str, int | None], _Feed] = Recent(FEEDS_KEPT)
+#: Feeds are told in worker threads and on the event loop: one at a time.
+_FEEDS_LOCK = threading.Lock()
 
 
 def _kept_feed(
@@ -98,16 +119,35 @@ def _kept_feed(
 ) -> _Feed | None:
     """The feed kept for the table's seat, if ``state`` continues it and it is told in
     the words of ``ctx``."""
-    events = state.events
     kept = _FEEDS.get((table_id, seat))
-    if (
-        kept is not None
-        and kept.ctx == ctx
-        and 0 < kept.upto <= len(events)
-        and events[kept.upto - 1] is kept.last
-    ):
+    if kept is not None and kept.upto > 0 and kept.ctx == ctx and kept.continues(state.events):
         return kept
     return None
+
+
+def _told(
+    table_id: str, state: State, seat: int | None, ctx: narration.Context, start: int
+) -> list[dict[str, Any]]:
+    """The events ``start..`` of ``state`` that ``seat`` may see, told (as
+    :func:`projected_events` tells them): from the seat's kept feed, which first hears
+    the events it has not heard yet (a feed told in other words, or of another log, is
+    told afresh from the first event)."""
+    events = state.events
+    n = len(events)
+    with _FEEDS_LOCK:
+        feed = _kept_feed(table_id, state, seat, ctx)
+        if feed is None:
+            feed = _Feed(ctx)
+        if feed.upto < n:
+            seen = state.observed_events(seat)
+            hidden = HIDDEN_EVENT
+            new = [seen[i].to_json(i) for i in range(feed.upto, n) if seen[i] is not hidden]
+            feed.events.extend(feed.telling.more(new))
+            feed.seqs.extend(e["seq"] for e in new)
+            feed.upto, feed.log = n, events
+        if n:
+            _FEEDS[(table_id, seat)] = feed
+        return feed.told(start, n)
 
 
 def sync_is_cheap(
@@ -128,25 +168,12 @@ def seat_feed(
     table_id: str, state: State, seat: int | None, ctx: narration.Context
 ) -> list[dict[str, Any]]:
     """Every event of ``state`` that ``seat`` may see, told (what a sync sends), equal to
-    ``projected_events(state, seat, 0, len(state.events), ctx)``: the feed last sent
-    for the table's seat is kept and only the events since are told, so a sync costs the
-    game's new events, not its whole history (a long match's would take the event loop
-    a tenth of a second each time). A feed told in other words (another context: names,
-    viewer, options, suit names) is told afresh."""
-    events = state.events
-    n = len(events)
-    key = (table_id, seat)
-    kept = _kept_feed(table_id, state, seat, ctx)
-    if kept is not None:
-        if kept.upto == n:
-            return list(kept.events)
-        feed = [*kept.events, *projected_events(state, seat, kept.upto, n, ctx)]
-        _FEEDS[key] = _Feed(ctx, n, events[n - 1], tuple(feed))
-        return feed
-    feed = projected_events(state, seat, 0, n, ctx)
-    if n:
-        _FEEDS[key] = _Feed(ctx, n, events[n - 1], tuple(feed))
-    return feed
+    ``projected_events(state, seat, 0, len(state.events), ctx)``: the seat's feed is
+    kept (the table's updates tell it too) and only the events since are told, so a sync
+    costs the game's new events, not its whole history (a long match's would take the
+    event loop a tenth of a second each time). A feed told in other words (another
+    context: names, viewer, options, suit names) is told afresh."""
+    return _told(table_id, state, seat, ctx, 0)
 
 
 def _with_view(msg: dict[str, Any], state: State, seat: int | None, ctx: narration.Context) -> None:
@@ -197,17 +224,20 @@ def update_messages(
     out: list[dict[str, Any]] = []
     state = cached.state
     ctx = narration_context(info, state, seat, suits)
-    kinds = [e.kind for e in state.events]
-    for v in range(since + 1, cached.version + 1):
-        out.append(
-            {
-                "type": "update",
-                "version": v,
-                "events": projected_events(
-                    state, seat, cached.marks[v - 1], cached.marks[v], ctx, kinds
-                ),
-            }
-        )
+    marks = cached.marks
+    if since >= cached.version:
+        return out
+    if info is not None:  # the seat's kept feed tells only the events it has not told
+        told = _told(info["id"], state, seat, ctx, marks[since])
+        seqs = [e["seq"] for e in told]
+        for v in range(since + 1, cached.version + 1):
+            events = told[bisect_left(seqs, marks[v - 1]) : bisect_left(seqs, marks[v])]
+            out.append({"type": "update", "version": v, "events": events})
+    else:
+        kinds = [e.kind for e in state.events]
+        for v in range(since + 1, cached.version + 1):
+            events = projected_events(state, seat, marks[v - 1], marks[v], ctx, kinds)
+            out.append({"type": "update", "version": v, "events": events})
     if out:
         _with_view(out[-1], state, seat, ctx)
     return out
