@@ -129,10 +129,16 @@ async def _seat(
 
 
 async def _drive(
-    base: str, tables: int, limit: float, think: float = 0.0, server_pid: int | None = None
+    base: str,
+    tables: int,
+    limit: float,
+    think: float = 0.0,
+    server_pid: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Set the tables up, connect every seat, start the games, play them out. The CPU
-    figures cover the play only (from the first start to the end), not the set-up."""
+    """Set the tables up, connect every seat, start the games, play them out (Abstrac with
+    ``options``; a match to a high target plays until ``limit``). The CPU figures cover
+    the play only (from the first start to the end), not the set-up."""
     import httpx
 
     ws_url = base.replace("http://", "ws://") + "/ws"
@@ -143,6 +149,8 @@ async def _drive(
         for i in range(tables):
             with_bot = i % 2 == 1
             body: dict[str, Any] = {"game": "abstrac", "bots": ["random"] if with_bot else []}
+            if options:
+                body["options"] = options
             head = client_address(1, i)  # each table's players from an address of their own
             t = (await http.post("/api/tables", json=body, headers=head)).json()
             tokens = [(0, t["token"])]
@@ -267,15 +275,21 @@ def rss_mb(pid: int) -> float | None:
 
 
 def measure(
-    tables: int = 200, limit: float = 240.0, think: float = 0.0, launcher: tuple[str, ...] = ()
+    tables: int = 200,
+    limit: float = 240.0,
+    think: float = 0.0,
+    launcher: tuple[str, ...] = (),
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Start a server on a temporary SQLite file, run ``tables`` tables, stop it.
+    """Start a server on a temporary SQLite file, run ``tables`` tables (Abstrac with the
+    game ``options``), stop it.
 
     The scripted players act as fast as they are allowed (the server saturated), so the
     per-seat action limit is lifted for this run."""
-    options = ("--bot-delay", "0", "--actions-per-second", "1000")
-    with serving(options, launcher) as (base, pid):
-        return asyncio.run(_drive(base, tables, limit, think, None if launcher else pid))
+    flags = ("--bot-delay", "0", "--actions-per-second", "1000")
+    with serving(flags, launcher) as (base, pid):
+        pid_or_none = None if launcher else pid
+        return asyncio.run(_drive(base, tables, limit, think, pid_or_none, options))
 
 
 def run(console: Console, quick: bool) -> dict[str, Any]:
