@@ -157,7 +157,8 @@ def test_the_check_catches_a_bot_that_reads_the_real_state() -> None:
 
 class _Spy(Bot):
     """A random bot that checks what it is handed: the acting seat's observation, its legal
-    actions and its sampler (never a state), through :meth:`Bot.decide` itself."""
+    actions and its sampler (never a state), through :meth:`Bot.decide` itself (each
+    surface asks it with :meth:`Bot.choose`, which no bot overrides)."""
 
     level = "random"
     seats: list[int] = []
@@ -169,9 +170,6 @@ class _Spy(Bot):
         assert legal and all(isinstance(a, Action | AmountRange) for a in legal)
         _Spy.seats.append(sampler.seat)
         return choose_uniform(self.rng, legal)
-
-    def choose(self, state: State, seat: int) -> Action:
-        raise AssertionError("the caller handed the bot the state (Bot.choose)")
 
 
 def _spy(game: Any, level: str = "random", seed: int | str = 0, **params: Any) -> Bot:
@@ -238,3 +236,17 @@ def test_every_surface_hands_a_bot_the_observation_legal_actions_and_sampler(
     monkeypatch.setattr(_Spy, "seats", [])
     play()
     assert _Spy.seats, f"the {surface} asked no bot"
+
+
+def test_no_bot_overrides_the_one_way_to_ask_it() -> None:
+    """Every surface asks a bot with ``Bot.choose(state, seat)``, which hands the bot's
+    ``decide`` the seat's observation, legal actions and sampler: no bot of any game and
+    level overrides it (so no bot's own code is handed the state)."""
+    seen = 0
+    for name in game_names():
+        game = make_game(name)
+        for level in bot_levels(name):
+            bot = make_bot(game, level, seed=1)
+            assert type(bot).choose is Bot.choose, f"{name} {level} overrides choose"
+            seen += 1
+    assert seen >= 4 * 3

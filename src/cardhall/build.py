@@ -118,9 +118,7 @@ def seeded_digests(
                         steps.append(hashlib.sha256(text.encode()).hexdigest())
                         break
                     seat = min(state.actors())
-                    action = bots[seat].decide(
-                        state.observe(seat), state.legal_actions(seat), state.sampler(seat)
-                    )
+                    action = bots[seat].choose(state, seat)
                     text += repr(action)
                     steps.append(hashlib.sha256(text.encode()).hexdigest())
                     state.apply(seat, action)

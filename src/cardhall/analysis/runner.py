@@ -119,9 +119,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
         if first is None:
             first = seat
         t0 = clock()  # the bot's think time includes building what it is given
-        action = bots[seat].decide(
-            state.observe(seat), state.legal_actions(seat), state.sampler(seat)
-        )
+        action = bots[seat].choose(state, seat)
         spent = clock() - t0
         state.apply(seat, action)
         decisions[seat] += 1

@@ -55,7 +55,7 @@ def answer_times(game: str, players: int, level: str, moves: int, seed: int = 0)
             legal = state.legal_actions(seat)
             if legal_count(legal) > 1 and rng.random() < 0.3:
                 start = time.process_time()
-                bot.decide(state.observe(seat), legal, state.sampler(seat))
+                bot.choose(state, seat)  # building what the bot is given counts
                 times.append(time.process_time() - start)
             state.apply(seat, choose_uniform(rng, legal))  # a range's amounts count each
     return times

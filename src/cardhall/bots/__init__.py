@@ -9,8 +9,9 @@ legal actions, and a
 real state, so it cannot read the cards hidden from its seat; the bot tests check that a
 decision does not change when those cards are redealt. Whoever holds the state (the
 terminal, the web's bot runner, the analysis runner, the benchmarks, the Gymnasium
-tables) builds the three and calls :meth:`Bot.decide`; :meth:`Bot.choose(state, seat)
-<Bot.choose>` is that call written once, for tests, doctests and scripts.
+tables, tests and scripts) asks a bot about a seat with :meth:`Bot.choose(state, seat)
+<Bot.choose>`, the one way: it builds the three and calls :meth:`Bot.decide`. It is
+final (no bot overrides it), so a bot's own code is never handed the state.
 
 >>> from cardhall.registry import make_game
 >>> state = make_game("somachi", 3).new_state(seed=1)
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, final
 
 from cardhall.engine import Action, Game, Legal, Observation, Sampler, State, choose_uniform
 from cardhall.errors import OptionError
@@ -82,9 +83,11 @@ class Bot:
         empty), knowing ``observation`` and imagining the worlds of ``sampler``."""
         raise NotImplementedError
 
+    @final
     def choose(self, state: State, seat: int) -> Action:
         """The action this bot takes for ``seat`` (which must be an actor) in ``state``:
-        :meth:`decide` with the seat's observation, legal actions and sampler."""
+        :meth:`decide` with the seat's observation, legal actions and sampler. The one way
+        to ask a bot about a seat; final, so the state never reaches a bot's own code."""
         return self.decide(state.observe(seat), state.legal_actions(seat), state.sampler(seat))
 
     def __repr__(self) -> str:

@@ -193,7 +193,7 @@ class Table:
             if seat == self.seat:
                 return
             bot = self.bots[seat]
-            st.apply(seat, bot.decide(st.observe(seat), st.legal_actions(seat), st.sampler(seat)))
+            st.apply(seat, bot.choose(st, seat))
 
     def legal(self) -> dict[int, Action]:
         """The learner's legal actions by id (none when the game is finished)."""

@@ -16,29 +16,48 @@ the terminal.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from typing import NamedTuple
 
-__all__ = ["BOT_LEVELS", "bot_label", "bot_name", "seat_names", "stand_in_name"]
+__all__ = [
+    "BOT_LEVELS",
+    "BotLevel",
+    "bot_label",
+    "bot_level",
+    "bot_name",
+    "seat_names",
+    "stand_in_name",
+]
+
+
+class BotLevel(NamedTuple):
+    """A bot level as a person reads it (``label``), what it plays like (``about``) and
+    the first names its bots take at a table (``names``)."""
+
+    label: str
+    about: str
+    names: tuple[str, ...]
+
 
 #: Each bot level as a person reads it, what it plays like, and the first names its bots
 #: take at a table: a bot is called "Heuristic Hana", its level in its name, and no two
 #: bots of a table share a name.
-BOT_LEVELS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "random": (
+BOT_LEVELS: dict[str, BotLevel] = {
+    "random": BotLevel(
         "Random",
         "plays any legal move",
         ("Rita", "Rolf", "Rosa", "Rudi", "Ruth", "Remy", "Rina", "Ravi"),
     ),
-    "heuristic": (
+    "heuristic": BotLevel(
         "Heuristic",
         "plays by rules of thumb",
         ("Hana", "Hugo", "Hilde", "Hiro", "Hedda", "Hamid", "Holly", "Hans"),
     ),
-    "ismcts": (
+    "ismcts": BotLevel(
         "Search",
         "searches many possible deals before each move",
         ("Sofia", "Sven", "Sara", "Silas", "Suki", "Selma", "Soren", "Sami"),
     ),
-    "perfect": (
+    "perfect": BotLevel(
         "Perfect",
         "solves the game exactly",
         ("Petra", "Paul", "Pia", "Piet", "Priya", "Pablo", "Perle", "Pim"),
@@ -46,9 +65,19 @@ BOT_LEVELS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+def bot_level(level: str) -> BotLevel:
+    """How a person reads ``level`` (:data:`BOT_LEVELS`); a level not listed there is its
+    name capitalised, with nothing said of it and no first names.
+
+    >>> bot_level("ismcts").label, bot_level("newlevel")
+    ('Search', BotLevel(label='Newlevel', about='', names=()))
+    """
+    return BOT_LEVELS.get(level) or BotLevel(level.capitalize(), "", ())
+
+
 def bot_label(level: str) -> str:
     """The level as a person reads it: ``Search`` for ``ismcts``."""
-    return BOT_LEVELS.get(level, (level.capitalize(), "", ()))[0]
+    return bot_level(level).label
 
 
 def bot_name(level: str, taken: Collection[str] = ()) -> str:
@@ -60,7 +89,7 @@ def bot_name(level: str, taken: Collection[str] = ()) -> str:
     >>> bot_name("newlevel")
     'Newlevel bot'
     """
-    label, _, names = BOT_LEVELS.get(level, (level.capitalize(), "", ()))
+    label, _, names = bot_level(level)
     for first in names:
         if f"{label} {first}" not in taken:
             return f"{label} {first}"

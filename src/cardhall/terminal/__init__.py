@@ -224,9 +224,7 @@ class TerminalGame:
             else:
                 seat = min(actors)
                 # the bot gets what its seat may know, never the state
-                action = self.bots[seat].decide(
-                    state.observe(seat), state.legal_actions(seat), state.sampler(seat)
-                )
+                action = self.bots[seat].choose(state, seat)
                 state.apply(seat, action)
         for seat in sorted(self.humans):
             self._show_news(seat)

@@ -89,5 +89,5 @@ def hint(state: State, seat: int) -> str | None:
     from cardhall.bots import make_bot
 
     bot = make_bot(state.game, "heuristic", seed=0)
-    action = bot.decide(state.observe(seat), state.legal_actions(seat), state.sampler(seat))
+    action = bot.choose(state, seat)
     return f"the heuristic bot would play: {action}"

@@ -54,10 +54,9 @@ Hint = tuple[int | None, int | None]
 def bot_choice(state: State, seat: int, level: str, seed: str) -> Action:
     """What a ``level`` bot seeded ``seed`` plays for ``seat``: it decides from the seat's
     observation, legal actions and sampler, built here from ``state`` (the bot's own copy
-    of the table; the bot never holds it). A module-level function, so a worker process
-    can run it (an observation does not pickle: the worker builds it from the copy)."""
-    bot = make_bot(state.game, level, seed=seed)
-    return bot.decide(state.observe(seat), state.legal_actions(seat), state.sampler(seat))
+    of the table; the bot never holds it: :meth:`~cardhall.bots.Bot.choose`). A
+    module-level function, so a worker process can run it on the copy it is sent."""
+    return make_bot(state.game, level, seed=seed).choose(state, seat)
 
 
 def default_action(state: State, seat: int) -> Action:

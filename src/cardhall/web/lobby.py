@@ -20,7 +20,7 @@ from typing import Any
 
 from cardhall.bots import bot_levels
 from cardhall.errors import CardhallError
-from cardhall.narration.names import BOT_LEVELS, bot_label, bot_name, stand_in_name
+from cardhall.narration.names import BOT_LEVELS, bot_label, bot_level, bot_name, stand_in_name
 from cardhall.registry import game_class, game_names, make_game
 from cardhall.web import validate
 from cardhall.web.database import Database
@@ -157,7 +157,7 @@ class Lobby:
                 {
                     "level": lv,
                     "label": bot_label(lv),
-                    "about": BOT_LEVELS.get(lv, ("", "", ()))[1],
+                    "about": bot_level(lv).about,
                 }
                 for lv in described["bots"]
             ]
