@@ -47,13 +47,21 @@ def narration_context(
     for s in (info or {}).get("seats", ()):
         if 0 <= int(s["seat"]) < state.players:
             names[int(s["seat"])] = s.get("name") or ""
-    return narration.Context(
-        state.game.name,
-        tuple(names),
-        suits=SuitNames.get(suits),
-        viewer=seat,
-        options=state.game.options,
+    game = state.game
+    key = (game.name, tuple(names), seat, suits)
+    kept = _CONTEXTS.get(key)
+    if kept is not None and kept.options == game.options:
+        return kept  # (a table's every update tells each seat in the same words)
+    ctx = _CONTEXTS[key] = narration.Context(
+        game.name, key[1], suits=SuitNames.get(suits), viewer=seat, options=game.options
     )
+    return ctx
+
+
+#: The contexts made lately, by (game, the seats' names, viewer, suit names).
+_CONTEXTS: Recent[tuple[str, tuple[str, ...], int | None, str], narration.Context] = Recent(
+    FEEDS_KEPT
+)
 
 
 def projected_events(
@@ -120,7 +128,12 @@ def _kept_feed(
     """The feed kept for the table's seat, if ``state`` continues it and it is told in
     the words of ``ctx``."""
     kept = _FEEDS.get((table_id, seat))
-    if kept is not None and kept.upto > 0 and kept.ctx == ctx and kept.continues(state.events):
+    if (
+        kept is not None
+        and kept.upto > 0
+        and (kept.ctx is ctx or kept.ctx == ctx)
+        and kept.continues(state.events)
+    ):
         return kept
     return None
 
