@@ -730,6 +730,33 @@ def test_searching_bots_think_in_worker_processes_and_choose_the_same(db_url: st
             assert asked == (["pool"] if level == "ismcts" else [])
 
 
+def test_a_crashed_bot_worker_pool_is_started_again_and_chooses_the_same(db_url: str) -> None:
+    """A searching bot's worker process dies (killed, out of memory): the pool is
+    broken for good, so it is replaced by a fresh one, which is asked again: the bot
+    still chooses what it would have chosen (never a random move instead)."""
+    import os
+    from concurrent.futures.process import BrokenProcessPool
+
+    from cardhall.web.autoplay import AutoplayRunner
+
+    service = _service(db_url)
+    runner = AutoplayRunner(service.autoplay, hint=lambda table_id: (None, None), bot_workers=1)
+    try:
+        t = service.lobby.create_table("abstrac", bots=["ismcts"])
+        tid = t["table_id"]
+        service.lobby.start(tid, t["token"])
+        service.pipeline.act(tid, 0, "second")  # the bot (seat 1) takes 1-3 cards
+        in_thread = service.autoplay.bot_moves(tid)
+        broken = runner.bot_pool()
+        assert broken is not None
+        with pytest.raises(BrokenProcessPool):
+            broken.submit(os._exit, 1).result()  # its worker dies
+        assert service.autoplay.bot_moves(tid, pool=runner.bot_pool) == in_thread
+        assert runner.pool is not None and runner.pool is not broken
+    finally:
+        runner.stop()
+
+
 @pytest.mark.parametrize("behaviour", ["raises", "illegal"])
 def test_a_broken_bot_never_stalls_its_table(
     db_url: str, behaviour: str, monkeypatch: pytest.MonkeyPatch

@@ -235,9 +235,24 @@ def test_a_replayed_action_id_is_applied_once(client: TestClient) -> None:
     assert version(client, table) == 1
 
 
-def test_flooding_hits_the_rate_limit_then_closes_the_socket(client: TestClient) -> None:
-    """50 messages a second (bursts of 100) are answered; past that each message is
-    refused with ``rate``, and a socket that keeps flooding is closed (4429)."""
+@pytest.fixture
+def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limits' clock stands still: no bucket refills, so what a flood gets through
+    is an exact count, however slowly the machine runs."""
+    from cardhall.web import limits
+
+    monkeypatch.setattr(limits, "clock", lambda: 1000.0)
+
+
+def test_flooding_hits_the_rate_limit_then_closes_the_socket(
+    client: TestClient, stopped_clock: None
+) -> None:
+    """A burst of 100 messages (twice the rate of 50 a second) is answered; past that a
+    message is refused with ``rate`` (once a second: one here) and the socket goes
+    unread for a pause; after :data:`~cardhall.web.sockets.FLOOD_PAUSES` pauses in a row
+    it is closed (4429), having sent nothing more."""
+    from cardhall.web.sockets import FLOOD_PAUSES
+
     table, tokens = two_humans(client)
     with client.websocket_connect("/ws") as w0:
         hello(w0, table, tokens[0])
@@ -248,9 +263,35 @@ def test_flooding_hits_the_rate_limit_then_closes_the_socket(client: TestClient)
             while True:
                 replies.append(w0.receive_json())
         assert closed.value.code == 4429
-        pongs = sum(r["type"] == "pong" for r in replies)
-        limited = sum(r.get("code") == "rate" for r in replies)
-        assert 100 <= pongs < 200 and limited >= 1 and pongs + limited < 300
+        assert replies == [{"type": "pong"}] * 100 + [
+            {"type": "error", "code": "rate", "message": "too many messages: slow down", "id": None}
+        ]
+        assert FLOOD_PAUSES == 5
+
+
+def test_a_socket_over_its_seats_action_rate_is_closed_as_a_flood(
+    tmp_path: Path, stopped_clock: None
+) -> None:
+    """A socket well inside its own message rate but over its seat's action rate is
+    refused, goes unread for a pause each time, and is closed (4429) after as many
+    pauses in a row as a flood of messages: it is never left unread until its
+    keepalive fails (the abuse run's 51 sockets closed 1011 were such sockets)."""
+    with limited(tmp_path, actions_per_second=2.0, rate=1000.0) as c:
+        table, tokens = two_humans(c)
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, table, tokens[0])
+            for n in range(40):
+                ws.send_json({"type": "action", "action": "take 9", "id": f"a{n}"})
+            ws.send_json({"type": "ping"})  # never answered: the socket is closed first
+            replies = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while (m := ws.receive_json())["type"] != "pong":
+                    replies.append(m)
+        assert closed.value.code == 4429
+        codes = [m.get("code") for m in replies]
+        # one illegal action uses the seat's burst up (it costs five of four), then one
+        # ``rate`` tells it, and FLOOD_PAUSES + 1 actions over the rate close the socket
+        assert codes == ["illegal", "rate"], replies
 
 
 def test_an_address_whose_socket_flooded_cools_down_before_reconnecting(tmp_path: Path) -> None:
@@ -831,20 +872,31 @@ def test_replayed_actions_per_address_are_limited(tmp_path: Path) -> None:
         assert c.get("/api/games").status_code == 200
 
 
-def test_a_seat_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+def test_a_seat_holds_a_bounded_number_of_sockets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past ``sockets_per_seat`` a new socket of the seat is refused (4429) before it is
-    sent anything; the seat's open sockets keep working, and once one closes a new one
-    is accepted."""
+    sent anything, and before its table is even read or told (a socket that reconnects
+    over and over costs a token check); the seat's open sockets keep working, and once
+    one closes a new one is accepted."""
+    from cardhall.web import sockets
+
+    told = []
+    real = sockets.sync_message
+    monkeypatch.setattr(sockets, "sync_message", lambda *a: told.append(a) or real(*a))
     with limited(tmp_path, sockets_per_seat=2) as c:
         table, tokens = two_humans(c)
         with c.websocket_connect("/ws") as a, c.websocket_connect("/ws") as b:
             for ws in (a, b):
                 assert hello(ws, table, tokens[0])["type"] == "sync"
-            with c.websocket_connect("/ws") as d:
-                d.send_json({"type": "hello", "table": table, "token": tokens[0]})
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    d.receive_json()
-                assert closed.value.code == 4429
+            assert len(told) == 2
+            for _ in range(3):
+                with c.websocket_connect("/ws") as d:
+                    d.send_json({"type": "hello", "table": table, "token": tokens[0]})
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        d.receive_json()
+                    assert closed.value.code == 4429
+            assert len(told) == 2
             with c.websocket_connect("/ws") as other:  # another seat is not counted
                 assert hello(other, table, tokens[1])["type"] == "sync"
             quiet(a)
@@ -894,8 +946,8 @@ def test_actions_per_seat_are_limited_across_all_its_sockets(tmp_path: Path) -> 
             for ws in socks:
                 assert hello(ws.__enter__(), table, tokens[0])["type"] == "sync"
             started = time.monotonic()
-            for _ in range(8):  # the same action again: each admitted one is a duplicate
-                for ws in socks:
+            for _ in range(5):  # the same action again: each admitted one is a duplicate
+                for ws in socks:  # (five over the rate at most per socket: not a flood)
                     ws.send_json({"type": "action", "action": "first", "id": "x"})
             for ws in socks:
                 ws.send_json({"type": "ping"})
@@ -910,7 +962,7 @@ def test_actions_per_seat_are_limited_across_all_its_sockets(tmp_path: Path) -> 
         assert all(m["duplicate"] and m["version"] == 1 for m in acks)
         assert 8 <= len(acks) <= 2 * 4.0 + 4.0 * elapsed + 1
         assert 1 <= len(rates) <= 5 * (1 + elapsed)
-        assert len(acks) + len(rates) == len(replies) < 40
+        assert len(acks) + len(rates) == len(replies) < 25
 
 
 def test_an_illegal_action_is_refused_without_a_database_write(tmp_path: Path) -> None:
@@ -1166,6 +1218,135 @@ def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) 
     service.dispose()
 
 
+def test_a_sync_asked_with_nothing_new_since_the_last_one_is_not_told_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket whose last frames were a full sync holds the picture: asking again tells
+    it nothing (however long after); once the table moved, a sync is told again, once."""
+    import itertools
+
+    from cardhall.web import limits
+
+    ticks = itertools.count(step=10.0)  # every SYNC_INTERVAL has passed at each ask
+    monkeypatch.setattr(limits, "clock", lambda: next(ticks))
+    table, tokens = two_humans(client)
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, table, tokens[0])["type"] == "sync"
+        for _ in range(5):
+            ws.send_json({"type": "sync"})
+        quiet(ws)  # the pong came next: no sync
+        r = client.post(
+            f"/api/tables/{table}/actions", headers=auth(tokens[0]), json={"action": "first"}
+        )
+        assert r.status_code == 200
+        while ws.receive_json()["type"] != "update":
+            pass
+        for _ in range(3):
+            ws.send_json({"type": "sync"})
+        assert ws.receive_json()["type"] == "sync"
+        quiet(ws)
+
+
+class _StuckSocket(_Stuck):
+    """A WebSocket for :func:`cardhall.web.sockets.serve_socket` whose peer sends what
+    the test puts in ``incoming`` and never reads: the first frame sent never leaves
+    (until the peer goes away: :meth:`disconnect`)."""
+
+    def __init__(self) -> None:
+        import asyncio
+
+        super().__init__()
+        self.headers: dict[str, str] = {}
+        self.scope: dict[str, Any] = {}
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.gone = asyncio.Event()
+
+    def put(self, msg: dict[str, Any]) -> None:
+        self.incoming.put_nowait({"type": "websocket.receive", "text": json.dumps(msg)})
+
+    def disconnect(self) -> None:
+        self.incoming.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        self.gone.set()
+
+    async def send_text(self, text: str) -> None:
+        await self.gone.wait()
+        raise OSError("the peer went away")
+
+    async def accept(self) -> None:
+        pass
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.incoming.get()
+
+    async def receive_text(self) -> str:
+        return str((await self.incoming.get())["text"])
+
+
+def test_a_reader_that_does_not_read_gets_one_pending_sync_however_often_it_asks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket that asks for a full sync again and again and never reads: while frames
+    wait for it, one sync is pending (told once they are taken, which never happens
+    here), never a second, however often it asks and however the table moves; and one
+    that holds the last picture sent (nothing sent since) is told nothing again."""
+    import asyncio
+    import itertools
+    import threading
+
+    from cardhall.web import limits, sockets
+    from cardhall.web.hub import Hub
+    from cardhall.web.service import TableService
+    from cardhall.web.settings import Settings
+    from cardhall.web.store import migrate
+
+    ticks = itertools.count(step=10.0)  # every SYNC_INTERVAL has passed at each ask
+    monkeypatch.setattr(limits, "clock", lambda: next(ticks))
+    told = []
+    real = sockets.sync_message
+    monkeypatch.setattr(sockets, "sync_message", lambda *a: told.append(a) or real(*a))
+    url = f"sqlite:///{tmp_path / 'sync.db'}"
+    migrate(url)
+    service = TableService(url)
+    t = service.lobby.create_table("abstrac", options={"match": True})
+    tid = t["table_id"]
+    bob = service.lobby.join(tid, t["invite"])
+    service.lobby.start(tid, t["token"])
+    tokens = {0: t["token"], 1: bob["token"]}
+
+    async def scenario() -> tuple[int, int]:
+        hub = Hub(service)
+        hub.loop, hub._loop_thread = asyncio.get_running_loop(), threading.get_ident()
+        service.publish = hub.publish_threadsafe
+        ws = _StuckSocket()
+        ws.put({"type": "hello", "table": tid, "token": tokens[0]})
+        session = asyncio.ensure_future(
+            sockets.serve_socket(ws, service, hub, Settings(rate=1000.0))  # type: ignore[arg-type]
+        )
+        while not hub.conns:
+            await asyncio.sleep(0.01)
+        for _ in range(3):  # the hello's sync holds the picture: asking again tells nothing
+            ws.put({"type": "sync"})
+        await asyncio.sleep(0.1)
+        at_hello = len(told)
+        for _ in range(4):  # the table moves; the reader asks three times after each move
+            state = service.tablelog.load(tid)[1].state  # type: ignore[union-attr]
+            seat = min(state.actors())
+            action = str(legal_at(state.legal_actions(seat), 0))
+            await asyncio.to_thread(service.pipeline.act, tid, seat, action, None, tokens[seat])
+            await asyncio.sleep(0.05)
+            for _ in range(3):
+                ws.put({"type": "sync"})
+            await asyncio.sleep(0.05)
+        later = len(told) - at_hello
+        ws.disconnect()
+        await asyncio.wait_for(session, 10)
+        return at_hello, later
+
+    at_hello, later = asyncio.run(scenario())
+    assert (at_hello, later) == (1, 0)
+    service.dispose()
+
+
 def test_the_hub_keeps_nothing_per_table_once_its_sockets_are_gone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1314,6 +1495,9 @@ def test_a_refusal_for_going_too_fast_waits_and_a_flooding_socket_goes_unread(
     reads a burst, a few more per pause, and closes it (4429) well before the rest."""
     from starlette.websockets import WebSocket
 
+    from cardhall.web import limits
+    from cardhall.web.sockets import FLOOD_PAUSES
+
     read = 0
     real = WebSocket.receive
 
@@ -1331,6 +1515,14 @@ def test_a_refusal_for_going_too_fast_waits_and_a_flooding_socket_goes_unread(
             if r.status_code == 429:
                 break
         assert time.monotonic() - started >= 0.4 and r.json()["code"] == "rate"
+    with limited(tmp_path, tables_per_minute=1, refusal_pause=0.4) as c:  # a route's 429
+        assert c.post("/api/tables", json={"game": "abstrac"}).status_code == 201
+        started = time.monotonic()
+        r = c.post("/api/tables", json={"game": "abstrac"})
+        assert r.status_code == 429 and time.monotonic() - started >= 0.4
+    with limited(tmp_path, requests_per_second=0.5, refusal_pause=0.4, rate=50.0) as c:
+        while c.get("/api/games").status_code != 429:
+            pass  # the address's burst, used up
         for _ in range(5):  # (one that the pause refilled is let in, and sent away: 4400)
             started = time.monotonic()
             with pytest.raises(WebSocketDisconnect) as closed, c.websocket_connect("/ws") as ws:
@@ -1345,9 +1537,11 @@ def test_a_refusal_for_going_too_fast_waits_and_a_flooding_socket_goes_unread(
         with c.websocket_connect("/ws") as ws:
             hello(ws, table, tokens[0])
             read = 0
+            monkeypatch.setattr(limits, "clock", lambda: 1000.0)  # no refill: exact counts
             assert flood(ws) == 4429
-        # a burst of 100, about 2.5 more per pause of 0.05 s, one over the rate per pause
-        assert 100 <= read < 200
+        # a burst of 100, then one message over the rate per pause, FLOOD_PAUSES + 1 of them:
+        # the 494 messages sent after those were never read
+        assert read == 100 + FLOOD_PAUSES + 1
 
 
 def test_abuse_benchmark_smoke() -> None:
@@ -1410,12 +1604,18 @@ def test_a_sync_after_a_cache_miss_is_told_off_the_event_loop(
     service = client.app.state.service  # type: ignore[attr-defined]
     with client.websocket_connect("/ws") as ws:
         assert hello(ws, table, tokens[0])["type"] == "sync"
+        # the table moves (a socket that holds the last sync, nothing since, is told none)
+        move = {"action": "first"}
+        r = client.post(f"/api/tables/{table}/actions", headers=auth(tokens[0]), json=move)
+        assert r.status_code == 200
+        while ws.receive_json()["type"] != "update":
+            pass
         service.tablelog.cache.clear()  # the next sync rebuilds and tells everything
         ws.send_json({"type": "sync"})
         msg = ws.receive_json()
         while msg["type"] != "sync":
             msg = ws.receive_json()
-        assert msg["view"]["legal"] == ["first", "second"]
+        assert msg["version"] == 1
     assert told_on_loop == [False, False]
 
 
@@ -1493,3 +1693,26 @@ def test_a_request_that_fails_is_a_500_and_its_message_is_not_logged(
     assert closed.value.code == 1011
     assert secret not in caplog.text and "S3" not in caplog.text
     assert caplog.text.count("Bug at ") >= 2
+
+
+def test_a_runtime_error_in_a_socket_session_is_a_failure_not_a_disconnect(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``RuntimeError`` raised by the server's own code while it serves a socket (a
+    bug) closes the socket 1011 and is logged, like any other failure: only the peer
+    going away ends a socket quietly."""
+    table, tokens = two_humans(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    caplog.set_level("DEBUG")
+    with client.websocket_connect("/ws") as ws:
+        assert hello(ws, table, tokens[0])["type"] == "sync"
+        monkeypatch.setattr(service.pipeline, "act", broken)
+        ws.send_json({"type": "action", "action": "first", "id": "x"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == 1011
+    assert "RuntimeError at " in caplog.text

@@ -44,10 +44,13 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import socket
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -449,6 +452,25 @@ async def _sample_rss(pid: int, every: float, into: list[float]) -> None:
         await asyncio.sleep(every)
 
 
+def log_summary(path: Path, kinds: int = 8) -> dict[str, Any]:
+    """What a server wrote to its log (standard error): how many lines, and the most
+    frequent ``kinds`` of line (digits as ``#``, so one kind of failure is one entry,
+    whatever table or address it names), with their counts.
+
+    >>> import tempfile, pathlib
+    >>> log = pathlib.Path(tempfile.mkdtemp()) / "server.log"
+    >>> _ = log.write_text("a socket failed: table 12\\na socket failed: table 7\\nbye\\n")
+    >>> log_summary(log)["kinds"]
+    {'a socket failed: table #': 2, 'bye': 1}
+    """
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        lines = []
+    counted = Counter(re.sub(r"\d+", "#", line.strip())[:120] for line in lines if line.strip())
+    return {"file": str(path), "lines": len(lines), "kinds": dict(counted.most_common(kinds))}
+
+
 def _run(
     honest: int,
     abusers: int,
@@ -457,11 +479,17 @@ def _run(
     warmup: float = 10.0,
     launcher: tuple[str, ...] = (),
     nice: int = ABUSER_NICE,
+    log: Path | None = None,
 ) -> dict[str, Any]:
     """One run on a fresh server: ``honest`` tables set up, then (with ``abusers``) the
     abusers started in a process of their own, ``warmup`` seconds of play, and
-    ``seconds`` measured: latency, the server's CPU and its memory."""
-    with serving(("--bot-delay", "0"), launcher) as (base, pid):
+    ``seconds`` measured: latency, the server's CPU and its memory. The server's log
+    goes to ``log`` (by default ``cardhall-web-abuse-with.log`` or ``-without.log`` in
+    the temporary directory) and is summarised (:func:`log_summary`)."""
+    if log is None:
+        which = "with" if abusers else "without"
+        log = Path(tempfile.gettempdir()) / f"cardhall-web-abuse-{which}.log"
+    with serving(("--bot-delay", "0"), launcher, log) as (base, pid):
 
         async def go() -> tuple[dict[str, Any], dict[str, int], list[float], float | None]:
             rss: list[float] = []
@@ -514,10 +542,13 @@ def _run(
     figures["rss_start_mb"] = round(rss[0], 1) if rss else None
     figures["rss_end_mb"] = round(rss[-1], 1) if rss else None
     figures["rss_max_mb"] = round(max(rss), 1) if rss else None
-    # growth over the second half of the measured window
+    # growth over the second half of the measured window (flat: none to speak of, once
+    # warm), and the samples every 5 s
     half = rss[len(rss) // 2 :]
     figures["rss_growth_second_half_mb"] = round(half[-1] - half[0], 1) if len(half) > 1 else None
+    figures["rss_every_5s_mb"] = [round(mb) for mb in rss[::5]]
     figures["abuse"] = counts
+    figures["server_log"] = log_summary(log)
     return figures
 
 
@@ -567,4 +598,7 @@ def run(console: Console, quick: bool) -> dict[str, Any]:
     loads = [figures[k]["load_average"] for k in ("without_abuse", "with_abuse")]
     console.print(f"machine load average at the end of each run: {loads}")
     console.print(f"what the abusers got: {figures['with_abuse']['abuse']}")
+    for key in ("without_abuse", "with_abuse"):
+        logged = figures[key]["server_log"]
+        console.print(f"server log ({key}): {logged['lines']} lines, {logged['kinds']}")
     return figures

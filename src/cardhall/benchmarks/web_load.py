@@ -213,16 +213,19 @@ async def _drive(
 
 @contextlib.contextmanager
 def serving(
-    options: tuple[str, ...] = (), launcher: tuple[str, ...] = ()
+    options: tuple[str, ...] = (), launcher: tuple[str, ...] = (), log: Path | None = None
 ) -> Iterator[tuple[str, int]]:
     """``cardhall serve`` on a temporary SQLite file and a free loopback port, with more
     ``options``; yields its base URL and process id, and stops it afterwards.
 
     ``launcher`` prefixes the server's command line (e.g. a profiler:
-    ``("py-spy", "record", "-o", "server.svg", "--")``)."""
+    ``("py-spy", "record", "-o", "server.svg", "--")``); ``log``: a file that gets the
+    server's standard error (its log), else it is discarded."""
     import httpx
 
-    with tempfile.TemporaryDirectory(prefix="cardhall-load-") as tmp:
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory(prefix="cardhall-load-"))
+        err = subprocess.DEVNULL if log is None else stack.enter_context(log.open("wb"))
         port = _free_port()
         proc = subprocess.Popen(
             [
@@ -240,7 +243,7 @@ def serving(
                 *options,
             ],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=err,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         base = f"http://127.0.0.1:{port}"

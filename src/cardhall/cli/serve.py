@@ -124,7 +124,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from cardhall.web.app import create_app, freeze_start_up
-        from cardhall.web.limits import connection_budget, guarded_http
+        from cardhall.web.limits import connection_budget, guarded_http, guarded_ws
 
         web = create_app(
             database_url,
@@ -168,6 +168,7 @@ def register(app: typer.Typer) -> None:
             port=port,
             log_level=log_level,
             http=guarded_http(header_timeout, cap),
+            ws=guarded_ws(),
             proxy_headers=True,
             forwarded_allow_ips=forwarded_allow_ips,
             ws_max_size=65536,

@@ -90,7 +90,7 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         refusal_pause=config.refusal_pause,
     )
     app.add_middleware(Failures)  # the outermost of ours: it sees every other's failure
-    _error_shapes(app, config.refusal_pause)
+    _error_shapes(app)
     app.include_router(router)
     app.include_router(assets.router)
     app.include_router(replayer.router)
@@ -103,14 +103,12 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
     return app
 
 
-def _error_shapes(app: FastAPI, pause: float) -> None:
-    """One shape for every refusal: ``{"code": ..., "message": ...}``; a 429 (going too
-    fast) is sent after ``pause`` seconds (a client that waits for it slows down)."""
+def _error_shapes(app: FastAPI) -> None:
+    """One shape for every refusal: ``{"code": ..., "message": ...}`` (a 429, going too
+    fast, is held back by :class:`cardhall.web.limits.RequestLimits`, as its own are)."""
 
     @app.exception_handler(WebError)
     async def _web_error(_request: Request, exc: WebError) -> JSONResponse:
-        if exc.status == 429 and pause > 0:
-            await asyncio.sleep(pause)
         return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)

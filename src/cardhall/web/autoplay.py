@@ -21,6 +21,7 @@ import os
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from cardhall.bots import make_bot
@@ -100,14 +101,16 @@ class Autoplay:
         table_id: str,
         version: int | None = None,
         rev: int | None = None,
-        pool: Callable[[], Executor | None] | None = None,
+        pool: Callable[..., Executor | None] | None = None,
     ) -> list[tuple[int, str, int]]:
         """The (seat, action, version) each bot seat that must act now chooses.
 
         Searching levels (:data:`POOLED_LEVELS`) think in the executor ``pool()`` returns
         (worker processes, started on first use) when it returns one, so a long search
         never holds this process's interpreter while other tables wait; the choice is the
-        same either way (it depends on the seed only).
+        same either way (it depends on the seed only). A pool whose worker died (killed,
+        out of memory) is handed back, ``pool(broken)``, for a fresh one, which is asked
+        again (:meth:`AutoplayRunner.bot_pool`).
         """
         info, cached = self.tablelog.load(table_id, version, rev)
         if cached is None or info["status"] != "playing":
@@ -129,7 +132,14 @@ class Autoplay:
             try:
                 workers = pool() if pool is not None and level in POOLED_LEVELS else None
                 if workers is not None:
-                    action = workers.submit(bot_choice, own, seat, level, bot_seed).result()
+                    try:
+                        action = workers.submit(bot_choice, own, seat, level, bot_seed).result()
+                    except BrokenProcessPool:  # a worker died: a fresh pool, asked once more
+                        log.error("%s bot workers died at table %s: restarted", level, table_id)
+                        workers = pool(workers) if pool is not None else None
+                        if workers is None:
+                            raise
+                        action = workers.submit(bot_choice, own, seat, level, bot_seed).result()
                 else:
                     action = bot_choice(own, seat, level, bot_seed)
             except Exception as exc:  # a broken bot must not stall the table
@@ -220,8 +230,13 @@ class AutoplayRunner:
         self._stopped = False
         self._bot_only = asyncio.Semaphore(max(1, bot_only_tables))
 
-    def bot_pool(self) -> ProcessPoolExecutor | None:
-        """The worker processes of searching bots, started on first use."""
+    def bot_pool(self, broken: Executor | None = None) -> ProcessPoolExecutor | None:
+        """The worker processes of searching bots, started on first use, and started
+        again when ``broken`` (a pool whose worker died: every later call would fail)
+        is the one in use."""
+        if broken is not None and broken is self.pool:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
         if self.pool is None and self.bot_workers > 0 and not self._stopped:
             self.pool = ProcessPoolExecutor(
                 self.bot_workers, mp_context=multiprocessing.get_context("spawn")

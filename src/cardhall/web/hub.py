@@ -192,21 +192,25 @@ class Hub:
         self.drop(conn)
         return True
 
+    def has_room(self, table_id: str, seat: int, session: int) -> bool:
+        """Whether a seat session holds fewer than ``sockets_per_seat`` connections here
+        (asked before a new one's table is read and told: one over the cap costs no
+        more than its token's check)."""
+        conns = self.conns.get(table_id, ())
+        same = sum(1 for c in conns if c.seat == seat and c.session == session)
+        return same < self.sockets_per_seat
+
     def add(self, conn: Connection) -> bool:
         """Register a connection, unless its seat session already holds
         ``sockets_per_seat`` of them here: then it is closed (4429) and ``False``."""
-        conns = self.conns.setdefault(conn.table_id, {})
         if conn.seat is None:  # a spectator: no seat session; the table learns the count
-            conns[conn] = None
+            self.conns.setdefault(conn.table_id, {})[conn] = None
             self._tell_watchers(conn.table_id)
             return True
-        same = sum(1 for c in conns if c.seat == conn.seat and c.session == conn.session)
-        if same >= self.sockets_per_seat:
+        if not self.has_room(conn.table_id, conn.seat, conn.session):
             conn.close(CLOSE_TOO_MANY, "too many connections for this seat")
-            if not conns:
-                del self.conns[conn.table_id]
             return False
-        conns[conn] = None
+        self.conns.setdefault(conn.table_id, {})[conn] = None
         watching = self.watchers(conn.table_id)
         if watching:  # a seat coming (back) to a watched table learns the count at once
             conn.send({"type": "watchers", "count": watching})

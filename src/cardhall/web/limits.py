@@ -13,6 +13,11 @@
   seconds is closed: half-sent requests cannot pile up) and a connection cap (beyond
   ``max_connections`` open connections a new one is closed at once, so held connections
   cannot exhaust the file descriptors);
+* :func:`guarded_ws` (``cardhall serve``): uvicorn's WebSocket protocol that parses
+  what a socket sent one message ahead of the app (:func:`frame_end`): a socket the app
+  does not read (one over its rate, paused) costs the server no parsing of the frames it
+  keeps sending, which wait unread in the network (TCP back-pressure), and a closed
+  socket's unread frames are skipped, never decoded;
 * :func:`connection_budget` (``cardhall serve``): the process's open-file limit raised
   to hold that many connections besides the server's own files, or the cap lowered to
   what the limit allows (a cap above the limit would not hold: ``accept`` would fail
@@ -41,11 +46,16 @@ __all__ = [
     "Recent",
     "RequestLimits",
     "connection_budget",
+    "frame_end",
     "guarded_http",
+    "guarded_ws",
 ]
 
 K = TypeVar("K")
 V = TypeVar("V")
+
+#: The clock every limit reads (seconds; the tests stop it to count refusals exactly).
+clock = time.monotonic
 
 
 class Recent(dict[K, V]):
@@ -88,7 +98,7 @@ class Buckets:
 
     def take(self, key: Hashable = None, cost: float = 1.0) -> bool:
         """Take ``cost`` tokens from ``key``'s bucket if it holds them."""
-        now = time.monotonic()
+        now = clock()
         tokens, last = self._tokens.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - last) * self.rate)
         allowed = tokens >= cost
@@ -98,7 +108,7 @@ class Buckets:
     def charge(self, key: Hashable, cost: float) -> None:
         """Take ``cost`` more tokens from ``key``'s bucket, into debt if need be (a
         penalty: the bucket refills at its rate before it allows anything again)."""
-        now = time.monotonic()
+        now = clock()
         tokens, last = self._tokens.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - last) * self.rate)
         self._tokens[key] = (max(-self.burst, tokens - cost), now)
@@ -121,7 +131,8 @@ class RequestLimits:
     (:data:`FLOODED`) has its next WebSockets refused (4429) for ``flood_cooldown``
     seconds: a flooder that reconnects at once costs the server no hello, no read of
     its table and no sync, and is refused when its cool-down ends. Every other refusal
-    for going too fast is sent after ``refusal_pause`` seconds, and a 429 keeps the
+    for going too fast is sent after ``refusal_pause`` seconds (this is the one place
+    that holds back every 429, a route's as well as its own), and a 429 keeps the
     connection open: a client that waits for its answers, as a browser or a script
     does, is refused at most once per ``refusal_pause`` per connection, however fast it
     would ask (each refusal still costs the server a request's parsing)."""
@@ -189,11 +200,17 @@ class RequestLimits:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        pause = self.refusal_pause
+
+        async def paced(message: Message) -> None:
+            """Every 429, the app's or ours, is sent after the refusal pause."""
+            if message["type"] == "http.response.start" and message["status"] == 429 and pause:
+                await asyncio.sleep(pause)
+            await send(message)
+
         if not self._allow(scope):
-            if self.refusal_pause > 0:
-                await asyncio.sleep(self.refusal_pause)
             why = "too many requests from this address: slow down"
-            await _refuse(send, 429, "rate", why, close=False)
+            await _refuse(paced, 429, "rate", why, close=False)
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
@@ -230,7 +247,7 @@ class RequestLimits:
             message: Message = await receive()
             return message
 
-        await self.app(scope, replay, send)
+        await self.app(scope, replay, paced)
 
 
 async def _refuse(send: Any, status: int, code: str, message: str, close: bool = True) -> None:
@@ -317,3 +334,103 @@ def guarded_http(header_timeout: float, max_connections: int) -> type[asyncio.Pr
             super().connection_lost(exc)
 
     return GuardedHttp
+
+
+def frame_end(data: bytes | bytearray, start: int = 0) -> int | None:
+    """Where the WebSocket frame that begins at ``data[start]`` ends (its header and
+    payload, as sent by a client), or ``None`` while its header has not all arrived.
+    The end may lie beyond ``data``: the frame has not all arrived yet.
+
+    >>> frame_end(bytes([0x81, 0x85]) + b"mask" + b"hello" + b"next")  # masked text, 5 bytes
+    11
+    >>> frame_end(bytes([0x81, 0xFE, 0x01, 0x00]) + b"mask")  # 256 bytes, still to come
+    264
+    >>> frame_end(bytes([0x81, 0xFF, 0x00])) is None  # an 8-byte length, cut short
+    True
+    """
+    if len(data) - start < 2:
+        return None
+    second = data[start + 1]
+    size, head = second & 0x7F, 2
+    if size >= 126:
+        width = 2 if size == 126 else 8
+        if len(data) - start < 2 + width:
+            return None
+        size = int.from_bytes(data[start + 2 : start + 2 + width], "big")
+        head += width
+    if second & 0x80:
+        head += 4  # the mask
+    return start + head + size
+
+
+def guarded_ws() -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one), parsing one message ahead
+    of the app.
+
+    uvicorn stops reading a socket while a message waits for the app, but parses all it
+    has read by then: one read is up to 256 KB, thousands of small frames, each
+    unmasked, decoded and queued, however slowly the app takes them (a socket over its
+    rate is not read for a while, :mod:`cardhall.web.sockets`). Here what arrives once
+    the socket is open is kept as bytes and cut into frames (:func:`frame_end`, which
+    reads only their headers); a frame is parsed only when the app has no message
+    waiting, so the bytes of a socket the app does not read stay unparsed, and the
+    network holds the rest. Once the server has closed the socket, the frames still
+    unread are skipped (only control frames, the peer's close among them, are parsed)."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.protocol import State
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.unread = bytearray()  # received once open, not parsed yet
+            self.parsed = 0  # frames parsed (for the tests)
+            self.skipped = 0  # frames skipped once closed
+
+        def data_received(self, data: bytes) -> None:
+            if self.conn.state is State.CONNECTING and not self.unread:
+                super().data_received(data)  # the handshake: uvicorn's as it is
+                return
+            self.unread += data
+            self._parse_ahead()
+
+        def _parse_ahead(self) -> None:
+            """Parse whole frames while the app has no message waiting; pause reading
+            while unread frames wait for it, resume it when more bytes are needed."""
+            start, unread = 0, self.unread
+            while not self.transport.is_closing():
+                end = frame_end(unread, start)
+                if end is None or end > len(unread):
+                    if end is not None and end - start > self.config.ws_max_size + 14:
+                        end = len(unread)  # too big: the parser refuses it now (1009)
+                    else:
+                        break
+                if not self.queue.empty() and not self.close_sent:
+                    break  # a message waits for the app: the rest waits too
+                frame = bytes(unread[start:end])
+                start = end
+                if self.close_sent and frame[0] & 0x0F < 0x8:
+                    self.skipped += 1  # a data frame sent after our close: not parsed
+                    continue
+                self.parsed += 1
+                super().data_received(frame)
+            del unread[:start]
+            waiting = not self.queue.empty() and not self.close_sent
+            if waiting and not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+            elif not waiting and self.read_paused and not self.transport.is_closing():
+                self.read_paused = False
+                self.transport.resume_reading()
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.close" and self.unread:
+                self._parse_ahead()  # the peer's close may be among the unread frames
+
+        async def receive(self) -> Any:
+            message = await self.queue.get()
+            if self.queue.empty():
+                self._parse_ahead()  # the next message, if it has arrived
+            return message
+
+    return GuardedWebSocket

@@ -35,16 +35,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
+import logging
 from collections import deque
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 
 from cardhall.cards import SUIT_NAME_SETS
-from cardhall.web import validate
-from cardhall.web.errors import WebError
+from cardhall.web import limits, validate
+from cardhall.web.errors import WebError, failure
 from cardhall.web.limits import FLOODED, Buckets
 from cardhall.web.projection import MAX_GAP, sync_is_cheap, sync_message, update_messages
 from cardhall.web.tablelog import Cached
@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from cardhall.web.settings import Settings
 
 __all__ = ["Connection", "serve_socket"]
+
+log = logging.getLogger("cardhall.web")
 
 #: Close codes (the 4000s are the application's own; 1012 is "service restart").
 CLOSE_NO_HELLO = 4400
@@ -76,8 +78,9 @@ QUEUE_BYTES = 256 << 10
 #: Seconds between two ``sync`` answers to one socket (a sync brings it up to date:
 #: asking again at once is answered by the updates that follow).
 SYNC_INTERVAL = 1.0
-#: Pauses in a row (each ``refusal_pause`` long, one per message over the rate) after
-#: which a socket that keeps sending over its rate is closed as a flood (4429).
+#: Pauses in a row (each ``refusal_pause`` long, one per message over the socket's rate
+#: or its seat's action rate) after which a socket that keeps sending too fast is closed
+#: as a flood (4429).
 FLOOD_PAUSES = 5
 
 
@@ -100,6 +103,9 @@ class Connection:
         self._queued = 0  # bytes in the queue
         self._queue: deque[str] = deque()
         self._ready = asyncio.Event()
+        self._drained = asyncio.Event()  # set while nothing waits to be sent
+        self._drained.set()
+        self.synced: tuple[int, int] | None = None  # (version, lobby_rev) of the last sync
         self._closing: tuple[int, str] | None = None
         self._sending = False
         self._writer: asyncio.Task[None] | None = None
@@ -125,7 +131,18 @@ class Connection:
             return
         self._queue.append(frame)
         self._queued += len(frame)
+        self._drained.clear()
         self._ready.set()
+
+    @property
+    def backlog(self) -> bool:
+        """Whether frames sent to this connection still wait for its reader."""
+        return bool(self._queue) or self._sending
+
+    async def drained(self) -> None:
+        """Wait until every frame queued so far was taken by the network (or the
+        connection closed)."""
+        await self._drained.wait()
 
     def end_session(self, why: str) -> None:
         """The seat session is over (``why``: a key of :data:`SESSION_CLOSE`)."""
@@ -156,6 +173,7 @@ class Connection:
                         await self.ws.send_text(frame)
                         self._queued -= len(frame)
                         self._sending = False
+                    self._drained.set()
                     if self._closing is not None:
                         break
                 except asyncio.CancelledError:
@@ -172,6 +190,7 @@ class Connection:
             self._closing = self._closing or (1006, "")
         finally:
             self._queue.clear()
+            self._drained.set()
 
     # ------------------------------------------------------------------ what to send
 
@@ -213,8 +232,15 @@ class Connection:
         """Send ``msgs`` (from :meth:`catch_up`): the connection is then at ``cached``."""
         self.version = cached.version if cached is not None else -1
         self.lobby_rev = info["lobby_rev"]
+        if msgs and msgs[0]["type"] == "sync":
+            self.synced = (self.version, self.lobby_rev)
         for msg in msgs:
             self.send(msg)
+
+    def has_picture(self) -> bool:
+        """Whether the last thing sent to this connection is a full sync (nothing was
+        sent after it): asking for another one would bring the reader nothing."""
+        return self.synced == (self.version, self.lobby_rev)
 
     def bring_up_to_date(
         self,
@@ -291,8 +317,8 @@ async def serve_socket(ws: WebSocket, service: TableService, hub: Hub, settings:
     writer = conn.start()
     try:
         await _session(conn, ws, service, hub, settings)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        pass  # the peer went away (any other error is a failure, closed 1011 and logged)
     except Exception:
         conn.close(1011, "the server failed")  # logged without its message by app.Failures
         raise
@@ -314,18 +340,44 @@ async def _session(
     def error(code: str, message: str, ident: Any = None) -> None:
         conn.send({"type": "error", "code": code, "message": message, "id": ident})
 
-    async def over_rate(message: str, ident: Any = None, socket: bool = True) -> bool:
-        """A message over the socket's rate (or, not ``socket``, over its seat's action
-        rate): dropped, one ``rate`` error a second says so, and the socket is not read
-        for ``pause`` seconds (what it sends meanwhile waits in the network, costing the
-        server nothing). ``True`` once a socket kept going over its own rate for
-        :data:`FLOOD_PAUSES` pauses in a row: it is closed (4429) and its address cools
-        down. A client that slows down when told is never closed."""
+    pending_sync: asyncio.Future[None] | None = None
+
+    async def answer_sync(after_backlog: bool = False) -> None:
+        """Tell the socket the whole picture (once the frames waiting for its reader
+        were taken, ``after_backlog``)."""
+        if after_backlog:
+            await conn.drained()
+            if not conn.open:
+                return
+        info, cached = await asyncio.to_thread(tablelog.load, table_id)
+        msgs = await conn.catch_up_off_loop(info, cached, None)
+        ended = (  # checked once the sync is told, just before it is sent
+            None if conn.seat is None else tablelog.session_ended(table_id, conn.seat, conn.session)
+        )
+        if ended is not None:
+            conn.end_session(ended)
+            return
+        conn.deliver(info, cached, msgs)
+        hub.notice(table_id)  # a flush meanwhile may have been newer: catch up again
+
+    async def sync_later() -> None:
+        try:
+            await answer_sync(after_backlog=True)
+        except Exception as exc:  # as serve_socket does for the session's own failures
+            log.error("a websocket sync failed: %s", failure(exc))
+            conn.close(1011, "the server failed")
+
+    async def over_rate(message: str, ident: Any = None) -> bool:
+        """A message over the socket's rate or its seat's action rate: dropped, one
+        ``rate`` error a second says so, and the socket is not read for ``pause``
+        seconds (what it sends meanwhile waits in the network unparsed, costing the
+        server nothing: :func:`cardhall.web.limits.guarded_ws`). ``True`` once a socket
+        kept going too fast for :data:`FLOOD_PAUSES` pauses in a row: it is closed (4429)
+        and its address cools down. A client that slows down when told is never closed."""
         nonlocal quiet_until, last_over, pauses
-        now = time.monotonic()
-        if socket:
-            pauses = pauses + 1 if now - last_over <= pause + 1.0 else 1
-            last_over = now
+        now = limits.clock()
+        pauses = pauses + 1 if now - last_over <= pause + 1.0 else 1
+        last_over = now
         if pauses > FLOOD_PAUSES:
             ws.scope[FLOODED] = True  # its address cools down (RequestLimits)
             conn.close(CLOSE_TOO_MANY, f"too many {message}", flush=False)
@@ -339,7 +391,7 @@ async def _session(
 
     try:
         raw = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_SECONDS)
-    except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+    except (TimeoutError, WebSocketDisconnect, WebSocketDisconnected, KeyError):
         conn.close(CLOSE_NO_HELLO)
         return
     hello = _parse(raw, max_message)
@@ -361,7 +413,11 @@ async def _session(
         table_id = validate.table_id(hello.get("table"))
         if not watching:
             token = validate.token(hello.get("token"))
-            seat, session = await asyncio.to_thread(service.lobby.holder, table_id, token)
+            held, session = await asyncio.to_thread(service.lobby.holder, table_id, token)
+            seat = held
+            if not hub.has_room(table_id, held, session):  # before the table is read, told
+                conn.close(CLOSE_TOO_MANY, "too many connections for this seat")
+                return
         info, cached = await asyncio.to_thread(tablelog.load, table_id)
         if watching and not info.get("watchable"):
             raise WebError("not_watchable", "only a started public table can be watched", 403)
@@ -380,80 +436,83 @@ async def _session(
         return
     conn.deliver(info, cached, msgs)
     hub.notice(table_id)  # catch anything committed meanwhile
-    while True:
-        message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            error("bad_message", "send JSON text frames")
-            continue
-        if not limit.take():
-            if await over_rate("messages"):
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
                 return
-            continue
-        if len(text) > max_message:
-            error("too_big", f"messages are limited to {max_message} bytes")
-            continue
-        msg = _parse(text, max_message)
-        if not isinstance(msg, dict):
-            error("bad_message", "messages are JSON objects")
-            continue
-        kind = msg.get("type")
-        try:
-            ident = validate.action_id(msg.get("id"))
-        except WebError as exc:
-            error(exc.code, str(exc), None)
-            continue
-        if kind == "action" and conn.seat is None:
-            error("watching", "a spectator cannot play", ident)
-        elif kind == "action":
-            assert conn.seat is not None
-            try:
-                service.pipeline.admit(table_id, conn.seat, conn.token)
-            except WebError:  # the seat acts too fast: like a message over the rate
-                await over_rate("actions for this seat", ident, socket=False)
+            text = message.get("text")
+            if text is None:
+                error("bad_message", "send JSON text frames")
                 continue
+            if not limit.take():
+                if await over_rate("messages"):
+                    return
+                continue
+            if len(text) > max_message:
+                error("too_big", f"messages are limited to {max_message} bytes")
+                continue
+            msg = _parse(text, max_message)
+            if not isinstance(msg, dict):
+                error("bad_message", "messages are JSON objects")
+                continue
+            kind = msg.get("type")
             try:
-                result = await asyncio.to_thread(
-                    service.pipeline.act,
-                    table_id,
-                    conn.seat,
-                    msg.get("action"),
-                    ident,
-                    token=conn.token,
-                )
+                ident = validate.action_id(msg.get("id"))
             except WebError as exc:
-                error(exc.code, str(exc), ident)
-                ended = tablelog.session_ended(table_id, conn.seat, conn.session)
-                if exc.code == "bad_token" and ended is not None:
-                    conn.end_session(ended)
+                error(exc.code, str(exc), None)
                 continue
-            conn.send(
-                {
-                    "type": "ack",
-                    "id": ident,
-                    "version": result.version,
-                    "duplicate": result.duplicate,
-                }
-            )
-        elif kind == "sync":
-            if time.monotonic() < synced_at + SYNC_INTERVAL:
-                continue  # it was just brought up to date: the updates follow
-            synced_at = time.monotonic()
-            info, cached = await asyncio.to_thread(tablelog.load, table_id)
-            msgs = await conn.catch_up_off_loop(info, cached, None)
-            ended = (  # checked once the sync is told, just before it is sent
-                None
-                if conn.seat is None
-                else tablelog.session_ended(table_id, conn.seat, conn.session)
-            )
-            if ended is not None:
-                conn.end_session(ended)
-                continue
-            conn.deliver(info, cached, msgs)
-            hub.notice(table_id)  # a flush meanwhile may have been newer: catch up again
-        elif kind == "ping":
-            conn.send({"type": "pong"})
-        else:
-            error("bad_type", f"unknown message type {str(kind)[:20]!r}", ident)
+            if kind == "action" and conn.seat is None:
+                error("watching", "a spectator cannot play", ident)
+            elif kind == "action":
+                assert conn.seat is not None
+                try:
+                    service.pipeline.admit(table_id, conn.seat, conn.token)
+                except WebError:  # the seat acts too fast: like a message over the rate
+                    if await over_rate("actions for this seat", ident):
+                        return
+                    continue
+                try:
+                    result = await asyncio.to_thread(
+                        service.pipeline.act,
+                        table_id,
+                        conn.seat,
+                        msg.get("action"),
+                        ident,
+                        token=conn.token,
+                    )
+                except WebError as exc:
+                    error(exc.code, str(exc), ident)
+                    ended = tablelog.session_ended(table_id, conn.seat, conn.session)
+                    if exc.code == "bad_token" and ended is not None:
+                        conn.end_session(ended)
+                    continue
+                conn.send(
+                    {
+                        "type": "ack",
+                        "id": ident,
+                        "version": result.version,
+                        "duplicate": result.duplicate,
+                    }
+                )
+            elif kind == "sync":
+                # One sync at a time per socket, at most one a SYNC_INTERVAL, none while the
+                # last one sent is all the reader was sent since (it holds the picture), and
+                # one asked while frames still wait for the reader waits for them (a reader
+                # that does not read is told nothing more, however often it asks).
+                if pending_sync is not None and not pending_sync.done():
+                    continue
+                if limits.clock() < synced_at + SYNC_INTERVAL or conn.has_picture():
+                    continue
+                synced_at = limits.clock()
+                if conn.backlog:
+                    pending_sync = asyncio.ensure_future(sync_later())
+                else:
+                    await answer_sync()
+            elif kind == "ping":
+                conn.send({"type": "pong"})
+            else:
+                error("bad_type", f"unknown message type {str(kind)[:20]!r}", ident)
+    finally:
+        if pending_sync is not None:
+            pending_sync.cancel()

@@ -1,0 +1,143 @@
+"""The WebSocket protocol ``cardhall serve`` runs (:func:`cardhall.web.limits.guarded_ws`):
+what a socket sends is parsed one message ahead of the app, never a whole read at once."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.client import ClientProtocol
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+from cardhall.web.limits import frame_end, guarded_ws
+
+
+class _Transport(asyncio.Transport):
+    """What the protocol writes, and whether it reads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.out = bytearray()
+        self.reading = True
+        self.closing = False
+
+    def write(self, data: Any) -> None:
+        self.out += data
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("10.0.0.1", 5000), "sockname": ("127.0.0.1", 80)}.get(name, default)
+
+
+async def _turns(n: int = 20) -> None:
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+def _flooded(protocol: type[asyncio.Protocol], frames: int, read: int) -> dict[str, Any]:
+    """A socket that sends ``frames`` text frames in one go to an app that reads ``read``
+    of them and then stops reading (as a socket over its rate is left unread), then
+    closes it (4429): what was parsed, queued, skipped, and whether the peer's close
+    was still read."""
+    got: list[dict[str, Any]] = []
+    stop = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        for _ in range(read):
+            got.append(await receive())
+        await stop.wait()
+        await send({"type": "websocket.close", "code": 4429})
+
+    async def scenario() -> dict[str, Any]:
+        config = Config(app=app, ws=protocol, lifespan="off", proxy_headers=False)
+        config.load()
+        server = config.ws_protocol_class(config, ServerState(), {})  # type: ignore[misc]
+        transport = _Transport()
+        server.connection_made(transport)
+        client = ClientProtocol(parse_uri("ws://testserver/ws"))
+        client.send_request(client.connect())
+        server.data_received(b"".join(client.data_to_send()))
+        await _turns()
+        client.receive_data(bytes(transport.out))
+        transport.out.clear()
+        assert client.state is State.OPEN
+        for i in range(frames):
+            client.send_text(f'{{"type": "ping", "n": {i}}}'.encode())
+        server.data_received(b"".join(client.data_to_send()))
+        await _turns()
+        seen = {
+            "read": len(got),
+            "queued": server.queue.qsize(),
+            "reading": transport.reading,
+            "parsed": getattr(server, "parsed", None),
+        }
+        stop.set()
+        await _turns()
+        client.receive_data(bytes(transport.out))  # the server's close: the client answers
+        server.data_received(b"".join(client.data_to_send()))
+        await _turns()
+        seen["skipped"] = getattr(server, "skipped", None)
+        seen["closed"] = transport.closing
+        return seen
+
+    return asyncio.run(scenario())
+
+
+def test_a_socket_the_app_does_not_read_has_its_frames_left_unparsed() -> None:
+    """1,000 frames arrive in one read; the app reads 3 and stops reading: one frame is
+    parsed ahead of it, 996 stay bytes (and the socket is not read meanwhile); once the
+    server closes the socket they are skipped unparsed, and the peer's close behind them
+    is still read, so the socket closes at once."""
+    seen = _flooded(guarded_ws(), frames=1000, read=3)
+    assert seen == {
+        "read": 3,
+        "queued": 1,
+        "reading": False,
+        "parsed": 4,
+        "skipped": 996,
+        "closed": True,
+    }
+
+
+def test_uvicorns_own_protocol_parses_a_whole_read_at_once() -> None:
+    """What :func:`guarded_ws` is for: uvicorn's protocol, given the same socket, parses
+    and queues every frame of the read at once, however little the app reads."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    seen = _flooded(WebSocketsSansIOProtocol, frames=1000, read=3)
+    assert seen["read"] == 3 and seen["queued"] == 997
+
+
+@pytest.mark.parametrize("size", [0, 5, 125, 126, 127, 300, 65535, 65536, 70000])
+def test_frame_end_reads_every_length_form(size: int) -> None:
+    """:func:`frame_end` agrees with websockets' own client frames, of every length
+    form (7-bit, 16-bit, 64-bit), cut anywhere: unknown until its length has arrived."""
+    client = ClientProtocol(parse_uri("ws://testserver/ws"))
+    client.state = State.OPEN
+    client.send_text(b"x" * size)
+    client.send_text(b"next")
+    data = b"".join(client.data_to_send())
+    first = len(data) - (2 + 4 + 4)  # the second frame: a 2-byte header, the mask, "next"
+    assert frame_end(data) == first
+    assert frame_end(data, first) == len(data)
+    known = 2 + {126: 2, 127: 8}.get(data[1] & 0x7F, 0)  # where the length is whole
+    assert [frame_end(data[:cut]) for cut in range(first)] == [None] * known + [first] * (
+        first - known
+    )
