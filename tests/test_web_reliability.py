@@ -1162,6 +1162,21 @@ class _Reader(_Stuck):
         self.frames.append(json.loads(text))
 
 
+def _match_service(tmp_path: Path) -> tuple[Any, str, dict[int, str]]:
+    """A service on a fresh SQLite file, with an Abstrac match of two people started:
+    the service, the table and each seat's token."""
+    from cardhall.web.service import TableService
+    from cardhall.web.store import migrate
+
+    url = f"sqlite:///{tmp_path / 'match.db'}"
+    migrate(url)
+    service = TableService(url)
+    t = service.lobby.create_table("abstrac", options={"match": True})
+    bob = service.lobby.join(t["table_id"], t["invite"])
+    service.lobby.start(t["table_id"], t["token"])
+    return service, t["table_id"], {0: t["token"], 1: bob["token"]}
+
+
 def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) -> None:
     """Two sockets at one table, one of which never reads: the other gets every update
     as it is committed, and the stuck one is dropped (4408) once its queue is full."""
@@ -1169,18 +1184,9 @@ def test_a_reader_that_never_reads_is_dropped_and_delays_no_one(tmp_path: Path) 
     import threading
 
     from cardhall.web.hub import Hub
-    from cardhall.web.service import TableService
     from cardhall.web.sockets import Connection
-    from cardhall.web.store import migrate
 
-    url = f"sqlite:///{tmp_path / 'bp.db'}"
-    migrate(url)
-    service = TableService(url)
-    t = service.lobby.create_table("abstrac", options={"match": True})
-    tid = t["table_id"]
-    bob = service.lobby.join(tid, t["invite"])
-    service.lobby.start(tid, t["token"])
-    tokens = {0: t["token"], 1: bob["token"]}
+    service, tid, tokens = _match_service(tmp_path)
 
     async def scenario() -> tuple[_Stuck, _Reader, Connection, list[float]]:
         hub = Hub(service)
@@ -1295,23 +1301,14 @@ def test_a_reader_that_does_not_read_gets_one_pending_sync_however_often_it_asks
 
     from cardhall.web import limits, sockets
     from cardhall.web.hub import Hub
-    from cardhall.web.service import TableService
     from cardhall.web.settings import Settings
-    from cardhall.web.store import migrate
 
     ticks = itertools.count(step=10.0)  # every SYNC_INTERVAL has passed at each ask
     monkeypatch.setattr(limits, "clock", lambda: next(ticks))
     told = []
     real = sockets.sync_message
     monkeypatch.setattr(sockets, "sync_message", lambda *a: told.append(a) or real(*a))
-    url = f"sqlite:///{tmp_path / 'sync.db'}"
-    migrate(url)
-    service = TableService(url)
-    t = service.lobby.create_table("abstrac", options={"match": True})
-    tid = t["table_id"]
-    bob = service.lobby.join(tid, t["invite"])
-    service.lobby.start(tid, t["token"])
-    tokens = {0: t["token"], 1: bob["token"]}
+    service, tid, tokens = _match_service(tmp_path)
 
     async def scenario() -> tuple[int, int]:
         hub = Hub(service)
