@@ -15,8 +15,8 @@ import pytest
 from cardhall.bots import make_bot
 from cardhall.bots.getha import (
     SAMPLER_TRIES,
-    _likelihood,
     _signals,
+    _world_likelihood,
     best_suits,
     quick_chance,
     search_evaluator,
@@ -285,10 +285,7 @@ def _sampler_by_copies(state: GethaState, seat: int, rng: random.Random) -> Geth
         signals = _signals(world, seat)
         if not signals:
             return world
-        live = len(world.money.live_seats())
-        like = 1.0
-        for p, kind in signals:
-            like *= _likelihood(quick_chance(world.played[p], max(1, live - 1)), kind)
+        like = _world_likelihood(world, signals)
         if rng.random() < like:
             return world
         if like > best_like:

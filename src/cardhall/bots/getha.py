@@ -758,6 +758,16 @@ def _likelihood(q: float, kind: str) -> float:
     return 1.0 - 0.7 / (1.0 + math.exp(-(q - 0.8) * 20.0))  # check: rarely strong
 
 
+def _world_likelihood(world: GethaState, signals: list[tuple[int, str]]) -> float:
+    """How likely the policy model makes the betting actions ``signals`` (:func:`_signals`)
+    with the cards of ``world``."""
+    opponents = max(1, len(world.money.live_seats()) - 1)
+    like = 1.0
+    for p, kind in signals:
+        like *= _likelihood(quick_chance(world.played[p], opponents), kind)
+    return like
+
+
 def search_sampler(sampler: Sampler, rng: random.Random) -> State:
     """Worlds for the search: ``sampler.sample(rng)``, kept with the likelihood of the
     other seats' betting actions this round under the policy model (rejection sampling,
@@ -772,15 +782,12 @@ def search_sampler(sampler: Sampler, rng: random.Random) -> State:
     signals = _signals(world, seat)
     if not signals:
         return world
-    live = len(world.money.live_seats())
     best: State | None = None
     best_like = -1.0
     for i in range(SAMPLER_TRIES):
         if i:
             world.redeal_hidden(seat, rng)
-        like = 1.0
-        for p, kind in signals:
-            like *= _likelihood(quick_chance(world.played[p], max(1, live - 1)), kind)
+        like = _world_likelihood(world, signals)
         if rng.random() < like:
             return world
         if like > best_like:

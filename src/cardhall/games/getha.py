@@ -192,26 +192,26 @@ def battle(x: Sequence[int], y: Sequence[int], explain: bool = True) -> tuple[in
     }
 
 
+def _alak_and_numbers(cards: Sequence[int]) -> tuple[int, list[int]]:
+    """How many alak ``cards`` hold, and the values of their number cards."""
+    rank = RANK
+    alak = 0
+    numbers: list[int] = []
+    for c in cards:
+        r = rank[c]
+        if r <= 8:
+            numbers.append(r)
+        elif r == ALAK:
+            alak += 1
+    return alak, numbers
+
+
 def _battle_result(x: Sequence[int], y: Sequence[int]) -> int:
     """:func:`battle`'s result alone: the surplus alak of a side remove as many of the
     other's highest numbers, so only the sum of the numbers left counts (which of equal
     numbers goes makes no difference), and whether any card is left."""
-    rank = RANK
-    xa = ya = 0
-    xr: list[int] = []
-    yr: list[int] = []
-    for c in x:
-        r = rank[c]
-        if r <= 8:
-            xr.append(r)
-        elif r == ALAK:
-            xa += 1
-    for c in y:
-        r = rank[c]
-        if r <= 8:
-            yr.append(r)
-        elif r == ALAK:
-            ya += 1
+    xa, xr = _alak_and_numbers(x)
+    ya, yr = _alak_and_numbers(y)
     cancelled = min(xa, ya)
     sx, sy = xa - cancelled, ya - cancelled
     if sy:
