@@ -664,6 +664,49 @@ def test_writer_threads_of_one_process_commit_every_action_once(db_url: str) -> 
         assert service.db.action_count(tid) == service.tablelog.load(tid)[1].version == 12
 
 
+def test_sqlite_writes_take_turns_on_one_kept_connection_and_roll_back_whole(
+    db_url: str,
+) -> None:
+    """A process's SQLite write transactions run on one connection kept for them (no pool
+    checkout per action): each is committed whole when its block ends (a reader sees it),
+    and a block that raises leaves nothing behind (the action it inserted is gone) while
+    the next write goes on, on the same connection."""
+    service = _service(db_url)
+    db = service.db
+    t = service.lobby.create_table("abstrac", bots=["random"])
+    service.lobby.start(t["table_id"], t["token"])
+    tid = t["table_id"]
+    service.pipeline.act(tid, 0, "first")
+    with db.write() as first:
+        pass
+    with db.write() as conn:
+        assert conn is first
+        raw = conn.connection.dbapi_connection
+        assert raw.in_transaction
+    assert not raw.in_transaction
+    before = db.action_count(tid)
+    with pytest.raises(RuntimeError, match="midway"), db.write() as conn:
+        db.insert_action(
+            conn,
+            table_id=tid,
+            version=before + 1,
+            seat=1,
+            action="take 1",
+            client_id="x",
+            source="human",
+            at=0.0,
+            session=1,
+        )
+        raise RuntimeError("midway")
+    assert not raw.in_transaction and db.action_count(tid) == before
+    state = service.tablelog.load(tid)[1].state
+    seat = min(state.actors())
+    service.pipeline.act(tid, seat, str(legal_at(state.legal_actions(seat), 0)))
+    assert db.action_count(tid) == before + 1
+    with db.write() as conn:
+        assert conn is first
+
+
 def test_background_checkpoint_empties_the_write_ahead_log(db_url: str) -> None:
     """The store's own checkpoint mark is high (no commit pays for a checkpoint); the
     service's passive checkpoint copies the whole log into the database file."""

@@ -11,8 +11,9 @@ Transactions:
 
 * :meth:`Database.write` — a write transaction. SQLite has one writer per file, so this
   process's writers queue on one lock, in order and without sleeping, rather than in
-  SQLite's busy handler (which polls with sleeps of up to 100 ms); every SQLite write
-  transaction starts with ``BEGIN IMMEDIATE`` (see :func:`cardhall.web.store.make_engine`);
+  SQLite's busy handler (which polls with sleeps of up to 100 ms), and take turns on one
+  connection kept for them (no pool checkout per action): every SQLite write transaction
+  is ``BEGIN IMMEDIATE`` ... ``COMMIT`` on it (rolled back if anything fails);
 * :meth:`Database.table` — a write transaction on one table: this process's lock of that
   table first (:meth:`Database.lock`: its commands run one at a time here), then
   :meth:`write`; the caller
@@ -29,7 +30,7 @@ import threading
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     Connection,
@@ -55,7 +56,27 @@ from cardhall.web.store import (
     tables,
 )
 
-__all__ = ["Database"]
+__all__ = ["Database", "Tx"]
+
+
+class Tx(Protocol):
+    """What a transaction's statements run on: its DB-API connection is
+    ``connection.dbapi_connection`` (a SQLAlchemy ``Connection``, or this process's kept
+    SQLite writer, :class:`_Writer`)."""
+
+    @property
+    def connection(self) -> Any: ...
+
+
+class _Writer:
+    """This process's SQLite write connection, checked out of the pool once and kept:
+    writers take turns on it behind the process's writer lock."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, engine: Engine) -> None:
+        self.connection = engine.raw_connection()
+
 
 TABLE_COLUMNS = tuple(c.name for c in tables.columns)
 SEAT_COLUMNS = tuple(c.name for c in seats.columns)
@@ -253,8 +274,12 @@ class Database:
         self._locks: weakref.WeakValueDictionary[str, _TableLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         self._compiled: dict[int, _Compiled] = {}
+        self._kept: _Writer | None = None  # SQLite: the writers' connection, once opened
 
     def dispose(self) -> None:
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            kept.connection.close()
         self.engine.dispose()
         if self.reader is not self.engine:
             self.reader.dispose()
@@ -262,14 +287,30 @@ class Database:
     # ------------------------------------------------------------------ transactions
 
     @contextlib.contextmanager
-    def write(self) -> Iterator[Connection]:
-        """A write transaction (behind this process's SQLite writer lock)."""
+    def write(self) -> Iterator[Tx]:
+        """A write transaction (SQLite: behind this process's writer lock, on the kept
+        writer connection; committed when the block ends, rolled back if it raises)."""
         if self._writer is None:
             with self.engine.begin() as conn:
                 yield conn
-        else:
-            with self._writer, self.engine.begin() as conn:
-                yield conn
+            return
+        with self._writer:
+            kept = self._kept
+            if kept is None:
+                kept = self._kept = _Writer(self.engine)
+            raw: Any = kept.connection.dbapi_connection  # sqlite3, isolation_level None
+            raw.execute("BEGIN IMMEDIATE")
+            try:
+                yield kept
+                raw.execute("COMMIT")
+            except BaseException:
+                try:
+                    if raw.in_transaction:
+                        raw.execute("ROLLBACK")
+                except Exception:  # a connection that cannot roll back is not kept
+                    self._kept = None
+                    kept.connection.invalidate()
+                raise
 
     @contextlib.contextmanager
     def lock(self, table_id: str) -> Iterator[None]:
@@ -282,7 +323,7 @@ class Database:
             yield
 
     @contextlib.contextmanager
-    def table(self, table_id: str) -> Iterator[Connection]:
+    def table(self, table_id: str) -> Iterator[Tx]:
         """A write transaction on one table, behind this process's lock of that table."""
         with self.lock(table_id), self.write() as conn:
             yield conn
@@ -298,13 +339,13 @@ class Database:
 
     # ------------------------------------------------------------------ execution
 
-    def _run(self, conn: Connection, stmt: Executable, **params: Any) -> Any:
+    def _run(self, conn: Tx, stmt: Executable, **params: Any) -> Any:
         """Execute ``stmt`` on ``conn``'s DB-API cursor; return the cursor."""
         compiled = self._compiled.get(id(stmt))
         if compiled is None:
             compiled = self._compile(stmt)
         values = {**compiled.defaults, **params} if compiled.defaults else params
-        cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        cur = conn.connection.dbapi_connection.cursor()
         if compiled.positional is not None:
             cur.execute(compiled.sql, tuple(values[n] for n in compiled.positional))
         else:
@@ -320,40 +361,38 @@ class Database:
         self._compiled[id(stmt)] = compiled
         return compiled
 
-    def _one(self, conn: Connection, stmt: Executable, **params: Any) -> dict[str, Any] | None:
+    def _one(self, conn: Tx, stmt: Executable, **params: Any) -> dict[str, Any] | None:
         cur = self._run(conn, stmt, **params)
         found = cur.fetchone()
         if found is None:
             return None
         return dict(zip([d[0] for d in cur.description], found, strict=True))
 
-    def _scalars(self, conn: Connection, stmt: Executable, **params: Any) -> list[Any]:
+    def _scalars(self, conn: Tx, stmt: Executable, **params: Any) -> list[Any]:
         return [r[0] for r in self._run(conn, stmt, **params).fetchall()]
 
     # ------------------------------------------------------------------ tables and seats
 
-    def table_row(
-        self, conn: Connection, table_id: str, lock: bool = False
-    ) -> dict[str, Any] | None:
+    def table_row(self, conn: Tx, table_id: str, lock: bool = False) -> dict[str, Any] | None:
         """A table's row (``lock``: PostgreSQL locks it for this transaction)."""
         row = self._one(conn, _ROW_LOCK if lock else _ROW, id=table_id)
         if row is not None:
             row["public"] = bool(row["public"])
         return row
 
-    def seats(self, conn: Connection, table_id: str) -> list[dict[str, Any]]:
+    def seats(self, conn: Tx, table_id: str) -> list[dict[str, Any]]:
         cur = self._run(conn, _SEATS, id=table_id)
         return [dict(zip(SEAT_COLUMNS, r, strict=True)) for r in cur.fetchall()]
 
-    def insert_table(self, conn: Connection, **values: Any) -> None:
+    def insert_table(self, conn: Tx, **values: Any) -> None:
         self._run(conn, _INSERT_TABLE, **values)
 
-    def insert_seat(self, conn: Connection, **values: Any) -> None:
+    def insert_seat(self, conn: Tx, **values: Any) -> None:
         self._run(conn, _INSERT_SEAT, **values)
 
     def update_seat(
         self,
-        conn: Connection,
+        conn: Tx,
         table_id: str,
         seat: int,
         *,
@@ -379,15 +418,15 @@ class Database:
             address=address,
         )
 
-    def set_lobby_rev(self, conn: Connection, table_id: str, rev: int, now: float) -> None:
+    def set_lobby_rev(self, conn: Tx, table_id: str, rev: int, now: float) -> None:
         self._run(conn, _BUMP_LOBBY, t_id=table_id, lobby_rev=rev, updated_at=now)
 
-    def set_next_table(self, conn: Connection, table_id: str, next_id: str) -> None:
+    def set_next_table(self, conn: Tx, table_id: str, next_id: str) -> None:
         self._run(conn, _SET_NEXT, t_id=table_id, next=next_id)
 
     def set_started(
         self,
-        conn: Connection,
+        conn: Tx,
         table_id: str,
         status: str,
         rev: int,
@@ -406,12 +445,12 @@ class Database:
             expires_at=expires,
         )
 
-    def public_ids(self, conn: Connection, limit: int, per_creator: int) -> list[str]:
+    def public_ids(self, conn: Tx, limit: int, per_creator: int) -> list[str]:
         """The newest public tables not over, at most ``per_creator`` of each creating
         address."""
         return self._scalars(conn, _PUBLIC, limit=limit, per_creator=per_creator)
 
-    def notify(self, conn: Connection, table_id: str, version: int, rev: int) -> None:
+    def notify(self, conn: Tx, table_id: str, version: int, rev: int) -> None:
         """PostgreSQL: tell every process (``LISTEN cardhall``) at commit; SQLite: nothing
         (other processes poll, see :meth:`changed_since`)."""
         if self.postgres:
@@ -420,7 +459,7 @@ class Database:
     # ------------------------------------------------------------------ the log
 
     def action_done(
-        self, conn: Connection, table_id: str, seat: int, session: int, client_id: str
+        self, conn: Tx, table_id: str, seat: int, session: int, client_id: str
     ) -> int | None:
         """The version an action id of this seat session produced, if it was used."""
         found = self._run(
@@ -428,19 +467,19 @@ class Database:
         ).fetchone()
         return None if found is None else int(found[0])
 
-    def insert_action(self, conn: Connection, **values: Any) -> None:
+    def insert_action(self, conn: Tx, **values: Any) -> None:
         self._run(conn, _INSERT_ACTION, **values)
 
-    def insert_shuffle(self, conn: Connection, table_id: str, idx: int, cards: str) -> None:
+    def insert_shuffle(self, conn: Tx, table_id: str, idx: int, cards: str) -> None:
         self._run(conn, _INSERT_SHUFFLE, table_id=table_id, idx=idx, cards=cards)
 
-    def insert_snapshot(self, conn: Connection, table_id: str, version: int, record: str) -> None:
+    def insert_snapshot(self, conn: Tx, table_id: str, version: int, record: str) -> None:
         """Store a checkpoint: the game at ``version`` as a JSON record."""
         self._run(conn, _INSERT_SNAPSHOT, table_id=table_id, version=version, record=record)
 
     def set_after_action(
         self,
-        conn: Connection,
+        conn: Tx,
         table_id: str,
         version: int,
         status: str,
@@ -459,16 +498,14 @@ class Database:
             expires_at=expires,
         )
 
-    def card_orders(self, conn: Connection, table_id: str) -> list[str]:
+    def card_orders(self, conn: Tx, table_id: str) -> list[str]:
         """The JSON card order of each shuffle, first to last."""
         return self._scalars(conn, _ORDERS, id=table_id)
 
-    def latest_snapshot(self, conn: Connection, table_id: str, upto: int) -> dict[str, Any] | None:
+    def latest_snapshot(self, conn: Tx, table_id: str, upto: int) -> dict[str, Any] | None:
         return self._one(conn, _SNAPSHOT, id=table_id, upto=upto)
 
-    def action_log(
-        self, conn: Connection, table_id: str, after: int, upto: int
-    ) -> list[tuple[int, str]]:
+    def action_log(self, conn: Tx, table_id: str, after: int, upto: int) -> list[tuple[int, str]]:
         """(seat, notation) of versions ``after + 1 .. upto``, in order."""
         rows = self._run(conn, _LOG, id=table_id, after=after, upto=upto).fetchall()
         return [(int(seat), str(notation)) for seat, notation in rows]
@@ -499,11 +536,11 @@ class Database:
         with self.read() as conn:
             return self._scalars(conn, _EXPIRED, now=now, limit=limit)
 
-    def abandon(self, conn: Connection, table_id: str, rev: int, now: float) -> None:
+    def abandon(self, conn: Tx, table_id: str, rev: int, now: float) -> None:
         """Mark a table abandoned (its game stops; it is no longer listed)."""
         self._run(conn, _ABANDON, t_id=table_id, lobby_rev=rev, updated_at=now)
 
-    def set_expiry(self, conn: Connection, table_id: str, at: float | None) -> None:
+    def set_expiry(self, conn: Tx, table_id: str, at: float | None) -> None:
         self._run(conn, _SET_EXPIRY, t_id=table_id, at=at)
 
     def tables_created_since(self, creator: str, since: float) -> int:
