@@ -13,7 +13,7 @@ from websockets.client import ClientProtocol
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from cardhall.web.limits import frame_end, guarded_ws
+from cardhall.web.limits import RequestLimits, frame_end, guarded_ws
 
 
 class _Transport(asyncio.Transport):
@@ -141,3 +141,29 @@ def test_frame_end_reads_every_length_form(size: int) -> None:
     assert [frame_end(data[:cut]) for cut in range(first)] == [None] * known + [first] * (
         first - known
     )
+
+
+def test_a_refused_websocket_whose_peer_left_during_the_pause_is_no_failure() -> None:
+    """A WebSocket refused after the refusal pause (4429) whose client gave up waiting
+    (the server's send fails: uvicorn's ``ClientDisconnected``, an ``OSError``) ends
+    quietly: a peer leaving is not a server failure (the abuse run logged 57 of them)."""
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    sent: list[dict[str, Any]] = []
+
+    async def gone(message: dict[str, Any]) -> None:
+        sent.append(message)
+        raise ClientDisconnected()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        pass  # the address's burst: let in (and ended at once)
+
+    limits = RequestLimits(app, 1000, 1.0, requests_per_second=1.0, refusal_pause=0.0)
+    scope = {"type": "websocket", "path": "/ws", "client": ("10.0.0.9", 1)}
+
+    async def connect_until_refused() -> None:
+        while not sent:
+            await limits(scope, None, gone)
+
+    asyncio.run(connect_until_refused())
+    assert sent == [{"type": "websocket.close", "code": 4429, "reason": "too many requests"}]

@@ -169,7 +169,8 @@ class RequestLimits:
         pause = self.refusal_pause if until is None else until - time.monotonic()
         if pause > 0:
             await asyncio.sleep(pause)
-        await send({"type": "websocket.close", "code": 4429, "reason": reason})
+        with contextlib.suppress(OSError):  # the peer left meanwhile: nobody to refuse
+            await send({"type": "websocket.close", "code": 4429, "reason": reason})
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
