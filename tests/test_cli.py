@@ -258,3 +258,39 @@ def test_serve_sets_its_start_up_objects_aside_from_the_collector(
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     before, frozen, walked = map(int, out.stdout.split())
     assert frozen >= before > 20_000 and walked < before // 10
+
+
+# what a server under abuse makes and keeps a while: containers (connections, frames,
+# tasks) that outlive the young passes; counts the collector's full passes meanwhile
+CHURN = (
+    "import gc{setup}\n"
+    "kept = []\n"
+    "full = gc.get_stats()[2]['collections']\n"
+    "for i in range(300):\n"
+    "    kept.append([[] for _ in range(1000)])\n"
+    "    if len(kept) > 50: kept.pop(0)\n"
+    "print(gc.get_threshold(), gc.get_stats()[2]['collections'] - full)\n"
+)
+
+
+def test_serve_makes_the_collectors_full_passes_rare_under_churn() -> None:
+    """After :func:`freeze_start_up` (which ``cardhall serve`` calls), 300,000 objects
+    made and kept a while (as abusive clients' sockets and frames are) bring no full
+    collection, each a pause of the event loop that walks everything the server holds;
+    with Python's own thresholds the same churn brings two or more."""
+    import subprocess
+    import sys
+
+    from cardhall.web.app import COLLECTOR_THRESHOLDS
+
+    def run(setup: str) -> tuple[str, int]:
+        code = CHURN.format(setup=setup)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        thresholds, passes = out.stdout.rsplit(" ", 1)
+        return thresholds, int(passes)
+
+    served = run("; import cardhall.web.app as a; a.freeze_start_up()")
+    assert served == (str(COLLECTOR_THRESHOLDS), 0)
+    thresholds, passes = run("; gc.collect(); gc.freeze()")
+    assert thresholds == "(700, 10, 10)" and passes >= 2
