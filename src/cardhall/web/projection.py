@@ -70,18 +70,16 @@ def projected_events(
     start: int,
     stop: int,
     ctx: narration.Context | None = None,
-    kinds: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Events ``start..stop`` of the state's log that ``seat`` may see, as JSON; with a
     narration context each carries its ``"text"`` (and, closing a hand, its
-    ``"summary"``), told from the start of its hand (``kinds``: every event's kind, when
-    the caller has them)."""
+    ``"summary"``), told from the start of its hand."""
     # the one masking of events (State.observed_events): a hidden event is HIDDEN_EVENT
     seen = state.observed_events(seat)
     hidden = HIDDEN_EVENT
     if ctx is None:
         return [seen[i].to_json(i) for i in range(start, stop) if seen[i] is not hidden]
-    kinds = kinds if kinds is not None else [e.kind for e in state.events]
+    kinds = [e.kind for e in state.events]
     begin = narration.context_start(ctx.game, kinds, start, stop)
     feed = [seen[i].to_json(i) for i in range(begin, stop) if seen[i] is not hidden]
     heard = sum(1 for e in feed if e["seq"] < start)
@@ -228,29 +226,24 @@ def update_messages(
     cached: Cached,
     seat: int | None,
     since: int,
-    info: dict[str, Any] | None = None,
+    info: dict[str, Any],
     suits: str = "plain",
 ) -> list[dict[str, Any]]:
     """One ``update`` per version after ``since`` (events with their ``"text"``); the last
-    one carries the view and its ``"prompt"``. ``info``: the table, for the seats' names;
-    ``suits``: the suit names the reader chose."""
+    one carries the view and its ``"prompt"``. ``info``: the table (its id finds the seat's
+    kept feed, its seats' names tell the events); ``suits``: the suit names the reader chose."""
     out: list[dict[str, Any]] = []
     state = cached.state
     ctx = narration_context(info, state, seat, suits)
     marks = cached.marks
     if since >= cached.version:
         return out
-    if info is not None:  # the seat's kept feed tells only the events it has not told
-        told = _told(info["id"], state, seat, ctx, marks[since])
-        seqs = [e["seq"] for e in told]
-        for v in range(since + 1, cached.version + 1):
-            events = told[bisect_left(seqs, marks[v - 1]) : bisect_left(seqs, marks[v])]
-            out.append({"type": "update", "version": v, "events": events})
-    else:
-        kinds = [e.kind for e in state.events]
-        for v in range(since + 1, cached.version + 1):
-            events = projected_events(state, seat, marks[v - 1], marks[v], ctx, kinds)
-            out.append({"type": "update", "version": v, "events": events})
+    # the seat's kept feed tells only the events it has not told
+    told = _told(info["id"], state, seat, ctx, marks[since])
+    seqs = [e["seq"] for e in told]
+    for v in range(since + 1, cached.version + 1):
+        events = told[bisect_left(seqs, marks[v - 1]) : bisect_left(seqs, marks[v])]
+        out.append({"type": "update", "version": v, "events": events})
     if out:
         _with_view(out[-1], state, seat, ctx)
     return out
