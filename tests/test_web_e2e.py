@@ -374,6 +374,51 @@ def test_every_form_played_to_the_end_at_desktop_and_phone_size(
     check_frames(rec, {seats[phone]: phone.frames})
 
 
+#: Hold every message the page's client receives (``release`` hands them over later).
+HOLD = """(() => { const c = window.cardhallClient; c.held = [];
+  c.onMessage = (m) => { c.held.push(m); }; })()"""
+#: Hand the held messages to the client: the frames first, then the refusals (the order
+#: in which a refusal stays on screen).
+RELEASE = """(() => { const c = window.cardhallClient; delete c.onMessage;
+  const held = c.held.splice(0);
+  for (const m of held) if (m.type !== "error") c.onMessage(m);
+  for (const m of held) if (m.type === "error") c.onMessage(m);
+  return held.filter((m) => m.type === "error").map((m) => m.message); })()"""
+
+
+def test_a_card_played_in_another_tab_is_refused_in_words(server: Server, browser: Browser) -> None:
+    """Two tabs of a Yamiro solitaire seat: the desktop plays a card while the phone, which
+    has not heard of it yet, clicks the same card. The phone's refusal (printed on the
+    page) says the table moved on, in words, never the card's notation; the phone then
+    shows the new picture and plays on."""
+    made = server.api("POST", "/api/tables", json={"game": "yamiro", "players": 1, "name": "Ann"})
+    table = made["table_id"]
+    server.api("POST", f"/api/tables/{table}/start", token=made["token"])
+    desk = Seat(browser, "stale-desktop", {"width": 1280, "height": 800})
+    phone = Seat(browser, "stale-phone", {"width": 390, "height": 844})
+    for seat in (desk, phone):
+        seat.sit(server.url, table, made["token"], 0)
+        seat.page.wait_for_selector("#board .cardbtn.playable")
+    phone.page.evaluate(HOLD)
+    card = phone.page.get_attribute("#board .cardbtn.playable", "data-card")
+    assert card is not None
+    playable = f'#board .cardbtn.playable[data-card="{card}"]'
+    desk.page.click(playable)
+    desk.page.wait_for_function("document.querySelector('#status').dataset.version === '1'")
+    phone.page.click(playable)  # chosen on the picture of version 0
+    phone.page.wait_for_function("window.cardhallClient.held.some((m) => m.type === 'error')")
+    refused = phone.page.evaluate(RELEASE)
+    assert refused == ["the table moved on before your move arrived"], refused
+    assert phone.version() == 1 and card not in phone.page.inner_html("#hand")
+    assert "moved on" in phone.page.inner_text("#error")
+    phone.read()  # no notation on the page
+    phone.shot("refused")
+    assert phone.try_act()
+    phone.page.wait_for_function("document.querySelector('#status').dataset.version === '2'")
+    assert phone.page.inner_text("#error") == ""
+    assert desk.errors == [] and phone.errors == []
+
+
 def test_replay_viewer_steps_through_a_record(
     server: Server, browser: Browser, tmp_path: Path
 ) -> None:

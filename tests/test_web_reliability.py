@@ -29,6 +29,7 @@ from test_web_helpers import (
     check_one_order,
     play_to_end,
     race,
+    raw_text,
     two_humans,
 )
 
@@ -164,6 +165,41 @@ def test_out_of_turn_and_spoofed_seat_are_rejected_to_the_sender_only(client: Te
         assert w0.receive_json()["code"] == "illegal"
         quiet(w1)
         assert version(client, table) == 0
+
+
+def test_a_move_chosen_on_an_older_picture_is_refused_in_words(client: TestClient) -> None:
+    """Two tabs of a solitaire seat: a card played in one tab and clicked a moment later in
+    the other (which chose it on the picture before) is refused as ``stale`` in words,
+    never with the move's notation (the page prints the message); a move the other tab
+    chose on the older picture that is still legal is played; a version that is not a
+    whole number is refused naming it."""
+    made = client.post("/api/tables", json={"game": "yamiro", "players": 1, "name": "Ann"}).json()
+    table, token = made["table_id"], made["token"]
+    assert client.post(f"/api/tables/{table}/start", headers=auth(token)).status_code == 200
+    with client.websocket_connect("/ws") as desk, client.websocket_connect("/ws") as phone:
+        first, again = hello(desk, table, token), hello(phone, table, token)
+        assert first["version"] == again["version"] == 0
+        card, other = first["view"]["legal"][:2]
+        desk.send_json({"type": "action", "action": card, "id": "d1", "version": 0})
+        assert desk.receive_json()["type"] in ("ack", "update")
+        phone.send_json({"type": "action", "action": card, "id": "p1", "version": 0})
+        while (err := phone.receive_json())["type"] == "update":
+            pass
+        assert (err["type"], err["code"], err["id"]) == ("error", "stale", "p1"), err
+        assert err["message"] == "the table moved on before your move arrived"
+        assert not raw_text(err["message"]) and card.split()[-1] not in err["message"]
+        assert version(client, table) == 1
+        # chosen on version 0 too, and still legal at version 1: played
+        phone.send_json({"type": "action", "action": other, "id": "p2", "version": 0})
+        while (ack := phone.receive_json())["type"] == "update":
+            pass
+        assert (ack["type"], ack["version"]) == ("ack", 2), ack
+        for bad in ("1", -1, True, 1.5):
+            phone.send_json({"type": "action", "action": other, "id": f"b{bad}", "version": bad})
+            while (err := phone.receive_json())["type"] == "update":
+                pass
+            assert err["code"] == "bad_version", (bad, err)
+        assert version(client, table) == 2
 
 
 BAD_FRAMES = [

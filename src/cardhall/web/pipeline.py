@@ -11,7 +11,10 @@ People (over a WebSocket or REST), bots and turn timers all act through
    returns the first result), and applies the action to a copy of the state at that
    version (the cached one, or one rebuilt from the log,
    :meth:`cardhall.web.tablelog.TableLog.rebuild`). An illegal action is refused here,
-   before any write;
+   before any write. A person's action may say the version of the picture it was chosen
+   on (``seen_version``): one the engine refuses after the table moved on since is
+   refused as ``stale`` ("the table moved on before your move arrived": another tab of
+   the seat, or another seat closing a window, moved first), never as a wrong move;
 3. under the table's in-process lock, a write transaction starts (SQLite ``BEGIN
    IMMEDIATE``; PostgreSQL ``SELECT ... FOR UPDATE`` on the table row), so two processes
    on one database apply one table's actions in one order
@@ -49,6 +52,8 @@ SERVER_SESSION = 0
 #: What an illegal action costs a seat of its action rate (a legal one costs 1): a
 #: client that sends illegal actions is slowed down more than one that plays.
 ILLEGAL_COST = 5
+#: Why a move chosen on an older picture of the table, no longer legal, is not played.
+MOVED_ON = "the table moved on before your move arrived"
 
 
 def refusal(exc: CardhallError, legal: Sequence[object] = ()) -> str:
@@ -140,6 +145,7 @@ class Pipeline:
         source: str = "human",
         expected_version: int | None = None,
         token: str | None = None,
+        seen_version: int | None = None,
     ) -> ActResult:
         """Apply one action for a seat (see the module docstring).
 
@@ -149,14 +155,18 @@ class Pipeline:
         """
         notation = validate.notation(notation)
         client_id = validate.action_id(client_id)
+        seen_version = validate.seen_version(seen_version)
         tablelog = self.tablelog
         try:
             with self.db.read() as conn:
                 row = tablelog.row(conn, table_id)
-                found = self._check(conn, row, seat, notation, client_id, expected_version, token)
+                found = self._check(
+                    conn, row, seat, notation, client_id, expected_version, token, seen_version
+                )
         except WebError as exc:
-            if exc.code == "illegal" and token is not None:
-                # a person sending illegal actions pays for each as for several
+            if exc.code in ("illegal", "stale") and token is not None:
+                # a person sending illegal actions pays for each as for several (a refused
+                # move chosen on an older picture too, or it would be the cheap way to send one)
                 self._rates.charge((table_id, seat, hash(token)), ILLEGAL_COST - 1)
             raise
         if isinstance(found, ActResult):
@@ -170,7 +180,7 @@ class Pipeline:
                     found.row["lobby_rev"],
                 ):  # the table moved on since the check: check again, here
                     again = self._check(
-                        conn, row, seat, notation, client_id, expected_version, token
+                        conn, row, seat, notation, client_id, expected_version, token, seen_version
                     )
                     if isinstance(again, ActResult):
                         return again
@@ -220,6 +230,7 @@ class Pipeline:
         client_id: str | None,
         expected_version: int | None,
         token: str | None,
+        seen_version: int | None = None,
     ) -> _Checked | ActResult:
         """Step 2 on ``row`` (read in ``conn``'s transaction): the checked action, the
         first result of a repeated id, or a :class:`WebError`. Writes nothing."""
@@ -250,6 +261,8 @@ class Pipeline:
         try:
             state.apply(seat, notation)
         except CardhallError as exc:
+            if seen_version is not None and seen_version != version:
+                raise WebError("stale", MOVED_ON, 409) from None
             legal = state.legal_actions(seat) if seat in state.actors() else []
             raise WebError("illegal", refusal(exc, legal), 422) from None
         return _Checked(row, session, cached, state)

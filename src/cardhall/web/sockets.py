@@ -13,8 +13,10 @@ Protocol (JSON text frames; see ``docs/web.md``):
   client gave a ``last_version`` close enough, ``table`` + the ``update`` messages it
   missed; later ``update`` (one per version: the seat's events; the last one with its view)
   and ``table`` (seats changed);
-* client -> ``{"type": "action", "action": "take 2", "id": "c17"}``; server -> ``ack``
-  (``version``, ``duplicate``) or ``error`` (``code``, ``message``) to the sender only;
+* client -> ``{"type": "action", "action": "take 2", "id": "c17", "version": V?}``
+  (``version``: the version the move was chosen at; a move the table moved on from is
+  refused ``stale``, not ``illegal``); server -> ``ack`` (``version``, ``duplicate``) or
+  ``error`` (``code``, ``message``) to the sender only;
 * client -> ``{"type": "sync", "last_version": N}`` asks again; ``{"type": "ping"}``.
 
 :class:`Connection` is the one way to send on a socket: :meth:`Connection.send` only
@@ -480,6 +482,7 @@ async def _session(
                         msg.get("action"),
                         ident,
                         token=conn.token,
+                        seen_version=msg.get("version"),
                     )
                 except WebError as exc:
                     error(exc.code, str(exc), ident)

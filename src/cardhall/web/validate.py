@@ -93,6 +93,16 @@ def action_id(value: Any) -> str | None:
     return text(value, "an action id", MAX_ID, "bad_id")
 
 
+def seen_version(value: Any) -> int | None:
+    """The version of the picture a client chose its action on (optional): a whole
+    number of 0 or more."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise WebError("bad_version", "a version is a whole number of 0 or more", 422)
+    return value
+
+
 def table_id(value: Any) -> str:
     """A table id: 16 hex digits; anything else names no table (404)."""
     if not isinstance(value, str) or not _TABLE_ID.fullmatch(value):

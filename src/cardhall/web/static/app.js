@@ -441,7 +441,9 @@
     act(action) {
       if (this.busy() || this.watch) return;
       this.pending = true;
-      this.send({ type: "action", action, id: crypto.getRandomValues(new Uint32Array(2)).join("-") });
+      // with the version it was chosen at: a move the table moved on from (another tab of
+      // this seat, or another seat closing a window, moved first) is refused in words
+      this.send({ type: "action", action, id: crypto.getRandomValues(new Uint32Array(2)).join("-"), version: this.version });
       this.root.querySelectorAll("#actions button, #hand button").forEach((b) => (b.disabled = true));
     }
     showError(text) { const e = this.root.querySelector("#error"); if (e) e.textContent = text; }
