@@ -35,12 +35,13 @@ among the seats with chips, odd chips one each clockwise from the dealer's left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from cardhall.engine import Event, State
+from cardhall.games.getha import GethaObservation
 from cardhall.interop.spec import Research, Spec, register_spec, view_of
 from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
 from cardhall.money import split
@@ -131,6 +132,7 @@ class GethaSpec(Spec):
 # --------------------------------------------------------------------------- tensors
 
 _PHASES = ("bringin", "answer", "draw", "declare", "select", "bet", "replace", "over")
+_PHASE_INDEX = {phase: i for i, phase in enumerate(_PHASES)}
 _SEAT_FIELDS = (
     "stack",
     "total",
@@ -178,6 +180,14 @@ def _seat(q: Any, n: int) -> int:
     return q
 
 
+def _card(card: Any) -> int:
+    """A card's index (0..95) read from an observation, refused unless it is a card."""
+    c = int(card)
+    if not 0 <= c < 96:
+        raise IndexError(f"no card {card!r}")
+    return c
+
+
 class GethaEncoder(Encoder):
     """Getha's tensors (layout in ``docs/interop.md``).
 
@@ -199,9 +209,8 @@ class GethaEncoder(Encoder):
         "options",
         "options.*",
         "seat",
-        "legal",
-        "legal.*",
-        "max_deals",
+        "events",
+        "events.*",
         "order",
         "order.*",
         "pots",
@@ -263,9 +272,7 @@ class GethaEncoder(Encoder):
         cards = card_labels()
         seats = range(n)
         p = self.public
-        p.add("actors", seats)
-        p.add("over")
-        p.add("moves")
+        self.add_common()
         p.add("deal")
         p.add("dealer", seats)
         p.add("phase", _PHASES)
@@ -287,11 +294,28 @@ class GethaEncoder(Encoder):
         #: Offsets the hot path writes at (the blocks above, looked up once).
         self._seat_start = [p[f"seats[{q}]"].start for q in seats]
         self._played_by = [p[f"played_by_{q}"].start for q in seats]
+        self._at = {
+            name: p[name].start
+            for name in (
+                "deal",
+                "dealer",
+                "phase",
+                "turn",
+                "money",
+                "extra_hands",
+                "sizes",
+                "last_deal",
+                "last_deal.dealer",
+                "last_deal.received",
+                "last_deal.stacks",
+            )
+        }
         q_ = self.private
-        q_.add("seat", seats)
+        #: The starts of the private blocks, in this order.
+        self._private_at = [q_.add("seat", seats)]
         for name in ("hand", "played", "reserve", "my_discards", "my_folded"):
-            q_.add(name, cards)
-        q_.add("choice", range(1, 9))
+            self._private_at.append(q_.add(name, cards))
+        self._private_at.append(q_.add("choice", range(1, 9)))
         self.codes: dict[str, int] = {}
         size = 0
         for kind, arg in _TOKENS:
@@ -346,34 +370,33 @@ class GethaEncoder(Encoder):
             raise ValueError(f"no seat {q}")
         return _ZONES.index(kind) * self.players + q
 
-    def _showdown(self, steps: Sequence[dict[str, Any]], prefix: str, out: np.ndarray) -> None:
+    def _showdown(self, steps: Sequence[Mapping[str, Any]], prefix: str, mv: Any) -> None:
         n = self.players
         zones = 3 * n + 2
         revealed, claimed_by, claimed_from, replaced_by, replaced_auto, *pot_at = self._showdown_at[
             prefix
         ]
-        mv = cells(out)
         pots = 0
         for step in steps:
             kind = step["step"]
             if kind == "reveal":
                 for seat, cards in step["played"].items():
-                    who = (int(seat) + 1) / n
-                    for text in cards:
-                        mv[revealed + RAILOG_CARD[text]] = who
+                    who = (_seat(int(seat), n) + 1) / n
+                    for card in cards:
+                        mv[revealed + _card(card)] = who
             elif kind == "claim":
                 by = (_seat(step["seat"], n) + 1) / n
                 for taken in step["taken"]:
                     zone = (self._zone(taken["from"]) + 1) / zones
-                    for text in taken["cards"]:
-                        c = RAILOG_CARD[text]
+                    for card in taken["cards"]:
+                        c = _card(card)
                         mv[claimed_by + c] = by
                         mv[claimed_from + c] = zone
             elif kind == "replace":
                 by = (_seat(step["seat"], n) + 1) / n
                 auto = float(step["auto"])
-                for text in step["cards"]:
-                    c = RAILOG_CARD[text]
+                for card in step["cards"]:
+                    c = _card(card)
                     mv[replaced_by + c] = by
                     mv[replaced_auto + c] = auto
             elif kind == "pot":
@@ -391,65 +414,96 @@ class GethaEncoder(Encoder):
             else:
                 raise ValueError(f"unknown showdown step {kind!r}")
 
-    def encode_public(self, view: dict[str, Any], out: np.ndarray) -> None:
+    def seen(self, state: State, seat: int | None) -> GethaObservation:
+        obs = state.observe(seat)
+        assert isinstance(obs, GethaObservation)
+        return obs
+
+    def encode_public(self, view: GethaObservation, out: np.ndarray) -> None:
         mv = cells(out)
-        p = self.public
         n = self.players
         chips = self.chips
-        for s in view["actors"]:
-            p.set(out, "actors", s)
-        p.set(out, "over", 0, float(view["over"]))
-        p.set(out, "moves", 0, view["moves"] / self.research.bounds.max_decisions)
-        p.set(out, "deal", 0, view["deal"] / self.max_deals)
-        p.set(out, "dealer", view["dealer"])
-        p.set(out, "phase", _PHASES.index(view["phase"]))
-        if view["turn"] is not None:
-            p.set(out, "turn", view["turn"])
-        for i, key in enumerate(("bring_in", "cur", "carry")):
-            p.set(out, "money", i, view[key] / chips)
-        for q, info in enumerate(fixed(view["seats"], n, "seats")):
-            row = [info["stack"] / chips, info["total"] / chips, info["put"] / chips]
-            row += [float(info["dealt"]), float(info["folded"]), info["cards"] / 96]
-            row += [0.0 if info["discarded"] is None else (info["discarded"] + 1) / 7]
-            row += [float(info["chosen"])]
-            for key in ("played_count", "reserve_count"):
-                row += [0.0 if info[key] is None else (info[key] + 1) / 97]
-            row += [info["folded_count"] / 96]
+        at = self._at
+        self.encode_common(view, mv)
+        mv[at["deal"]] = view.deal / self.max_deals
+        mv[at["dealer"] + _seat(view.dealer, n)] = 1.0
+        mv[at["phase"] + _PHASE_INDEX[view.phase]] = 1.0
+        if view.turn is not None:
+            mv[at["turn"] + _seat(view.turn, n)] = 1.0
+        money = at["money"]
+        mv[money] = view.bring_in / chips
+        mv[money + 1] = view.cur / chips
+        mv[money + 2] = view.carry / chips
+        showing = view.phase == "replace"
+        for q, info in enumerate(fixed(view.seats, n, "seats")):
             start = self._seat_start[q]
-            for i, x in enumerate(row):  # single values: cheaper than numpy reading a list
-                mv[start + i] = x
-            played_by = self._played_by[q]
-            for text in info.get("played", ()):
-                mv[played_by + RAILOG_CARD[text]] = 1.0
-        extras = view["extra_hands"]
+            discarded = info.discarded
+            played_count = info.played_count
+            reserve_count = info.reserve_count
+            mv[start] = info.stack / chips
+            mv[start + 1] = info.total / chips
+            mv[start + 2] = info.put / chips
+            mv[start + 3] = float(info.dealt)
+            mv[start + 4] = float(info.folded)
+            mv[start + 5] = info.cards / 96
+            mv[start + 6] = 0.0 if discarded is None else (discarded + 1) / 7
+            mv[start + 7] = float(info.chosen)
+            mv[start + 8] = 0.0 if played_count is None else (played_count + 1) / 97
+            mv[start + 9] = 0.0 if reserve_count is None else (reserve_count + 1) / 97
+            mv[start + 10] = info.folded_count / 96
+            if info.played is not None:  # shown at the reveal, while the seat is in
+                if not showing or not info.dealt or info.folded:
+                    raise ValueError(f"seats[{q}].played: no showdown shows them")
+                played_by = self._played_by[q]
+                for card in info.played:
+                    mv[played_by + _card(card)] = 1.0
+        extras = view.extra_hands
         if len(extras) > 2:
             raise ValueError(f"{len(extras)} extra hands")
         for j, count in enumerate(extras):
-            p.set(out, "extra_hands", j, (count + 1) / 9)
-        p.set(out, "sizes", 0, view["deck"] / 96)
-        p.set(out, "sizes", 1, view["dead"] / 96)
-        self._showdown(view["showdown"], "showdown", out)
-        last = view["last_deal"]
+            mv[at["extra_hands"] + j] = (count + 1) / 9
+        mv[at["sizes"]] = view.deck / 96
+        mv[at["sizes"] + 1] = view.dead / 96
+        self._showdown(view.showdown, "showdown", mv)
+        last = view.last_deal
         if last is not None:
-            p.set(out, "last_deal", 0)
-            p.set(out, "last_deal", 1, last["carry"] / chips)
-            p.set(out, "last_deal", 2, float(last["showdown"]))
-            p.set(out, "last_deal.dealer", last["dealer"])
+            base = at["last_deal"]
+            mv[base] = 1.0
+            mv[base + 1] = last["carry"] / chips
+            mv[base + 2] = float(last["showdown"])
+            mv[at["last_deal.dealer"] + _seat(last["dealer"], n)] = 1.0
+            received = at["last_deal.received"]
             for q, amount in enumerate(fixed(last["received"], n, "received")):
-                p.set(out, "last_deal.received", q, amount / chips)
+                mv[received + q] = amount / chips
+            stacks = at["last_deal.stacks"]
             for q, amount in enumerate(fixed(last["stacks"], n, "stacks")):
-                p.set(out, "last_deal.stacks", q, amount / chips)
-            self._showdown(last["steps"], "last_deal.steps", out)
+                mv[stacks + q] = amount / chips
+            self._showdown(last["steps"], "last_deal.steps", mv)
 
-    def encode_private(self, view: dict[str, Any], seat: int, out: np.ndarray) -> None:
-        q = self.private
-        q.set(out, "seat", seat)
-        for name in ("hand", "played", "reserve", "my_discards", "my_folded"):
-            for text in view[name]:
-                q.set(out, name, RAILOG_CARD[text])
-        if view["choice"] is not None:
-            for suit in view["choice"]:
-                q.set(out, "choice", int(suit) - 1)
+    def encode_private(self, view: GethaObservation, seat: int, out: np.ndarray) -> None:
+        mv = cells(out)
+        mv[self._private_at[0] + _seat(seat, self.players)] = 1.0
+        hand, played, reserve, discards, folded = (
+            view.hand,
+            view.played,
+            view.reserve,
+            view.my_discards,
+            view.my_folded,
+        )
+        if hand is None or played is None or reserve is None or discards is None or folded is None:
+            raise ValueError("a spectator's observation has no private part")
+        for base, cards in zip(
+            self._private_at[1:6], (hand, played, reserve, discards, folded), strict=True
+        ):
+            for card in cards:
+                mv[base + _card(card)] = 1.0
+        if view.choice is not None:
+            choice = self._private_at[-1]
+            for suit in view.choice:
+                s = int(suit) - 1
+                if not 0 <= s < 8:
+                    raise IndexError(f"choice: no suit {suit!r}")
+                mv[choice + s] = 1.0
 
     # -- history --------------------------------------------------------------------------
 
