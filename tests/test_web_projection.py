@@ -264,6 +264,51 @@ def test_updates_are_told_once_and_read_as_told_from_the_start(
     assert got[0]["events"] == projected_events(rebuilt, 0, marks[-2], marks[-1], ctx)
 
 
+def test_a_kept_feed_holds_each_told_event_once_in_a_few_hundred_bytes() -> None:
+    """A long Abstrac match told to both seats as the hub tells it (each version's
+    updates): what the seats' kept feeds hold (the bytes freed when they are dropped,
+    the states kept) stays under 400 bytes a told event, at every length: each event is
+    kept once, as compact JSON (kept as heard and as told, in dicts, it took about a
+    kilobyte). A sync reads the same events back."""
+    import gc
+    import tracemalloc
+
+    from cardhall.web import projection
+    from cardhall.web.projection import projected_events, sync_message, update_messages
+    from cardhall.web.tablelog import Cached
+
+    table = "feedbound0000001"
+    info = _info(table, ["Ann", "Bob"])
+    per_event = []
+    for actions in (200, 800):
+        states = _played("abstrac", 2, actions, seed=1, match=True, target=10_000)
+        marks = [len(s.events) for s in states]
+        tracemalloc.start()
+        try:
+            for v in range(1, len(states)):
+                for seat in (0, 1):
+                    update_messages(Cached(v, states[v], marks[: v + 1], 1), seat, v - 1, info)
+            feeds = [projection._FEEDS[(table, seat)] for seat in (0, 1)]
+            told = sum(len(f.seqs) for f in feeds)
+            del feeds
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            for seat in (0, 1):
+                del projection._FEEDS[(table, seat)]
+            gc.collect()
+            freed = before - tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+        per_event.append(freed / told)
+        assert told >= marks[-1] > actions  # every event of the match, for both seats
+        last = Cached(len(states) - 1, states[-1], marks, 1)
+        ctx = narration_context(info, states[-1], 0)
+        assert sync_message(info, last, 0)["events"] == projected_events(
+            states[-1], 0, 0, marks[-1], ctx
+        )
+    assert max(per_event) < 400, per_event
+
+
 def test_a_sync_is_cheap_only_while_the_seat_feed_is_kept() -> None:
     """The event loop tells a sync only when the seat's told feed is kept for that very
     state (at most MAX_GAP events behind) and in the same words; a rebuilt state, other

@@ -149,24 +149,22 @@ class Telling:
     >>> [e.get("text") for e in telling.more(first)] == [
     ...     e.get("text") for e in annotate(first, ctx)]
     True
-    >>> len(telling.heard)
-    1
+
+    It keeps no event: its storyteller remembers what the next sentences need (the
+    hand so far, each finished hand's figures: the final score table is its own), so
+    what a long match's telling holds grows with its hands, not with its events.
     """
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.teller = story(ctx)
-        #: every event heard so far, in order
-        self.heard: list[Mapping[str, Any]] = []
 
     def more(self, events: Sequence[Mapping[str, Any]], start: int = 0) -> list[dict[str, Any]]:
         """Hear ``events`` (after every event heard before); told copies of
         ``events[start:]`` (see :func:`annotate`)."""
         teller = self.teller
-        heard = self.heard
         out: list[dict[str, Any]] = []
         for i, event in enumerate(events):
-            heard.append(event)
             text = teller.tell(event)
             summary = teller.closes(event)
             final = teller.ends_game(event)
@@ -187,7 +185,7 @@ class Telling:
                     summary.to_json() if summary is not None else {"title": "", "lines": []}
                 )
                 if final:
-                    table = story(self.ctx).score_table(heard)
+                    table = teller.score_table(())  # (it heard every event)
                     if table is not None:
                         data["title"] = data["title"] or "Final result"
                         data["table"] = table.to_json()

@@ -9,6 +9,7 @@ Getha's showdown, its ``"text_steps"``; with the view, its ``"prompt"``, ``"stat
 
 from __future__ import annotations
 
+import json
 import threading
 from bisect import bisect_left
 from collections.abc import Mapping
@@ -92,15 +93,20 @@ class _Feed:
     tells the events that follow without telling these again. ``log`` is the events list
     they were told from: a state whose event ``k - 1`` is ``log[k - 1]`` (for ``k`` the
     smaller of its length and ``upto``) has the same log up to there (a table's log only
-    grows, its states share their event objects, and a rebuilt state holds new ones)."""
+    grows, its states share their event objects, and a rebuilt state holds new ones).
 
-    __slots__ = ("ctx", "events", "log", "seqs", "telling", "upto")
+    Each told event is kept once, as its compact JSON in UTF-8 (``texts``; its ``seq`` in
+    ``seqs``), and read back when a sync or a late update asks for it: about two hundred
+    bytes an event where its dicts, lists and card texts took about a kilobyte, so a long
+    match's feeds stay small (the frames are the same, byte for byte)."""
+
+    __slots__ = ("ctx", "log", "seqs", "telling", "texts", "upto")
 
     def __init__(self, ctx: narration.Context) -> None:
         self.ctx = ctx
         self.upto = 0
         self.log: list[Event] = []
-        self.events: list[dict[str, Any]] = []
+        self.texts: list[bytes] = []  # each told event, as compact JSON in UTF-8
         self.seqs: list[int] = []  # each told event's seq
         self.telling = narration.Telling(ctx)
 
@@ -109,10 +115,25 @@ class _Feed:
         k = min(self.upto, len(events))
         return k == 0 or events[k - 1] is self.log[k - 1]
 
+    def keep(self, told: list[dict[str, Any]]) -> None:
+        """Keep the events just told (the ones after every event kept)."""
+        self.texts.extend(map(_compact, told))
+        self.seqs.extend(e["seq"] for e in told)
+
     def told(self, start: int, stop: int) -> list[dict[str, Any]]:
         """The told events whose seq is in ``start..stop-1`` (all told already)."""
         seqs = self.seqs
-        return self.events[bisect_left(seqs, start) : bisect_left(seqs, stop)]
+        kept = self.texts[bisect_left(seqs, start) : bisect_left(seqs, stop)]
+        told: list[dict[str, Any]] = json.loads(b"[" + b",".join(kept) + b"]")  # one parse
+        return told
+
+
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _compact(event: dict[str, Any]) -> bytes:
+    """A told event as kept: JSON without spaces, in UTF-8 (read back equal, sent the same)."""
+    return _encode(event).encode()
 
 
 _FEEDS: Recent[tuple[str, int | None], _Feed] = Recent(FEEDS_KEPT)
@@ -142,23 +163,28 @@ def _told(
     """The events ``start..`` of ``state`` that ``seat`` may see, told (as
     :func:`projected_events` tells them): from the seat's kept feed, which first hears
     the events it has not heard yet (a feed told in other words, or of another log, is
-    told afresh from the first event)."""
+    told afresh from the first event). The events told just now are given as told; only
+    older ones are read back from the feed's texts."""
     events = state.events
     n = len(events)
     with _FEEDS_LOCK:
         feed = _kept_feed(table_id, state, seat, ctx)
         if feed is None:
             feed = _Feed(ctx)
+        heard = min(feed.upto, n)  # the events told before this call
+        fresh: list[dict[str, Any]] = []
         if feed.upto < n:
             seen = state.observed_events(seat)
             hidden = HIDDEN_EVENT
             new = [seen[i].to_json(i) for i in range(feed.upto, n) if seen[i] is not hidden]
-            feed.events.extend(feed.telling.more(new))
-            feed.seqs.extend(e["seq"] for e in new)
+            fresh = feed.telling.more(new)
+            feed.keep(fresh)
             feed.upto, feed.log = n, events
         if n:
             _FEEDS[(table_id, seat)] = feed
-        return feed.told(start, n)
+        if start >= heard:
+            return [e for e in fresh if e["seq"] >= start]
+        return feed.told(start, heard) + fresh
 
 
 def sync_is_cheap(
