@@ -16,7 +16,6 @@ from typer.testing import CliRunner
 from cardhall import __version__
 from cardhall.build import COMPILED_MODULES, build_name, compiled_modules, seeded_digests
 from cardhall.cli import app
-from cardhall.engine import choose_uniform
 
 
 def test_every_listed_module_exists() -> None:
@@ -140,17 +139,13 @@ def test_states_pickle_and_copy_mid_game_in_either_build() -> None:
     import pickle
     import random
 
+    from cardhall.conformance import random_playout
     from cardhall.registry import game_class, game_names, make_game
 
     for name in game_names():
         players = game_class(name).player_counts[0]
         state = make_game(name, players).new_state(seed=4)
-        rng = random.Random(4)
-        for _ in range(6):
-            if state.is_over:
-                break
-            seat = min(state.actors())
-            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+        random_playout(state, random.Random(4), steps=6)  # six moves in
         for twin in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), state.clone()):
             assert twin.digest() == state.digest(), name
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cardhall.cards import RAILOG_DECK, RailogCard
-from cardhall.conformance import configs
+from cardhall.conformance import configs, random_playout
 from cardhall.engine import (
     HIDDEN_EVENT,
     SPECTATOR,
@@ -617,12 +617,7 @@ def test_a_viewed_state_pickles_and_deep_copies_without_what_it_kept(name: str) 
     import pickle
 
     state = make_game(name, max(game_class(name).player_counts)).new_state(seed=2)
-    rng = random.Random(2)
-    for _ in range(6):
-        if state.is_over:
-            break
-        seat = min(state.actors())
-        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+    random_playout(state, random.Random(2), steps=6)
     seats: list[int | None] = [*range(state.players), None]
     views = [state.view(seat) for seat in seats]
     observations = [state.observe(seat) for seat in seats]

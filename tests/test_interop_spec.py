@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from cardhall.conformance import random_playout
 from cardhall.engine import Action, State, choose_uniform
 from cardhall.errors import OptionError
 from cardhall.interop import ActionSpace
@@ -179,11 +180,8 @@ def test_stopped_getha_calls_the_deal_off_and_shares_the_carry_over() -> None:
 
 def test_stopped_somachi_scores_the_hand_as_it_stands() -> None:
     r = research(make_game("somachi", 3), 100)
-    state = r.game.new_state(seed=5)
-    rng = random.Random(5)
-    for _ in range(40):
-        seat = min(state.actors())
-        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+    state = random_playout(r.game.new_state(seed=5), random.Random(5), steps=40)
+    assert len(state.history) == 40
     view = state.view(None)
     points = [
         t + (s if a else 0)
@@ -195,11 +193,8 @@ def test_stopped_somachi_scores_the_hand_as_it_stands() -> None:
 
 def test_stopped_gambling_somachi_settles_the_pots_by_score() -> None:
     r = research(make_game("somachi", 2, gambling=True, chips=20), 100)
-    state = r.game.new_state(seed=1)
-    rng = random.Random(1)
-    for _ in range(30):
-        seat = min(state.actors())
-        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+    state = random_playout(r.game.new_state(seed=1), random.Random(1), steps=30)
+    assert len(state.history) == 30
     view = state.view(None)
     pay = r.spec.standing_payoffs(state)
     assert sum(pay) == 0.0

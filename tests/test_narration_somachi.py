@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from cardhall.conformance import random_playout
 from cardhall.engine import State, choose_uniform
 from cardhall.narration import Context, hand_summaries, labels, narrate, prompt, status
 from cardhall.registry import make_game
@@ -74,11 +75,9 @@ def test_claim_and_collect_windows_say_what_passing_costs() -> None:
 
 
 def test_windows_and_passes_in_the_feed() -> None:
-    state = make_game("somachi", 3, hands_per_game=2).new_state(seed=0)
-    rng = random.Random(0)
-    while not state.is_over:
-        seat = min(state.actors())
-        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+    state = random_playout(
+        make_game("somachi", 3, hands_per_game=2).new_state(seed=0), random.Random(0)
+    )
     feed = state.events_for(1)
     texts = narrate(feed, Context("somachi", NAMES, viewer=1))
     for event, text in zip(feed, texts, strict=True):

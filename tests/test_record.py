@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardhall.conformance import random_playout
-from cardhall.engine import State, choose_uniform, expand_legal, legal_at, legal_count
+from cardhall.engine import State, expand_legal, legal_at, legal_count
 from cardhall.errors import RecordError
 from cardhall.record import FORMAT, Record, load_record, replay
 from cardhall.registry import make_game
@@ -135,11 +135,7 @@ def test_load_record_reports_unreadable_files(tmp_path: Path) -> None:
 
 def test_replay_stops_at_any_action_and_resumes_from_a_json_snapshot() -> None:
     game = make_game("getha", 3, chips=10, max_deals=3)
-    original = game.new_state(seed=6)
-    rng = random.Random(6)
-    while not original.is_over:
-        seat = min(original.actors())
-        original.apply(seat, choose_uniform(rng, original.legal_actions(seat)))
+    original = random_playout(game.new_state(seed=6), random.Random(6))
     record = Record.from_json(Record.from_state(original).to_json())
     n = len(record.actions)
     marks: list[int] = []

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+import random
 import re
 from pathlib import Path
 
 from rich.console import Console
 
 from cardhall.cards import RAILOG_DECK, RailogCard, SuitNames
-from cardhall.engine import choose_uniform
+from cardhall.conformance import random_playout
 from cardhall.games.somachi import SomachiState
 from cardhall.narration import Context, narrate, prompt
 from cardhall.record import load_record, replay
@@ -75,13 +76,7 @@ def test_render_shows_the_table_and_only_your_hand() -> None:
 
 def test_every_event_is_described() -> None:
     game = make_game("somachi", 4, gambling=True, chips=6)
-    state = game.new_state(seed=3)
-    import random
-
-    rng = random.Random(3)
-    while not state.is_over:
-        seat = min(state.actors())
-        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+    state = random_playout(game.new_state(seed=3), random.Random(3))
     kinds = set()
     feed = state.events_for(0)
     for event, line in zip(feed, narrate(feed, ctx(0, players=4)), strict=True):

@@ -75,18 +75,27 @@ def random_playout(
     state: State,
     rng: random.Random,
     each_step: Callable[[State], None] | None = None,
+    steps: int | None = None,
 ) -> State:
-    """Play uniformly random legal actions (lowest acting seat first) to the end."""
-    steps = 0
-    while not state.is_over:
+    """Play uniformly random legal actions (lowest acting seat first) to the end, or
+    ``steps`` actions at most (fewer if the game ends first): a seeded game's first
+    moves, the same ones a playout to the end starts with.
+
+    >>> from cardhall.registry import make_game
+    >>> state = random_playout(make_game("abstrac").new_state(seed=1), random.Random(1), steps=6)
+    >>> len(state.history), state.is_over
+    (6, False)
+    """
+    done = 0
+    while not state.is_over and (steps is None or done < steps):
         actors = state.actors()
         assert actors, "a game that is not over must have a seat to act"
         seat = min(actors)
         legal = state.legal_actions(seat)
         assert legal, f"seat {seat} is to act but has no legal action"
         state.apply(seat, choose_uniform(rng, legal))
-        steps += 1
-        assert steps < MAX_ACTIONS, "game did not end"
+        done += 1
+        assert done < MAX_ACTIONS, "game did not end"
         if each_step is not None:
             each_step(state)
     return state
