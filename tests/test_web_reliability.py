@@ -171,7 +171,8 @@ def test_a_move_chosen_on_an_older_picture_is_refused_in_words(client: TestClien
     """Two tabs of a solitaire seat: a card played in one tab and clicked a moment later in
     the other (which chose it on the picture before) is refused as ``stale`` in words,
     never with the move's notation (the page prints the message); a move the other tab
-    chose on the older picture that is still legal is played; a version that is not a
+    chose on the older picture that is still legal is played; the played card sent again
+    on the current picture is refused as illegal, in words too; a version that is not a
     whole number is refused naming it."""
     made = client.post("/api/tables", json={"game": "yamiro", "players": 1, "name": "Ann"}).json()
     table, token = made["table_id"], made["token"]
@@ -194,6 +195,12 @@ def test_a_move_chosen_on_an_older_picture_is_refused_in_words(client: TestClien
         while (ack := phone.receive_json())["type"] == "update":
             pass
         assert (ack["type"], ack["version"]) == ("ack", 2), ack
+        # the card played, sent again on the current picture: refused, and not in notation
+        phone.send_json({"type": "action", "action": card, "id": "p3", "version": 2})
+        while (err := phone.receive_json())["type"] == "update":
+            pass
+        assert (err["code"], err["id"]) == ("illegal", "p3"), err
+        assert err["message"] == "that move cannot be played now: it is not a legal move now"
         for bad in ("1", -1, True, 1.5):
             phone.send_json({"type": "action", "action": other, "id": f"b{bad}", "version": bad})
             while (err := phone.receive_json())["type"] == "update":

@@ -57,35 +57,38 @@ MOVED_ON = "the table moved on before your move arrived"
 
 
 def refusal(exc: CardhallError, legal: Sequence[object] = ()) -> str:
-    """What a player is told when the engine refuses an action: what and why, without
-    the engine's seat numbers (counted from 0); an amount outside the range ``legal``
+    """What a player is told when the engine refuses an action: why, without the
+    engine's seat numbers (counted from 0) or the move's notation (the page prints it to
+    a person, who chose the move: "that move"); an amount outside the range ``legal``
     offers for its kind is told the range.
 
     >>> from cardhall.errors import IllegalActionError
     >>> refusal(IllegalActionError(0, "take 2", "not this seat's turn (waiting for 1)"))
-    'take 2 cannot be played now: it is not your turn'
+    'that move cannot be played now: it is not your turn'
     >>> bets = [AmountRange("bet", 2, 1_000_000)]
     >>> refusal(IllegalActionError(0, "bet 1000001", "not legal now"), bets)
-    'bet 1000001 cannot be played now: the amount must be from 2 to 1,000,000'
+    'that amount cannot be played now: it must be from 2 to 1,000,000'
     """
     if isinstance(exc, IllegalActionError):
         if exc.reason.startswith("not this seat's turn"):
-            why = "it is not your turn"
-        elif exc.reason == "the game is over":
-            why = "the game is over"
-        else:
-            why = _amount_bounds(exc.action, legal) or "it is not a legal move now"
-        return f"{exc.action} cannot be played now: {why}"
+            return "that move cannot be played now: it is not your turn"
+        if exc.reason == "the game is over":
+            return "that move cannot be played now: the game is over"
+        bounds = _amount_bounds(exc.action, legal)
+        if bounds is not None:
+            return f"that amount cannot be played now: it must be {bounds}"
+        return "that move cannot be played now: it is not a legal move now"
     return str(exc)
 
 
 def _amount_bounds(action: object, legal: Sequence[object]) -> str | None:
-    """The range of amounts ``legal`` offers for the kind ``action`` names, if any."""
+    """The range of amounts ``legal`` offers for the kind ``action`` names, if any
+    ("from 2 to 1,000,000")."""
     kind = str(action).partition(" ")[0]
     for entry in legal:
         if isinstance(entry, AmountRange) and entry.kind == kind:
             steps = f" in steps of {entry.step:,}" if entry.step > 1 else ""
-            return f"the amount must be from {entry.min:,} to {entry.max:,}{steps}"
+            return f"from {entry.min:,} to {entry.max:,}{steps}"
     return None
 
 
