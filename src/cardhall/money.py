@@ -47,10 +47,9 @@ top pot; empty pots are dropped.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from cardhall.engine import COMPILED, by_fields
+from cardhall.engine import COMPILED
 from cardhall.errors import ChipError
 
 __all__ = [
@@ -67,8 +66,11 @@ __all__ = [
 MODES = ("side_pots", "whole_pot")
 
 
-@dataclass(frozen=True)
-class Pot:
+# Small immutable values as named tuples: built on every settlement (a search settles a
+# deal in most of its simulations), a named tuple costs a fraction of a frozen dataclass
+# (whose generated ``__init__`` sets each field through ``object.__setattr__``, in Python
+# even in the compiled build).
+class Pot(NamedTuple):
     """A pot: ``amount`` chips that only the ``eligible`` seats (ascending) may win."""
 
     amount: int
@@ -79,27 +81,20 @@ class Pot:
         """Whether more than one seat may win it (otherwise it goes back to its seat)."""
         return len(self.eligible) > 1
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_fields(self)
-
     def to_json(self) -> dict[str, Any]:
         return {"amount": self.amount, "eligible": list(self.eligible)}
 
 
-@dataclass(frozen=True)
-class PotResult:
+class PotResult(NamedTuple):
     """How one pot was settled: its winners and what each received (``carried`` if none)."""
 
     pot: Pot
     winners: tuple[int, ...]
-    shares: dict[int, int] = field(default_factory=dict)
+    shares: dict[int, int]
 
     @property
     def carried(self) -> bool:
         return not self.winners
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_fields(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -110,17 +105,13 @@ class PotResult:
         }
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(NamedTuple):
     """The result of :meth:`Money.settle`: one :class:`PotResult` per pot, what each seat
     received in all, and the carry-over after the deal."""
 
     results: tuple[PotResult, ...]
     received: tuple[int, ...]
     carry: int
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_fields(self)
 
     def to_json(self) -> dict[str, Any]:
         return {

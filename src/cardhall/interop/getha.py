@@ -43,7 +43,7 @@ import numpy as np
 from cardhall.engine import Event, State
 from cardhall.games.getha import GethaObservation
 from cardhall.interop.spec import Research, Spec, register_spec, view_of
-from cardhall.interop.tensor import RAILOG_CARD, Encoder, card_labels, cells, fixed
+from cardhall.interop.tensor import RAILOG_CARD, Encoder, KeptRun, card_labels, cells, fixed
 from cardhall.money import split
 
 __all__ = ["GethaEncoder", "GethaSpec"]
@@ -316,6 +316,10 @@ class GethaEncoder(Encoder):
         for name in ("hand", "played", "reserve", "my_discards", "my_folded"):
             self._private_at.append(q_.add(name, cards))
         self._private_at.append(q_.add("choice", range(1, 9)))
+        #: The last deal's blocks (to the end of the public tensor) change once a deal, and a
+        #: seat's private tensor when its cards move: each kept with what it was written from.
+        self._last_deal = KeptRun(p["last_deal"].start, p.size)
+        self._private = [KeptRun(0, q_.size) for _ in seats]
         self.codes: dict[str, int] = {}
         size = 0
         for kind, arg in _TOKENS:
@@ -467,6 +471,9 @@ class GethaEncoder(Encoder):
         self._showdown(view.showdown, "showdown", mv)
         last = view.last_deal
         if last is not None:
+            part = dict(last)  # plain values: a kept run pickles (a mappingproxy does not)
+            if self._last_deal.restore(part, mv):  # the same last deal as lately
+                return
             base = at["last_deal"]
             mv[base] = 1.0
             mv[base + 1] = last["carry"] / chips
@@ -479,10 +486,11 @@ class GethaEncoder(Encoder):
             for q, amount in enumerate(fixed(last["stacks"], n, "stacks")):
                 mv[stacks + q] = amount / chips
             self._showdown(last["steps"], "last_deal.steps", mv)
+            self._last_deal.keep(part, out)
 
     def encode_private(self, view: GethaObservation, seat: int, out: np.ndarray) -> None:
         mv = cells(out)
-        mv[self._private_at[0] + _seat(seat, self.players)] = 1.0
+        kept = self._private[_seat(seat, self.players)]
         hand, played, reserve, discards, folded = (
             view.hand,
             view.played,
@@ -492,6 +500,10 @@ class GethaEncoder(Encoder):
         )
         if hand is None or played is None or reserve is None or discards is None or folded is None:
             raise ValueError("a spectator's observation has no private part")
+        part = (hand, played, reserve, discards, folded, view.choice)
+        if kept.restore(part, mv):  # the seat's cards did not move since it was last encoded
+            return
+        mv[self._private_at[0] + seat] = 1.0
         for base, cards in zip(
             self._private_at[1:6], (hand, played, reserve, discards, folded), strict=True
         ):
@@ -504,6 +516,7 @@ class GethaEncoder(Encoder):
                 if not 0 <= s < 8:
                     raise IndexError(f"choice: no suit {suit!r}")
                 mv[choice + s] = 1.0
+        kept.keep(part, out)
 
     # -- history --------------------------------------------------------------------------
 
