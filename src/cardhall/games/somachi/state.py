@@ -24,10 +24,12 @@ from cardhall.engine import (
     Action,
     AmountRange,
     Chance,
+    Event,
     Legal,
     Observation,
     Outcome,
     State,
+    common_fields,
     legal_contains,
 )
 from cardhall.games.somachi.actions import (
@@ -134,7 +136,7 @@ class SomachiPending(NamedTuple):
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SomachiObservation(Observation):
     """What a seat (or a spectator, ``seat`` None) knows of a Somachi game.
 
@@ -182,6 +184,76 @@ class SomachiObservation(Observation):
     in_pot: tuple[int, ...] | None
     bring_in: int | None
     stay_bets: tuple[tuple[int, int], ...] | None
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        seat: int | None,
+        actors: frozenset[int],
+        is_over: bool,
+        events: tuple[Event, ...],
+        options: Mapping[str, Any],
+        moves: int,
+        outcome: Outcome | None,
+        hand_number: int,
+        dealer: int,
+        turn: int | None,
+        pending: SomachiPending | None,
+        hand: tuple[RailogCard, ...] | None,
+        taken: RailogCard | None,
+        hand_sizes: tuple[int, ...],
+        tableaus: tuple[tuple[tuple[RailogCard, ...], ...], ...],
+        discard: tuple[RailogCard, ...],
+        deck_size: int,
+        removed_size: int,
+        arl_owner: tuple[int | None, ...],
+        dealt: tuple[bool, ...],
+        active: tuple[bool, ...],
+        scores: tuple[int, ...],
+        multiplier: int,
+        tallies: tuple[int, ...],
+        turns: int,
+        hands: tuple[Mapping[str, Any], ...],
+        chips: tuple[int, ...] | None,
+        in_pot: tuple[int, ...] | None,
+        bring_in: int | None,
+        stay_bets: tuple[tuple[int, int], ...] | None,
+    ) -> None:
+        # The dataclass's own __init__ written out, as YamiroObservation's (compiled, each
+        # field is set natively). Keep the parameters in the order of the fields.
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "actors", actors)
+        object.__setattr__(self, "is_over", is_over)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "moves", moves)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "hand_number", hand_number)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "taken", taken)
+        object.__setattr__(self, "hand_sizes", hand_sizes)
+        object.__setattr__(self, "tableaus", tableaus)
+        object.__setattr__(self, "discard", discard)
+        object.__setattr__(self, "deck_size", deck_size)
+        object.__setattr__(self, "removed_size", removed_size)
+        object.__setattr__(self, "arl_owner", arl_owner)
+        object.__setattr__(self, "dealt", dealt)
+        object.__setattr__(self, "active", active)
+        object.__setattr__(self, "scores", scores)
+        object.__setattr__(self, "multiplier", multiplier)
+        object.__setattr__(self, "tallies", tallies)
+        object.__setattr__(self, "turns", turns)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "chips", chips)
+        object.__setattr__(self, "in_pot", in_pot)
+        object.__setattr__(self, "bring_in", bring_in)
+        object.__setattr__(self, "stay_bets", stay_bets)
 
     def table(self) -> dict[str, Any]:
         return self.shared_table(None)
@@ -618,41 +690,47 @@ class SomachiState(State):
         public = kept.get("public")
         if public is None:
             public = kept["public"] = self._public()
-        taken = self.taken
-        return SomachiObservation(
-            **common,
-            **public,
-            hand=tuple(sorted(self.hands[seat])) if seat is not None else None,
-            taken=D[taken] if seat is not None and seat == self.turn_seat and taken >= 0 else None,
-        )
+        head, rest = public
+        if seat is None:
+            own: tuple[Any, ...] = (None, None)
+        else:
+            taken = self.taken
+            own = (
+                tuple(sorted(self.hands[seat])),
+                D[taken] if seat == self.turn_seat and taken >= 0 else None,
+            )
+        return SomachiObservation(*(common_fields(common) + head + own + rest))
 
-    def _public(self) -> dict[str, Any]:
-        """The fields of :class:`SomachiObservation` every seat shares."""
+    def _public(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The fields of :class:`SomachiObservation` every seat shares, in its order: those
+        before the seat's own ``hand`` and ``taken``, and those after."""
         money = self.money
         gambling = money is not None
-        return {
-            "hand_number": len(self.hand_log) + (0 if self.over else 1),
-            "dealer": self.dealer,
-            "turn": self.turn_seat if self.turn_seat >= 0 else None,
-            "pending": self.pending_decision(),
-            "hand_sizes": tuple([len(h) for h in self.hands]),
-            "tableaus": tuple([self._piles(s) for s in range(self.players)]),
-            "discard": tuple(self.discard),
-            "deck_size": len(self.deck),
-            "removed_size": self._removed_count(),
-            "arl_owner": tuple([o if o >= 0 else None for o in self.arl_owner]),
-            "dealt": tuple(self.dealt),
-            "active": tuple(self.active),
-            "scores": tuple(self.scores_now()),
-            "multiplier": self.multiplier(),
-            "tallies": tuple(self.tallies),
-            "turns": self.turns,
-            "hands": tuple([MappingProxyType(h) for h in self.hand_log]),
-            "chips": tuple(money.stacks) if money is not None else None,
-            "in_pot": tuple(money.totals) if money is not None else None,
-            "bring_in": self.bi_level if gambling else None,
-            "stay_bets": tuple(self.stay_bets) if gambling else None,
-        }
+        head = (
+            len(self.hand_log) + (0 if self.over else 1),
+            self.dealer,
+            self.turn_seat if self.turn_seat >= 0 else None,
+            self.pending_decision(),
+        )
+        return head, (
+            tuple([len(h) for h in self.hands]),
+            tuple([self._piles(s) for s in range(self.players)]),
+            tuple(self.discard),
+            len(self.deck),
+            self._removed_count(),
+            tuple([o if o >= 0 else None for o in self.arl_owner]),
+            tuple(self.dealt),
+            tuple(self.active),
+            tuple(self.scores_now()),
+            self.multiplier(),
+            tuple(self.tallies),
+            self.turns,
+            tuple([MappingProxyType(h) for h in self.hand_log]),
+            tuple(money.stacks) if money is not None else None,
+            tuple(money.totals) if money is not None else None,
+            self.bi_level if gambling else None,
+            tuple(self.stay_bets) if gambling else None,
+        )
 
     def zones(self) -> dict[str, list[Any]]:
         z: dict[str, list[Any]] = {
