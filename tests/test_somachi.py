@@ -277,6 +277,17 @@ def test_s10_s35_after_passing_the_owner_claims_in_turn_while_on_top_with_the_ru
     assert [str(c) for c in state.discard] == ["5/S3", "1/S6"]
 
 
+def test_a_passed_claim_window_names_its_card_in_both_builds() -> None:
+    """The ``pass`` event of a claim window tells the card in notation (the window's card
+    once came out of the compiled build as its plain index; CI runs this file on both)."""
+    state = new(*CLAIM_HANDS, then=CLAIM_THEN)
+    play(state, "0 stand", "1 stand", "2 open arl/S3", "0 draw", "0 discard 5/S3", "2 pass")
+    passed = [e for e in state.events_for(None) if e["kind"] == "pass"]
+    assert passed == [
+        {"seq": passed[0]["seq"], "kind": "pass", "seat": 2, "window": "claim", "card": "5/S3"}
+    ]
+
+
 def test_s10_the_owner_cannot_claim_his_own_discard() -> None:
     state = new(*CLAIM_HANDS, then=CLAIM_THEN)
     play(state, "0 stand", "1 stand", "2 open arl/S3")

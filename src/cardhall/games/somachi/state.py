@@ -865,7 +865,12 @@ class SomachiState(State):
         for s in range(n):
             if s != seat:
                 pool.extend(other.removed_priv[s])
-        pool.sort()
+        # sorted (the cards are distinct: marked by index, read in order; a sort compares
+        # card objects one Python comparison at a time)
+        marked = [False] * 96
+        for c in pool:
+            marked[c] = True
+        pool = [D[c] for c in range(96) if marked[c]]
         # A uniform shuffle: each card gets a random key, drawn in pool order, and the
         # cards are stably sorted by it (faster than rng.shuffle; the same as
         # ``pool.sort(key=lambda _: rng.random())``, without a call per card).

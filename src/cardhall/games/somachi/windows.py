@@ -127,7 +127,7 @@ def apply_window(st: SomachiState, seat: int, need: tuple[int, ...], action: Act
             claim(st, seat)
             st.tasks.append(FLUSH[seat])
         else:
-            st._emit("pass", seat, window="claim", card=need[2])
+            st._emit("pass", seat, window="claim", card=D[need[2]])  # need holds ints
     elif kind == K_W2:
         if a == "collect":
             collect(st, seat, need[2])
