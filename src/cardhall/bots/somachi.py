@@ -27,6 +27,7 @@ otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import cast
 
 from cardhall.bots import Bot, register_bot
@@ -415,13 +416,18 @@ def _playout_main(
     last = legal[-1]
     best = last if isinstance(last, Action) else last.last
     best_v = -1000.0
+    # the card tables as locals (the compiled build reads a global from a dict)
+    rank = RANK
+    suit_of = SUIT_INDEX
+    card_of = CARD_OF
+    noise = _NOISE
     for a in legal:
         if isinstance(a, AmountRange):  # a challenge: the policy never challenges
             continue
         k = a.kind
         if k == "add":
             c, f = a.arg
-            r = RANK[c]
+            r = rank[c]
             if loc[f] == actor:
                 if len(hand) == 1:  # going out: only when that leaves us ahead
                     if lead is None:
@@ -437,13 +443,13 @@ def _playout_main(
                 v = -40.0 - r
         elif k == "discard":
             c = a.arg
-            r = RANK[c]
+            r = rank[c]
             if r <= 8:
-                row = CARD_OF[SUIT_INDEX[c]]
+                row = card_of[suit_of[c]]
                 v = 20.0 - r
                 if loc[row[ALAK]] == actor or loc[row[ARL]] == actor:
                     v -= 15.0
-                o = owner[SUIT_INDEX[c]]
+                o = owner[suit_of[c]]
                 if o >= 0 and o != actor:
                     v -= 10.0  # its arl would claim it
             elif r == DEISKATUN:
@@ -453,15 +459,15 @@ def _playout_main(
             else:
                 v = -20.0
         elif k == "play":
-            r = RANK[a.arg]
+            r = rank[a.arg]
             v = 45.0 if r == ALAK else 35.0 if r == ARL else -35.0 if r == DEISKATUN else -10.0
         elif k == "attack":
             c, target = a.arg
-            x = SUIT_INDEX[c]
+            x = suit_of[c]
             worth = 0
             for d in world.tab[target]:
-                if SUIT_INDEX[d] == x:
-                    r = RANK[d]
+                if suit_of[d] == x:
+                    r = rank[d]
                     worth += r if r <= 8 else 8 if r == ALAK else 0
             v = 30.0 + worth if worth >= 8 else -5.0
         else:  # claim or collect
@@ -471,7 +477,7 @@ def _playout_main(
         if scored is not None:
             scored.append((v, a))
             continue
-        v += rnd() * _NOISE
+        v += rnd() * noise
         if v > best_v:
             best_v = v
             best = a
@@ -507,9 +513,9 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
     _playout_main(world, actor, legal, _no_noise, scored)
     if not scored:
         return legal
-    scored.sort(key=lambda t: -t[0])  # stable: the legal order breaks ties
-    top = {a for _, a in scored[:TREE_WIDTH]}
-    return [a for a in legal if a in top]
+    scored.sort(key=itemgetter(0), reverse=True)  # stable: the legal order breaks ties
+    top = {id(a) for _, a in scored[:TREE_WIDTH]}  # the very objects of ``legal``
+    return [a for a in legal if id(a) in top]
 
 
 register_search(

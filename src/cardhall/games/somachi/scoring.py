@@ -69,9 +69,10 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         entry["received"] = list(settlement.received)
         entry["chips"] = list(st.money.stacks)
     st.hand_log.append(entry)
-    # the tableaus as the hand ended (they are cleared next), for whoever shows it
-    tableaus = [[[str(c) for c in pile] for pile in st.piles(s)] for s in range(n)]
-    st._emit("hand_end", None, **entry, tallies=list(st.tallies), tableaus=tableaus)
+    if not st.quiet:  # a silenced world (search) builds no event
+        # the tableaus as the hand ended (they are cleared next), for whoever shows it
+        tableaus = [[[str(c) for c in pile] for pile in st.piles(s)] for s in range(n)]
+        st._emit("hand_end", None, **entry, tallies=list(st.tallies), tableaus=tableaus)
     # cleanup
     for s in range(n):
         st.removed_priv[s].extend(st.hands[s])

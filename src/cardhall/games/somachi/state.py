@@ -545,7 +545,9 @@ class SomachiState(State):
 
     def _from_hand(self, seat: int, c: int) -> None:
         self.hands[seat].remove(c)  # type: ignore[arg-type]
-        self.pub[seat] &= ~(1 << c)
+        seen = self.pub[seat]
+        if seen and seen >> c & 1:  # most hands hold no card seen taken: no big-int work
+            self.pub[seat] = seen ^ (1 << c)
 
     def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
         self.hands[seat].append(c)
