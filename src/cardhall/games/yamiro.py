@@ -633,11 +633,13 @@ class YamiroState(State):
         if not self.hands[seat]:
             self._resolve(stopped=True)
 
-    def _resolve(self, stopped: bool = False) -> None:
-        """Score the hand in progress, move its cards, and start the next hand or end."""
+    def _resolve(self, stopped: bool = False, result: HandResult | None = None) -> None:
+        """Score the hand in progress (``result``: its evaluation, when the caller has
+        it), move its cards, and start the next hand or end."""
         played, who = self.played, self.who
         sides = [s & 1 for s in who]
-        result = evaluate(played, sides, self.anytime)
+        if result is None:
+            result = evaluate(played, sides, self.anytime)
         winner = None if stopped else result.winner
         captured: list[int] = []
         if winner is None:
@@ -762,8 +764,9 @@ class YamiroState(State):
             if not self.must_have_winner:
                 self._resolve()
                 return
-            if evaluate(self.played, [s & 1 for s in self.who], self.anytime).winner is not None:
-                self._resolve()
+            result = evaluate(self.played, [s & 1 for s in self.who], self.anytime)
+            if result.winner is not None:
+                self._resolve(result=result)
                 return
             self._emit("tiebreak", None, round=turn // n + 1)
         nxt = self.to_move = (self.starter + turn) % n
@@ -805,11 +808,12 @@ class YamiroState(State):
             if not (turn == ROUNDS and self.draw_before_last) and self._draw_into(0):
                 self._todo = ("_solitaire_draws", (2, turn))
                 return
-            if (
-                not self.must_have_winner
-                or evaluate(self.played, [s & 1 for s in self.who], self.anytime).winner is not None
-            ):
+            if not self.must_have_winner:
                 self._resolve()
+                return
+            result = evaluate(self.played, [s & 1 for s in self.who], self.anytime)
+            if result.winner is not None:
+                self._resolve(result=result)
                 return
             self._emit("tiebreak", None, round=turn + 1)
         # stage 4 (and after a tie-break): the deck turns up its next card
