@@ -148,8 +148,12 @@ def test_each_pot_is_decided_among_its_eligible_seats_only(
 
     carry = m.carry
     stacks = m.stacks[:]
+    twin = m.clone()
     result = m.settle_by(decide, odd_from)
     assert asked == [p.eligible for p in pots if p.contested]
+    # settle_by hands settle the pots it built: the same as settle building them itself
+    assert twin.settle([r.winners for r in result.results], odd_from) == result
+    assert (twin.stacks, twin.carry) == (m.stacks, m.carry)
     assert sum(m.stacks) + m.carry == chips
     assert m.totals == [0] * m.seats
     for r, pot in zip(result.results, pots, strict=True):

@@ -138,6 +138,8 @@ def split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dic
         raise ChipError(f"winners listed twice: {sorted(winners)}")
     if not all(0 <= w < seats for w in winners):
         raise ChipError(f"no such seat among winners {sorted(winners)} (0..{seats - 1})")
+    if len(winners) == 1:  # the usual case: no odd chips to hand out
+        return {winners[0]: amount}
     order = sorted(winners, key=lambda w: (w - odd_from) % seats)
     share, odd = divmod(amount, len(order))
     return {w: share + (1 if i < odd else 0) for i, w in enumerate(order)}
@@ -322,11 +324,16 @@ class Money:
 
     # -- settling ----------------------------------------------------------------------
 
-    def settle(self, winners: Sequence[Sequence[int]], odd_from: int) -> Settlement:
+    def settle(
+        self, winners: Sequence[Sequence[int]], odd_from: int, pots: list[Pot] | None = None
+    ) -> Settlement:
         """Award the pots of :meth:`pots`: ``winners[i]`` are the seats that share pot ``i``
         (empty: nobody won it, and it joins the carry-over). A pot with one eligible seat
-        must name that seat. Ends the deal (totals, puts and folds are cleared)."""
-        pots = self.pots()
+        must name that seat. Ends the deal (totals, puts and folds are cleared).
+        ``pots``: what :meth:`pots` gives now, when the caller has just built it (they are
+        built only once)."""
+        if pots is None:
+            pots = self.pots()
         if len(winners) != len(pots):
             raise ChipError(f"{len(pots)} pots but winners given for {len(winners)}")
         self._check_seat(odd_from)
@@ -365,8 +372,9 @@ class Money:
     ) -> Settlement:
         """Award each contested pot to ``decide(eligible)`` (the winners among those seats
         only); a pot with one eligible seat goes back to it without asking."""
-        winners = [tuple(decide(p.eligible)) if p.contested else p.eligible for p in self.pots()]
-        return self.settle(winners, odd_from)
+        pots = self.pots()
+        winners = [tuple(decide(p.eligible)) if p.contested else p.eligible for p in pots]
+        return self.settle(winners, odd_from, pots)
 
     def split_carry(self, seats: Sequence[int], odd_from: int) -> dict[int, int]:
         """Share the carry-over among ``seats`` (odd chips clockwise from ``odd_from``)."""

@@ -728,7 +728,8 @@ def _texts(cards: Sequence[int] | None) -> list[str]:
 
 
 def _cards_of(cards: Iterable[int]) -> tuple[RailogCard, ...]:
-    return tuple(map(RAILOG_DECK.__getitem__, cards))
+    deck = RAILOG_DECK  # a loop over a typed tuple: native when compiled (map is not)
+    return tuple([deck[c] for c in cards])
 
 
 class GethaState(State):
@@ -1126,7 +1127,7 @@ class GethaState(State):
                 step.update(winner=winner, returned=False, steps=steps)
             self.showdown.append(step)
             self._emit("pot", None, **{k: v for k, v in step.items() if k != "step"})
-        settlement = money.settle(winners, odd_from=first)
+        settlement = money.settle(winners, odd_from=first, pots=pots)
         self._finish_deal(settlement.received, settlement.carry, shown=True)
 
     def _win_unseen(self) -> None:
