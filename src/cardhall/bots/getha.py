@@ -774,15 +774,16 @@ def search_sampler(sampler: Sampler, rng: random.Random) -> State:
     at most :data:`SAMPLER_TRIES` draws, else the likeliest). The betting actions are
     public: every world has the same (they are read from the first one). A rejected
     world is redealt in place (:meth:`GethaState.redeal_hidden`: the very world a new
-    sample would be, without a copy); only a likeliest-so-far one is copied, in case
-    no draw is kept."""
+    sample would be, without a copy); a likeliest-so-far one is kept, in case no draw is
+    kept, and the next draws are redealt in another world (one copy at most: the world
+    it displaces from being the likeliest is redealt next)."""
     seat = sampler.seat
     world = sampler.sample(rng)
     assert isinstance(world, GethaState)
     signals = _signals(world, seat)
     if not signals:
         return world
-    best: State | None = None
+    best: GethaState | None = None
     best_like = -1.0
     for i in range(SAMPLER_TRIES):
         if i:
@@ -792,7 +793,9 @@ def search_sampler(sampler: Sampler, rng: random.Random) -> State:
             return world
         if like > best_like:
             best_like = like
-            best = world.clone() if i < SAMPLER_TRIES - 1 else world
+            if i == SAMPLER_TRIES - 1:
+                return world
+            best, world = world, world.clone() if best is None else best
     assert best is not None
     return best
 
