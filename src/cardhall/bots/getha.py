@@ -795,7 +795,9 @@ def search_sampler(sampler: Sampler, rng: random.Random) -> State:
             best_like = like
             if i == SAMPLER_TRIES - 1:
                 return world
-            best, world = world, world.clone() if best is None else best
+            spare = world.clone() if best is None else best
+            best = world
+            world = spare
     assert best is not None
     return best
 
