@@ -360,6 +360,46 @@ def test_an_address_whose_socket_flooded_cools_down_before_reconnecting(tmp_path
             assert hello(back, table, tokens[0])["type"] == "sync"
 
 
+def test_a_request_refused_for_going_too_fast_cools_down_before_any_route(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a request is answered 429 (here a seat's REST actions over its action rate),
+    the same request from that address (method, path, credentials) is refused at the
+    edge for ``flood_cooldown`` seconds: no route runs, the pipeline is not asked. The
+    address's other requests, and the same path with another seat's token, are served;
+    once the cool-down is over the request is served again."""
+    from cardhall.web.pipeline import Pipeline
+
+    asked = []
+    real = Pipeline.admit
+    monkeypatch.setattr(Pipeline, "admit", lambda self, *a: asked.append(a) or real(self, *a))
+    with limited(tmp_path, actions_per_second=1.0, flood_cooldown=1.0) as c:
+        table, tokens = two_humans(c)
+
+        def act(token: str) -> Any:
+            return c.post(
+                f"/api/tables/{table}/actions", headers=auth(token), json={"action": "take 1"}
+            )
+
+        assert act(tokens[1]).json()["code"] == "illegal"  # out of turn: the burst used up
+        refused = act(tokens[1])
+        cooled_at = time.monotonic()
+        assert refused.status_code == 429 and refused.json()["code"] == "rate"
+        assert len(asked) == 2
+        for _ in range(3):
+            again = act(tokens[1])
+            assert (
+                again.status_code == 429 and "wait before asking again" in again.json()["message"]
+            )
+        assert len(asked) == 2  # refused before the route: the pipeline never asked
+        assert c.get(f"/api/tables/{table}").status_code == 200
+        assert act(tokens[0]).json()["code"] == "illegal"  # another seat: served
+        assert len(asked) == 3
+        time.sleep(max(0.0, cooled_at + 1.05 - time.monotonic()))
+        act(tokens[1])  # cooled down: served again (the route asks the pipeline)
+        assert len(asked) == 4
+
+
 def test_wrong_origin_and_late_hello_are_refused(client: TestClient) -> None:
     table, tokens = two_humans(client)
     evil = {"Origin": "http://evil.example"}
@@ -853,8 +893,7 @@ def test_tables_per_address_per_minute_and_open_at_once(tmp_path: Path) -> None:
         assert [r.status_code for r in made] == [201, 201, 201, 429]
         assert made[-1].json()["code"] == "too_many_tables"
     with limited(tmp_path, tables_per_minute=100, open_tables=2) as c:
-        c.post("/api/tables", json={"game": "abstrac"})  # the file still holds 3 open ones
-        r = c.post("/api/tables", json={"game": "abstrac"})
+        r = c.post("/api/tables", json={"game": "abstrac"})  # the file holds 3 open ones
         assert r.status_code == 429 and r.json()["code"] == "too_many_open"
 
 

@@ -130,7 +130,12 @@ class RequestLimits:
     it with 413 or 408 otherwise. An address whose socket was closed for flooding
     (:data:`FLOODED`) has its next WebSockets refused (4429) for ``flood_cooldown``
     seconds: a flooder that reconnects at once costs the server no hello, no read of
-    its table and no sync, and is refused when its cool-down ends. Every other refusal
+    its table and no sync, and is refused when its cool-down ends. A request answered
+    429 (by a route or here) cools down the same way: the same request (method, path
+    and credentials) from that address is refused here (429) for ``flood_cooldown``
+    seconds, before any route, its body or the database sees it (an action flood over
+    REST costs a route's work once per cool-down, not at the rate it is let in); the
+    address's other requests are served as usual. Every other refusal
     for going too fast is sent after ``refusal_pause`` seconds (this is the one place
     that holds back every 429, a route's as well as its own), and a 429 keeps the
     connection open: a client that waits for its answers, as a browser or a script
@@ -150,7 +155,8 @@ class RequestLimits:
         self.app = app
         self.flood_cooldown = flood_cooldown
         self.refusal_pause = refusal_pause
-        self._cooling: Recent[str, float] = Recent(50_000)  # address -> refused until
+        # an address (its WebSockets) or a request (:meth:`_request_key`) -> refused until
+        self._cooling: Recent[Hashable, float] = Recent(50_000)
         self.max_body = max_body
         self.body_timeout = body_timeout
         self.sockets_per_address = sockets_per_address
@@ -162,6 +168,29 @@ class RequestLimits:
         if not client or not scope.get("path", "").startswith(("/api/", "/ws")):
             return True
         return self._per_address.take(client[0])
+
+    def _request_key(self, scope: Scope) -> tuple[Hashable, ...] | None:
+        """What a 429 cools down: this address's same request (method, path and
+        credentials), for an API request; ``None`` for anything else."""
+        client = scope.get("client")
+        path = scope.get("path", "")
+        if not client or not path.startswith("/api/") or self.flood_cooldown <= 0:
+            return None
+        credentials = b""
+        for name, value in scope.get("headers", ()):
+            if name == b"authorization":
+                credentials = value
+                break
+        return (client[0], scope.get("method", ""), path, hash(credentials))
+
+    def _cooling_down(self, key: Hashable) -> bool:
+        until = self._cooling.get(key)
+        if until is None:
+            return False
+        if time.monotonic() < until:
+            return True
+        self._cooling.pop(key, None)
+        return False
 
     async def _close(self, send: Any, reason: str, until: float | None = None) -> None:
         """Refuse a WebSocket (4429) after the refusal pause, or at ``until`` (the end of
@@ -202,14 +231,25 @@ class RequestLimits:
             await self.app(scope, receive, send)
             return
         pause = self.refusal_pause
+        key = self._request_key(scope)
+        cooling = key is not None and self._cooling_down(key)
 
         async def paced(message: Message) -> None:
-            """Every 429, the app's or ours, is sent after the refusal pause."""
-            if message["type"] == "http.response.start" and message["status"] == 429 and pause:
-                await asyncio.sleep(pause)
+            """Every 429, the app's or ours, is sent after the refusal pause; it cools
+            its request down (a refusal during the cool-down does not lengthen it)."""
+            if message["type"] == "http.response.start" and message["status"] == 429:
+                if key is not None and not cooling:
+                    self._cooling[key] = time.monotonic() + self.flood_cooldown
+                if pause:
+                    await asyncio.sleep(pause)
             await send(message)
 
-        if not self._allow(scope):
+        allowed = self._allow(scope)  # a request cooling down counts all the same
+        if cooling:
+            why = "this request was refused for going too fast: wait before asking again"
+            await _refuse(paced, 429, "rate", why, close=False)
+            return
+        if not allowed:
             why = "too many requests from this address: slow down"
             await _refuse(paced, 429, "rate", why, close=False)
             return

@@ -80,6 +80,11 @@ QUEUE_BYTES = 256 << 10
 #: Seconds between two ``sync`` answers to one socket (a sync brings it up to date:
 #: asking again at once is answered by the updates that follow).
 SYNC_INTERVAL = 1.0
+#: What a ``sync`` asked for nothing costs a socket of its message rate (one already
+#: pending, one within :data:`SYNC_INTERVAL` of the last, or one asked by a reader that
+#: holds the picture): a client asking over and over, rather than reading, goes over its
+#: rate and is paused, then closed as a flood.
+REDUNDANT_SYNC_COST = 5
 #: Pauses in a row (each ``refusal_pause`` long, one per message over the socket's rate
 #: or its seat's action rate) after which a socket that keeps sending too fast is closed
 #: as a flood (4429).
@@ -418,6 +423,10 @@ async def _session(
             held, session = await asyncio.to_thread(service.lobby.holder, table_id, token)
             seat = held
             if not hub.has_room(table_id, held, session):  # before the table is read, told
+                # refused after the pause, as every refusal for going too far: a
+                # client reconnecting at once asks for a token check once a pause
+                if pause > 0:
+                    await asyncio.sleep(pause)
                 conn.close(CLOSE_TOO_MANY, "too many connections for this seat")
                 return
         info, cached = await asyncio.to_thread(tablelog.load, table_id)
@@ -503,9 +512,13 @@ async def _session(
                 # last one sent is all the reader was sent since (it holds the picture), and
                 # one asked while frames still wait for the reader waits for them (a reader
                 # that does not read is told nothing more, however often it asks).
-                if pending_sync is not None and not pending_sync.done():
-                    continue
-                if limits.clock() < synced_at + SYNC_INTERVAL or conn.has_picture():
+                redundant = pending_sync is not None and not pending_sync.done()
+                redundant = redundant or limits.clock() < synced_at + SYNC_INTERVAL
+                if redundant or conn.has_picture():
+                    # asked again for nothing: it costs the socket several messages of
+                    # its rate, so a reader asking over and over is soon paused, then
+                    # closed as a flood
+                    limit.charge(None, REDUNDANT_SYNC_COST - 1)
                     continue
                 synced_at = limits.clock()
                 if conn.backlog:
