@@ -987,6 +987,23 @@ def test_a_seat_holds_a_bounded_number_of_sockets(
             assert hello(e, table, tokens[0])["type"] == "sync"
 
 
+def test_a_socket_over_its_seats_cap_is_refused_after_the_refusal_pause(tmp_path: Path) -> None:
+    """The refusal of a seat's socket over ``sockets_per_seat`` waits ``refusal_pause``,
+    as every refusal for going too far does: a client that reconnects at once has its
+    token checked once a pause, not as fast as it can connect."""
+    with limited(tmp_path, sockets_per_seat=1, refusal_pause=0.4) as c:
+        table, tokens = two_humans(c)
+        with c.websocket_connect("/ws") as a:
+            assert hello(a, table, tokens[0])["type"] == "sync"
+            with c.websocket_connect("/ws") as b:
+                started = time.monotonic()
+                b.send_json({"type": "hello", "table": table, "token": tokens[0]})
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    b.receive_json()
+                assert closed.value.code == 4429 and time.monotonic() - started >= 0.4
+            quiet(a)
+
+
 def test_an_address_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
     """Past ``sockets_per_address`` open WebSockets (whatever seats they are for) an
     address's next one is refused (4429) before it is accepted; once one closes, a new
@@ -1333,6 +1350,36 @@ def test_a_sync_asked_with_nothing_new_since_the_last_one_is_not_told_again(
             ws.send_json({"type": "sync"})
         assert ws.receive_json()["type"] == "sync"
         quiet(ws)
+
+
+def test_a_socket_asking_syncs_over_and_over_is_paused_then_closed_as_a_flood(
+    tmp_path: Path, stopped_clock: None
+) -> None:
+    """A sync asked for nothing (the reader holds the picture, or asked less than a
+    ``SYNC_INTERVAL`` ago) costs the socket five messages of its rate: a reader that
+    asks and asks, well inside its message rate, is told ``rate``, paused and closed
+    (4429) like a flood; a ping or two, and a sync now and then, cost one each."""
+    from cardhall.web.sockets import REDUNDANT_SYNC_COST
+
+    with limited(tmp_path, rate=50.0) as c:  # a burst of 100 messages
+        table, tokens = two_humans(c)
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, table, tokens[0])
+            for _ in range(30):
+                ws.send_json({"type": "ping"})
+            for _ in range(30):
+                assert ws.receive_json() == {"type": "pong"}
+            for _ in range(60):  # 60 messages: inside the burst left, but 300 to pay
+                ws.send_json({"type": "sync"})
+            ws.send_json({"type": "ping"})  # never answered: the socket is closed first
+            replies = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while (m := ws.receive_json())["type"] != "pong":
+                    replies.append(m)
+        assert closed.value.code == 4429 and REDUNDANT_SYNC_COST == 5
+        assert replies == [
+            {"type": "error", "code": "rate", "message": "too many messages: slow down", "id": None}
+        ]
 
 
 class _StuckSocket(_Stuck):
