@@ -70,7 +70,10 @@ def register(app: typer.Typer) -> None:
         ] = _DEFAULT.actions_per_second,
         flood_cooldown: Annotated[
             float,
-            typer.Option(help="seconds an address whose socket flooded may not open one"),
+            typer.Option(
+                help="seconds an address whose socket flooded may not open one, and a "
+                "request answered 429 is refused again before any route (0: never)"
+            ),
         ] = _DEFAULT.flood_cooldown,
         refusal_pause: Annotated[
             float,

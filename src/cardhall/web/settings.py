@@ -56,7 +56,9 @@ class Settings:
     sockets_per_seat: int = 4
     #: WebSockets one client address may hold open in this process.
     sockets_per_address: int = 100
-    #: Seconds a client address whose socket was closed for flooding may not open one.
+    #: Seconds a client address whose socket was closed for flooding may not open one,
+    #: and a request answered 429 (the same method, path and credentials from the same
+    #: address) is refused again before any route (``0``: neither).
     flood_cooldown: float = 10.0
     #: Seconds a refusal for going too fast waits before it is sent (a 429, a WebSocket
     #: refused with 4429), and a socket sending over its rate goes unread: a client that
