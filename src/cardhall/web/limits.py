@@ -192,28 +192,36 @@ class RequestLimits:
         self._cooling.pop(key, None)
         return False
 
-    async def _close(self, send: Any, reason: str, until: float | None = None) -> None:
+    async def _close(
+        self, receive: Any, send: Any, reason: str, until: float | None = None
+    ) -> None:
         """Refuse a WebSocket (4429) after the refusal pause, or at ``until`` (the end of
-        its address's cool-down: a flooder that reconnects at once is refused once)."""
+        its address's cool-down: a flooder that reconnects at once is refused once). A
+        peer that leaves meanwhile (or a server shutting down, which drops it) ends the
+        wait: there is nobody left to refuse."""
         pause = self.refusal_pause if until is None else until - time.monotonic()
         if pause > 0:
-            await asyncio.sleep(pause)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(_gone(receive), pause)
+                return
         with contextlib.suppress(OSError):  # the peer left meanwhile: nobody to refuse
             await send({"type": "websocket.close", "code": 4429, "reason": reason})
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
             if not self._allow(scope):
-                await self._close(send, "too many requests")
+                await self._close(receive, send, "too many requests")
                 return
             address = (scope.get("client") or ("",))[0]
             until = self._cooling.get(address)
             if until is not None and time.monotonic() < until:
-                await self._close(send, "this address flooded: wait before reconnecting", until)
+                await self._close(
+                    receive, send, "this address flooded: wait before reconnecting", until
+                )
                 return
             held = self._sockets.get(address, 0)
             if held >= self.sockets_per_address:
-                await self._close(send, "too many connections from this address")
+                await self._close(receive, send, "too many connections from this address")
                 return
             self._sockets[address] = held + 1
             try:
@@ -289,6 +297,12 @@ class RequestLimits:
             return message
 
         await self.app(scope, replay, paced)
+
+
+async def _gone(receive: Any) -> None:
+    """Return once a WebSocket's peer has gone (its ``websocket.disconnect``)."""
+    while (await receive())["type"] != "websocket.disconnect":
+        pass
 
 
 async def _refuse(send: Any, status: int, code: str, message: str, close: bool = True) -> None:
