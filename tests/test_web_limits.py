@@ -205,3 +205,46 @@ def test_a_refusal_whose_peer_leaves_during_the_pause_ends_at_once() -> None:
 
     assert asyncio.run(scenario()) < 10.0
     assert sent == []
+
+
+def test_a_request_refused_again_soon_after_its_cool_down_cools_down_twice_as_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A request answered 429 is refused at the edge for ``flood_cooldown`` seconds; one
+    that earns a 429 again within as long of its cool-down's end cools down twice as
+    long (at most :data:`~cardhall.web.limits.COOLDOWN_DOUBLINGS` times doubled), so a
+    client that goes on as soon as it may reaches the route less and less often; one
+    that stopped for long starts afresh."""
+    from cardhall.web import limits as module
+
+    now = [0.0]
+    monkeypatch.setattr(module, "clock", lambda: now[0])
+    served: list[float] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # always over its limit
+        served.append(now[0])
+        await send({"type": "http.response.start", "status": 429, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        pass
+
+    limits = RequestLimits(
+        app, 1000, 1.0, requests_per_second=1000.0, flood_cooldown=10.0, refusal_pause=0.0
+    )
+    scope = {"type": "http", "method": "POST", "path": "/api/x", "client": ("10.0.0.9", 1)}
+
+    async def ask_every_second(start: int, seconds: int) -> None:
+        for t in range(start, start + seconds):
+            now[0] = float(t)
+            await limits({**scope, "headers": []}, receive, send)
+
+    asyncio.run(ask_every_second(0, 500))
+    assert module.COOLDOWN_DOUBLINGS == 4
+    assert served == [0, 10, 30, 70, 150, 310, 470]  # 10, 20, 40, 80, 160, 160 s
+    served.clear()
+    asyncio.run(ask_every_second(1000, 15))  # after a long quiet: 10 s again
+    assert served == [1000, 1010]

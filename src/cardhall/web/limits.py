@@ -117,6 +117,10 @@ class Buckets:
 Scope = dict[str, Any]
 Message = dict[str, Any]
 
+#: How many times in a row a cool-down is doubled at most (:meth:`RequestLimits._cool`):
+#: with ``flood_cooldown`` 10 s, 160 s.
+COOLDOWN_DOUBLINGS = 4
+
 #: Set in a WebSocket's scope when the app closes it for flooding: its address then
 #: cools down (:class:`RequestLimits`).
 FLOODED = "cardhall.flooded"
@@ -135,7 +139,8 @@ class RequestLimits:
     and credentials) from that address is refused here (429) for ``flood_cooldown``
     seconds, before any route, its body or the database sees it (an action flood over
     REST costs a route's work once per cool-down, not at the rate it is let in); the
-    address's other requests are served as usual. Every other refusal
+    address's other requests are served as usual. A cool-down earned again soon after
+    the last one ended is twice as long as it (:meth:`_cool`). Every other refusal
     for going too fast is sent after ``refusal_pause`` seconds (this is the one place
     that holds back every 429, a route's as well as its own), and a 429 keeps the
     connection open: a client that waits for its answers, as a browser or a script
@@ -155,8 +160,9 @@ class RequestLimits:
         self.app = app
         self.flood_cooldown = flood_cooldown
         self.refusal_pause = refusal_pause
-        # an address (its WebSockets) or a request (:meth:`_request_key`) -> refused until
-        self._cooling: Recent[Hashable, float] = Recent(50_000)
+        # an address (its WebSockets) or a request (:meth:`_request_key`) -> (refused
+        # until, how many times its cool-down was doubled)
+        self._cooling: Recent[Hashable, tuple[float, int]] = Recent(50_000)
         self.max_body = max_body
         self.body_timeout = body_timeout
         self.sockets_per_address = sockets_per_address
@@ -183,14 +189,21 @@ class RequestLimits:
                 break
         return (client[0], scope.get("method", ""), path, hash(credentials))
 
-    def _cooling_down(self, key: Hashable) -> bool:
-        until = self._cooling.get(key)
-        if until is None:
-            return False
-        if time.monotonic() < until:
-            return True
-        self._cooling.pop(key, None)
-        return False
+    def _cooling_until(self, key: Hashable) -> float | None:
+        """When ``key``'s cool-down ends, while it lasts."""
+        until, _ = self._cooling.get(key, (0.0, 0))
+        return until if clock() < until else None
+
+    def _cool(self, key: Hashable) -> None:
+        """Start ``key``'s cool-down: ``flood_cooldown`` seconds, twice as long as its
+        last one when it is cooled again within that long of its last cool-down's end
+        (at most :data:`COOLDOWN_DOUBLINGS` times doubled): a client that goes on as soon
+        as it may is let in less and less often, one that stopped starts afresh."""
+        now = clock()
+        until, doubled = self._cooling.get(key, (0.0, -1))
+        again = doubled >= 0 and now < until + self.flood_cooldown * 2**doubled
+        doubled = min(doubled + 1, COOLDOWN_DOUBLINGS) if again else 0
+        self._cooling[key] = (now + self.flood_cooldown * 2**doubled, doubled)
 
     async def _close(
         self, receive: Any, send: Any, reason: str, until: float | None = None
@@ -199,7 +212,7 @@ class RequestLimits:
         its address's cool-down: a flooder that reconnects at once is refused once). A
         peer that leaves meanwhile (or a server shutting down, which drops it) ends the
         wait: there is nobody left to refuse."""
-        pause = self.refusal_pause if until is None else until - time.monotonic()
+        pause = self.refusal_pause if until is None else until - clock()
         if pause > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(_gone(receive), pause)
@@ -213,8 +226,8 @@ class RequestLimits:
                 await self._close(receive, send, "too many requests")
                 return
             address = (scope.get("client") or ("",))[0]
-            until = self._cooling.get(address)
-            if until is not None and time.monotonic() < until:
+            until = self._cooling_until(address)
+            if until is not None:
                 await self._close(
                     receive, send, "this address flooded: wait before reconnecting", until
                 )
@@ -228,7 +241,7 @@ class RequestLimits:
                 await self.app(scope, receive, send)
             finally:
                 if scope.get(FLOODED) and self.flood_cooldown > 0:
-                    self._cooling[address] = time.monotonic() + self.flood_cooldown
+                    self._cool(address)
                 left = self._sockets[address] - 1
                 if left:
                     self._sockets[address] = left
@@ -240,14 +253,14 @@ class RequestLimits:
             return
         pause = self.refusal_pause
         key = self._request_key(scope)
-        cooling = key is not None and self._cooling_down(key)
+        cooling = key is not None and self._cooling_until(key) is not None
 
         async def paced(message: Message) -> None:
             """Every 429, the app's or ours, is sent after the refusal pause; it cools
             its request down (a refusal during the cool-down does not lengthen it)."""
             if message["type"] == "http.response.start" and message["status"] == 429:
                 if key is not None and not cooling:
-                    self._cooling[key] = time.monotonic() + self.flood_cooldown
+                    self._cool(key)
                 if pause:
                     await asyncio.sleep(pause)
             await send(message)
