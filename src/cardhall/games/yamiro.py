@@ -633,6 +633,19 @@ class YamiroState(State):
         if not self.hands[seat]:
             self._resolve(stopped=True)
 
+    def _resolve_if_decided(self) -> bool:
+        """Score the hand in play if it is decided (always, without ``must_have_winner``;
+        with it, when the evaluation names a winner: scored with that evaluation, not a
+        second one); False when the hand is tied and a tie-break follows."""
+        if not self.must_have_winner:
+            self._resolve()
+            return True
+        result = evaluate(self.played, [s & 1 for s in self.who], self.anytime)
+        if result.winner is None:
+            return False
+        self._resolve(result=result)
+        return True
+
     def _resolve(self, stopped: bool = False, result: HandResult | None = None) -> None:
         """Score the hand in progress (``result``: its evaluation, when the caller has
         it), move its cards, and start the next hand or end."""
@@ -761,12 +774,7 @@ class YamiroState(State):
         n = self.n
         if turn % n == 0 and turn >= ROUNDS * n:
             # a round is complete and the regular four are done: evaluate
-            if not self.must_have_winner:
-                self._resolve()
-                return
-            result = evaluate(self.played, [s & 1 for s in self.who], self.anytime)
-            if result.winner is not None:
-                self._resolve(result=result)
+            if self._resolve_if_decided():
                 return
             self._emit("tiebreak", None, round=turn // n + 1)
         nxt = self.to_move = (self.starter + turn) % n
@@ -808,12 +816,7 @@ class YamiroState(State):
             if not (turn == ROUNDS and self.draw_before_last) and self._draw_into(0):
                 self._todo = ("_solitaire_draws", (2, turn))
                 return
-            if not self.must_have_winner:
-                self._resolve()
-                return
-            result = evaluate(self.played, [s & 1 for s in self.who], self.anytime)
-            if result.winner is not None:
-                self._resolve(result=result)
+            if self._resolve_if_decided():
                 return
             self._emit("tiebreak", None, round=turn + 1)
         # stage 4 (and after a tie-break): the deck turns up its next card
