@@ -620,6 +620,52 @@ def test_a_socket_is_closed_when_the_host_empties_its_seat(client: TestClient) -
         assert closed_with(ws) == 4411
 
 
+@pytest.mark.parametrize("read_between", [False, True])
+def test_why_a_seat_session_ended_does_not_depend_on_when_the_table_was_read(
+    tmp_path: Path, read_between: bool
+) -> None:
+    """The socket closes above learn why their session ended from the table as the hub
+    reads it, whenever that is: after the seat opened, or only once it was taken again.
+    (The answer used to be "this seat changed hands" when the read came late.)"""
+    from cardhall.web.service import TableService
+    from cardhall.web.store import migrate
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    migrate(url)
+    service = TableService(make_engine(url))
+    lobby, tablelog = service.lobby, service.tablelog
+    t = lobby.create_table("getha", players=4, name="H")
+    tid = t["table_id"]
+
+    def seated(name: str, seat: int) -> tuple[str, int]:
+        token = lobby.join(tid, t["invite"], name, seat)["token"]
+        return token, lobby.holder(tid, token)[1]
+
+    def why(seat: int, session: int) -> str | None:
+        tablelog.info(tid)  # what the hub reads before it sends to a socket
+        return tablelog.session_ended(tid, seat, session)
+
+    _, pat_session = seated("Pat", 1)
+    quinn, quinn_session = seated("Quinn", 2)
+    assert why(1, pat_session) is None
+    lobby.open_seat(tid, t["token"], 1)
+    lobby.leave(tid, quinn)
+    if read_between:
+        assert (why(1, pat_session), why(2, quinn_session)) == ("removed", "left")
+    _, bob_session = seated("Bob", 1)
+    lobby.add_bot(tid, t["token"], seat=2)
+    assert (why(1, pat_session), why(2, quinn_session)) == ("removed", "left")
+    assert why(1, bob_session) is None
+    # once the seat changed hands again, an older session only hears that
+    lobby.open_seat(tid, t["token"], 1)
+    seated("Cal", 1)
+    assert (why(1, bob_session), why(1, pat_session)) == ("removed", "replaced")
+    rob, rob_session = seated("Rob", 3)
+    lobby.start(tid, t["token"])
+    lobby.leave(tid, rob)
+    assert why(3, rob_session) == "bot"
+
+
 def test_every_socket_of_a_seat_left_mid_game_is_closed_and_the_bot_hand_never_sent(
     client: TestClient,
 ) -> None:

@@ -129,8 +129,8 @@ class TableLog:
         self.snapshot_every = snapshot_every
         self.cache: Recent[str, Cached] = Recent(keep)
         self.infos: Recent[str, dict[str, Any]] = Recent(keep)  # last public info read
-        # per table: the newest lobby revision read, and each seat's (session, ended)
-        self.holders: Recent[str, tuple[int, list[tuple[int, str | None]]]] = Recent(keep)
+        # per table: the newest lobby revision read, and each seat's (session, ended, kind)
+        self.holders: Recent[str, tuple[int, list[tuple[int, str | None, str]]]] = Recent(keep)
         self._seeds: Recent[str, str] = Recent(keep)
 
     # ------------------------------------------------------------------ reading
@@ -151,7 +151,7 @@ class TableLog:
         if known is None or known[0] <= rev:
             self.holders[row["id"]] = (
                 rev,
-                [(int(s["session"]), s["ended"]) for s in seat_rows],
+                [(int(s["session"]), s["ended"], s["kind"]) for s in seat_rows],
             )
         return {
             "id": row["id"],
@@ -177,15 +177,25 @@ class TableLog:
     def session_ended(self, table_id: str, seat: int, session: int) -> str | None:
         """Why seat session ``session`` of ``seat`` is over (``None``: it still holds the
         seat, as far as this process has read): ``left``, ``removed``, ``bot`` (a bot
-        took the seat) or ``replaced`` (the seat changed hands again since)."""
+        took the seat) or ``replaced`` (the seat changed hands again since).
+
+        A seat's ``ended`` says why its last held session ended, and which session that
+        was follows from how seats change hands: ``left`` and ``removed`` open the seat
+        (one session), and taking an open seat starts the next one and keeps ``ended``;
+        ``bot`` hands the seat straight to a bot. So the answer does not depend on
+        whether this process read the table between the seat opening and its being
+        taken again.
+        """
         known = self.holders.get(table_id)
         if known is None:
             return None
-        current, ended = known[1][seat]
+        current, ended, kind = known[1][seat]
         if session == current:
             return None
-        if session == current - 1 and ended:
-            return ended
+        if ended is not None:
+            held = current - 1 if ended == "bot" or kind == "open" else current - 2
+            if session == held:
+                return ended
         return "replaced"
 
     def forget(self, table_id: str) -> None:
