@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -1888,3 +1889,49 @@ def test_a_runtime_error_in_a_socket_session_is_a_failure_not_a_disconnect(
             ws.receive_json()
     assert closed.value.code == 1011
     assert "RuntimeError at " in caplog.text
+
+
+def test_closing_the_database_waits_for_the_write_in_progress(tmp_path: Path) -> None:
+    """At shutdown the app closes its database while a bot's move may still be committing
+    on a worker thread: the kept SQLite connection was closed under that transaction and
+    the interpreter crashed (a segfault in a CI run). Closing now waits for the write,
+    which commits, and refuses the writes after it with a clear error."""
+    from cardhall.web.errors import WebError
+    from cardhall.web.service import TableService
+    from cardhall.web.store import migrate
+
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    migrate(url)
+    service = TableService(make_engine(url))
+    tid = service.lobby.create_table("abstrac", bots=["random"])["table_id"]
+    db = service.db
+    inside, release = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def slow_write() -> None:
+        try:
+            with db.write() as conn:
+                inside.set()
+                release.wait()
+                db.set_lobby_rev(conn, tid, 99, 0.0)
+        except BaseException as exc:  # the test reads it below
+            failures.append(exc)
+
+    writer = threading.Thread(target=slow_write, daemon=True)
+    writer.start()
+    assert inside.wait(10)
+    closer = threading.Thread(target=db.dispose, daemon=True)
+    closer.start()
+    closer.join(0.2)
+    waited = closer.is_alive()  # it waits for the transaction
+    release.set()
+    writer.join(10)
+    assert waited
+    closer.join(10)
+    assert not closer.is_alive() and failures == []
+    with pytest.raises(WebError) as refused, db.write():
+        pass
+    assert refused.value.code == "closing" and refused.value.status == 503
+    reopened = TableService(make_engine(url))
+    assert reopened.tablelog.info(tid)["lobby_rev"] == 99
+    reopened.dispose()

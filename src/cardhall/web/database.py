@@ -46,6 +46,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql import Executable
 
+from cardhall.web.errors import WebError
 from cardhall.web.store import (
     actions,
     make_engine,
@@ -275,11 +276,17 @@ class Database:
         self._locks_guard = threading.Lock()
         self._compiled: dict[int, _Compiled] = {}
         self._kept: _Writer | None = None  # SQLite: the writers' connection, once opened
+        self._closed = False
 
     def dispose(self) -> None:
-        kept, self._kept = self._kept, None
-        if kept is not None:
-            kept.connection.close()
+        """Close the database (at shutdown). A write transaction in progress (a bot's
+        move on a worker thread) finishes first: its connection is never closed under
+        it (that crashed the interpreter). Later writes are refused (``closing``)."""
+        self._closed = True
+        with self._writer or contextlib.nullcontext():
+            kept, self._kept = self._kept, None
+            if kept is not None:
+                kept.connection.close()
         self.engine.dispose()
         if self.reader is not self.engine:
             self.reader.dispose()
@@ -291,10 +298,12 @@ class Database:
         """A write transaction (SQLite: behind this process's writer lock, on the kept
         writer connection; committed when the block ends, rolled back if it raises)."""
         if self._writer is None:
+            self._refuse_if_closed()
             with self.engine.begin() as conn:
                 yield conn
             return
         with self._writer:
+            self._refuse_if_closed()
             kept = self._kept
             if kept is None:
                 kept = self._kept = _Writer(self.engine)
@@ -311,6 +320,10 @@ class Database:
                     self._kept = None
                     kept.connection.invalidate()
                 raise
+
+    def _refuse_if_closed(self) -> None:
+        if self._closed:
+            raise WebError("closing", "the server is shutting down: try again shortly", 503)
 
     @contextlib.contextmanager
     def lock(self, table_id: str) -> Iterator[None]:
