@@ -55,13 +55,14 @@ import statistics
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from cardhall.benchmarks.anchors import interleaved
 from cardhall.benchmarks.web_load import (
     _cpu_seconds,
     _percentile,
@@ -478,6 +479,39 @@ def log_summary(path: Path, kinds: int = 8) -> dict[str, Any]:
     return {"file": str(path), "lines": len(lines), "kinds": dict(counted.most_common(kinds))}
 
 
+def split_cpus() -> tuple[set[int], set[int]] | None:
+    """The CPUs for the server and for its clients when a run keeps them apart: the
+    server the last CPU this process may use, the clients (the honest players and the
+    abusers) every other; ``None`` with fewer than two (or where CPU affinity is not
+    available: not Linux)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None
+    cpus = sorted(os.sched_getaffinity(0))
+    return ({cpus[-1]}, set(cpus[:-1])) if len(cpus) > 1 else None
+
+
+@contextlib.contextmanager
+def _apart(pid: int) -> Iterator[dict[str, list[int]] | None]:
+    """Keep the server (process ``pid``: each of its threads, and what they start later)
+    on a CPU of its own and this process (the honest players, and the abusers' process
+    it starts) on the others, for the time of the block (:func:`split_cpus`); yields
+    the CPUs given to each, or ``None`` when they cannot be kept apart."""
+    split = split_cpus()
+    if split is None:
+        yield None
+        return
+    server, clients = split
+    mine = os.sched_getaffinity(0)
+    with contextlib.suppress(OSError):  # a thread that ended meanwhile
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            os.sched_setaffinity(int(tid), server)
+    os.sched_setaffinity(0, clients)
+    try:
+        yield {"server": sorted(server), "clients": sorted(clients)}
+    finally:
+        os.sched_setaffinity(0, mine)
+
+
 def _run(
     honest: int,
     abusers: int,
@@ -487,16 +521,21 @@ def _run(
     launcher: tuple[str, ...] = (),
     nice: int = ABUSER_NICE,
     log: Path | None = None,
+    apart: bool = True,
 ) -> dict[str, Any]:
     """One run on a fresh server: ``honest`` tables set up, then (with ``abusers``) the
     abusers started in a process of their own, ``warmup`` seconds of play, and
-    ``seconds`` measured: latency, the server's CPU and its memory. The server's log
+    ``seconds`` measured: latency, the server's CPU and its memory. With ``apart``, the
+    server runs on a CPU of its own and the clients on the others (:func:`_apart`), as
+    a server and the machines of its players would. The server's log
     goes to ``log`` (by default ``cardhall-web-abuse-with.log`` or ``-without.log`` in
     the temporary directory) and is summarised (:func:`log_summary`)."""
     if log is None:
         which = "with" if abusers else "without"
         log = Path(tempfile.gettempdir()) / f"cardhall-web-abuse-{which}.log"
-    with serving(("--bot-delay", "0"), launcher, log) as (base, pid):
+    with contextlib.ExitStack() as stack:
+        base, pid = stack.enter_context(serving(("--bot-delay", "0"), launcher, log))
+        cpus = stack.enter_context(_apart(pid)) if apart else None
 
         async def go() -> tuple[dict[str, Any], dict[str, int], list[float], float | None]:
             rss: list[float] = []
@@ -544,6 +583,7 @@ def _run(
 
         figures, counts, rss, share = asyncio.run(go())
     figures["server_cpu_share"] = round(share, 2) if share is not None else None
+    figures["cpus"] = cpus  # the server's CPUs and its clients' (None: shared)
     # the machine's load over the last minute (other jobs share its CPUs with the run)
     figures["load_average"] = round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
     figures["rss_start_mb"] = round(rss[0], 1) if rss else None
@@ -597,38 +637,44 @@ def measure(
     think: float = 1.0,
     warmup: float = 10.0,
     rounds: int = 3,
+    apart: bool = True,
 ) -> dict[str, Any]:
     """``rounds`` rounds, each a run without abuse and a run with it, every run on a
     fresh server; the order alternates (without first in the first round, with first in
-    the second, ...), so what else the machine does drifts into both alike.
+    the second, ...: :func:`cardhall.benchmarks.anchors.interleaved`), so what else the
+    machine does drifts into both alike.
 
     The figure, ``p99_ratio``: the median over the rounds of each round's ratio (p99
     with abuse / p99 without, the two runs taken one after the other), so one run
     slowed by something else on the machine (the bench's own clients share its CPUs)
     does not make or break it; ``p99_ratio_pooled`` is the ratio of the p99s of all
     rounds' actions taken together. ``rounds`` holds every run's figures."""
-    kept: list[dict[str, Any]] = []
-    for r in range(rounds):
-        order = (0, abusers) if r % 2 == 0 else (abusers, 0)
-        runs = {n: _run(honest, n, seconds, think, warmup) for n in order}
-        calm, abused = runs[0], runs[abusers]
-        kept.append(
-            {
-                "without_abuse": calm,
-                "with_abuse": abused,
-                "p99_ratio": _ratio(abused["p99_ms"], calm["p99_ms"]),
-            }
-        )
-    ratios = [k["p99_ratio"] for k in kept]
-    calm_all = _pooled([k["without_abuse"] for k in kept])
-    abused_all = _pooled([k["with_abuse"] for k in kept])
-    for k in kept:  # the raw latencies were for pooling only
-        for key in ("without_abuse", "with_abuse"):
-            k[key].pop("latencies")
+    calm_runs: list[dict[str, Any]] = []
+    abused_runs: list[dict[str, Any]] = []
+
+    def run_of(into: list[dict[str, Any]], n: int) -> Callable[[float], float]:
+        def one(_budget: float) -> float:
+            into.append(_run(honest, n, seconds, think, warmup, apart=apart))
+            return float(into[-1]["p99_ms"])
+
+        return one
+
+    paired = interleaved(run_of(calm_runs, 0), run_of(abused_runs, abusers), rounds, 0.0)
+    calm_all, abused_all = _pooled(calm_runs), _pooled(abused_runs)
+    for f in (*calm_runs, *abused_runs):
+        del f["latencies"]  # for pooling only
+    kept: list[dict[str, Any]] = [
+        {
+            "without_abuse": calm,
+            "with_abuse": abused,
+            "p99_ratio": _ratio(abused["p99_ms"], calm["p99_ms"]),
+        }
+        for calm, abused in zip(calm_runs, abused_runs, strict=True)
+    ]
     return {
         "without_abuse": calm_all,
         "with_abuse": abused_all,
-        "p99_ratio": round(statistics.median(ratios), 2),
+        "p99_ratio": round(paired.ratio, 2),
         "p99_ratio_pooled": _ratio(abused_all["p99_ms"], calm_all["p99_ms"]),
         "rounds": kept,
     }
