@@ -184,6 +184,56 @@ def test_seeded_shuffles_are_reproducible_and_recorded() -> None:
     assert sorted(a.chance.used[0]) == list(range(96))
 
 
+def test_an_automatic_shuffle_is_random_shuffle_seeded_from_the_seed_and_its_index() -> None:
+    """The order every seeded game and record depends on: shuffle k of a game seeded s is
+    random.Random(f"{s}:{k}").shuffle of the sorted cards, for the plain chance and for a
+    subclass (whose overridden next_order the state calls), and the returned order is
+    the caller's to change (the recorded one is a copy)."""
+
+    class Counting(Chance):
+        calls = 0
+
+        def next_order(self, cards: Any) -> list[Any] | None:
+            Counting.calls += 1
+            return super().next_order(cards)
+
+    for seed in (0, 7, "word"):
+        for chance in (Chance(seed), Counting(seed)):
+            for k, size in enumerate((96, 52, 3)):
+                expected = list(range(size))
+                random.Random(f"{seed}:{k}").shuffle(expected)
+                order = chance.shuffle(list(reversed(range(size))))
+                assert order == expected
+                order.reverse()
+                assert list(chance.used[k]) == expected
+    assert Counting.calls == 9
+    state = HighCard()._initial_state(Counting(4))
+    assert Counting.calls == 10
+    assert state.chance.used == HighCard().new_state(seed=4).chance.used
+
+
+def test_choose_uniform_draws_as_rng_choice_and_randrange() -> None:
+    """choose_uniform picks with the compiled randbelow for a plain random.Random: the same
+    pick and the generator left in the same place as rng.choice (no range) or
+    rng.randrange over the spelt-out count (with one); other generators keep their own."""
+    plain = [Action("x", k) for k in range(7)]
+    ranged = [Action("check"), AmountRange("bet", 1, 10**9), Action("fold")]
+    for seed in range(200):
+        a, b = random.Random(seed), random.Random(seed)
+        assert choose_uniform(a, plain) == b.choice(plain)
+        assert a.getstate() == b.getstate()
+        assert choose_uniform(a, ranged) == legal_at(ranged, b.randrange(10**9 + 2))
+        assert a.getstate() == b.getstate()
+    with pytest.raises(IndexError):
+        choose_uniform(random.Random(1), [])
+
+    class Other(random.Random):
+        def choice(self, seq: Any) -> Any:
+            return seq[-1]
+
+    assert choose_uniform(Other(1), plain) == plain[-1]
+
+
 def test_seeded_shuffle_depends_only_on_the_multiset() -> None:
     one, two = Chance(3), Chance(3)
     assert one.shuffle([5, 1, 9, 2]) == two.shuffle([9, 2, 5, 1])

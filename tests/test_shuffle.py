@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardhall.shuffle import randbelow, shuffle
+from cardhall.shuffle import randbelow, seeded_shuffle, shuffle
 
 
 def test_same_order_and_same_numbers_drawn_as_random_shuffle() -> None:
@@ -66,3 +66,24 @@ def test_randbelow_draws_as_randrange_and_randint() -> None:
             assert a.getstate() == b.getstate()
             assert 3 + randbelow(a, n) == b.randint(3, n + 2), (seed, n)
             assert a.getstate() == b.getstate()
+
+
+def test_seeded_shuffle_gives_the_order_of_a_generator_seeded_from_the_same_text() -> None:
+    """Chance's automatic shuffles (every seeded game) go through seeded_shuffle: its
+    batched draws must give random.Random(seed).shuffle's order at every size, including
+    sizes whose draws need more than a byte (over 256) and runs of rejections that use a
+    batch up (sizes just above a power of two)."""
+    for seed in range(150):
+        for n in (0, 1, 2, 3, 5, 17, 24, 33, 52, 65, 96, 129, 257, 300, 1025, 4097):
+            ours, theirs = list(range(n)), list(range(n))
+            seeded_shuffle(f"{seed}:{n}", ours)
+            random.Random(f"{seed}:{n}").shuffle(theirs)
+            assert ours == theirs, (seed, n)
+
+
+def test_seeded_shuffle_keeps_the_objects_given() -> None:
+    items = [("card", k) for k in range(40)]
+    expected = list(items)
+    random.Random("3:0").shuffle(expected)
+    seeded_shuffle("3:0", items)
+    assert all(a is b for a, b in zip(items, expected, strict=True))

@@ -1014,3 +1014,39 @@ def test_y12_y13_an_empty_handed_seat_draws_first_and_only_an_empty_game_ties() 
     record.reshuffles = []
     stopped = replay(record)
     assert stopped.is_over and [r["cards"] for r in results(stopped)] == [96] + [0] * 7
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_events_told_in_short_form_are_the_same_read_late_or_at_every_step(players: int) -> None:
+    """The hot paths tell plays, draws, turn-ups and deals as short entries made events
+    when read: a game whose events are read only at its end, one read after every action
+    and one cloned (and read) half-way hold the very same events, private ones addressed
+    as before (each play and draw: the seat's own side, then everyone else's)."""
+    game = make_game("yamiro", players)
+    late, each = game.new_state(seed=11), game.new_state(seed=11)
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    steps = 0
+    half = None
+    while not late.is_over:
+        seat = min(late.actors())
+        late.apply(seat, rng_a.choice(late.legal_actions(seat)))
+        each.apply(seat, rng_b.choice(each.legal_actions(seat)))
+        each.events  # noqa: B018 - built now
+        steps += 1
+        if steps == 20:
+            half = late.clone()
+    assert half is not None
+    assert late.events == each.events
+    assert late.events[: len(half.events)] == half.events
+    kinds = Counter(e.kind for e in late.events)
+    assert kinds["play"] == (1 if players == 1 else 2) * steps
+    deals = [e for e in late.events if e.kind == "deal"]
+    assert len(deals) == 2 * players
+    for seat in range(players):
+        own, rest = deals[2 * seat], deals[2 * seat + 1]
+        assert own.to == frozenset({seat}) and len(own.data["cards"]) == 4
+        assert seat not in (rest.to or ()) and rest.data == {"count": 4}
+    draws = [e for e in late.events if e.kind == "draw"]  # solitaire: one per draw
+    assert bool(draws) == (players == 1)
+    for e in draws:
+        assert (e.data["card"] is None) == (e.seat not in (e.to or ()))

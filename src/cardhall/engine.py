@@ -52,7 +52,7 @@ from cardhall.errors import (
     OptionError,
     RecordError,
 )
-from cardhall.shuffle import shuffle
+from cardhall.shuffle import randbelow, seeded_shuffle
 
 __all__ = [
     "COMPILED",
@@ -308,8 +308,18 @@ def choose_uniform(rng: random.Random, legal: Sequence[Legal]) -> Action:
     >>> str(choose_uniform(random.Random(1), [AmountRange("bet", 1, 10**12)]))
     'bet 623347347958'
     """
-    if not _has_range(legal):  # the usual case: exactly rng.choice
-        action: Any = rng.choice(legal)
+    if type(rng) is random.Random:  # rng.choice's and rng.randrange's draw, compiled
+        if not _has_range(legal):  # the usual case: exactly rng.choice
+            if not legal:
+                raise IndexError("Cannot choose from an empty sequence")
+            action: Any = legal[randbelow(rng, len(legal))]
+            return action
+        count = legal_count(legal)
+        if count <= 0:
+            raise ValueError("empty range for randrange()")
+        return legal_at(legal, randbelow(rng, count))
+    if not _has_range(legal):
+        action = rng.choice(legal)
         return action
     return legal_at(legal, rng.randrange(legal_count(legal)))
 
@@ -533,7 +543,11 @@ class Chance:
         """The order of the next shuffle of ``cards`` (the next recorded order, else a
         seeded one when automatic), now part of :attr:`used`; ``None`` when an explicit
         chance has no order for it yet. The result holds the objects given."""
-        pool = sorted(cards)
+        return self._next_sorted(sorted(cards))
+
+    def _next_sorted(self, pool: list[Any]) -> list[Any] | None:
+        """:meth:`next_order` of cards already sorted (``pool``, a list of the caller's
+        that this may shuffle in place and return)."""
         k = len(self.used)
         if k < len(self.recorded):
             result = _ordered(pool, self.recorded[k])
@@ -543,13 +557,12 @@ class Chance:
                     f"shuffled ({len(self.recorded[k])} given)"
                 )
         elif self.automatic:
-            rng = random.Random(f"{self.seed}:{k}")
-            shuffle(rng, pool)
+            seeded_shuffle(f"{self.seed}:{k}", pool)  # random.Random(...).shuffle's order
             result = pool
         else:
             return None
         self.used.append(tuple(result))
-        return list(result)
+        return result
 
     def take(self, cards: Iterable[Any], order: Sequence[int]) -> list[Any]:
         """Record ``order`` (card indexes) as the next shuffle of ``cards``: an explicit
@@ -1340,7 +1353,9 @@ class State(ABC):
         gives it. A game calls this last in whatever step needs the shuffle (nothing after
         it may depend on the order) and keeps its zones whole until ``then`` runs."""
         pool = sorted(cards)
-        order = self.chance.next_order(pool)
+        chance = self.chance
+        # the chance's own method when a subclass may override it; else without a second sort
+        order = chance._next_sorted(pool) if type(chance) is Chance else chance.next_order(pool)
         if order is None:
             self._pending = (tuple(pool), then, args)
             return

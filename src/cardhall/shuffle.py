@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-__all__ = ["randbelow", "shuffle"]
+__all__ = ["randbelow", "seeded_shuffle", "shuffle"]
 
 
 def shuffle(rng: random.Random, items: list[Any]) -> None:
@@ -33,6 +33,55 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+
+
+def seeded_shuffle(seed: str, items: list[Any]) -> None:
+    """Shuffle ``items`` in place exactly as ``random.Random(seed).shuffle(items)`` would.
+
+    The generator is made here and thrown away, so nobody draws from it afterwards: its
+    numbers are taken in batches (one ``getrandbits`` call for many 32-bit words, each
+    word read from the bytes of the result) instead of one call per draw. A draw of
+    ``k <= 32`` bits is the next word's top ``k`` bits, so every index is the one
+    ``shuffle`` would draw; only the words left over in the last batch are drawn in
+    vain.
+
+    >>> a, b = list(range(52)), list(range(52))
+    >>> random.Random("7:0").shuffle(a)
+    >>> seeded_shuffle("7:0", b)
+    >>> a == b
+    True
+    """
+    rng = random.Random(seed)
+    size = len(items)
+    if size >= 1 << 32:  # pragma: no cover - a draw would need more than one word
+        shuffle(rng, items)
+        return
+    getrandbits = rng.getrandbits
+    words = size + (size >> 1) + 8  # about what a shuffle of this size draws
+    data = getrandbits(32 * words).to_bytes(4 * words, "little")
+    end = 4 * words
+    at = 0  # the offset of the next word in data
+    i = size - 1
+    while i > 0:
+        n = i + 1
+        k = n.bit_length()
+        while True:
+            if at >= end:  # a run of rejections used the batch up: draw another
+                words = (size >> 2) + 8
+                data = getrandbits(32 * words).to_bytes(4 * words, "little")
+                end = 4 * words
+                at = 0
+            if k <= 8:  # the word's top byte holds the k bits
+                j = data[at + 3] >> (8 - k)
+            else:
+                j = (data[at + 3] << 24 | data[at + 2] << 16 | data[at + 1] << 8 | data[at]) >> (
+                    32 - k
+                )
+            at += 4
+            if j < n:
+                break
         items[i], items[j] = items[j], items[i]
         i -= 1
 

@@ -102,6 +102,19 @@ PLAYS: Final[tuple[Action, ...]] = tuple(Action("play", c) for c in RAILOG_DECK)
 
 _FORMS: Final = {1: "solitaire", 2: "two-player", 4: "partner"}
 
+#: The hot paths tell an event by a short entry in ``State._told``, a code and what the
+#: event needs (card indexes), and :meth:`YamiroState._build_told` makes it the event(s)
+#: when someone reads the events: a playout nobody reads builds no dict and no card name.
+#: ``(_TURNED_UP, card)``: the deck's card turned up (solitaire); ``(_PLAYED_ALONE,
+#: card)``: the solitaire player's play; ``(_PLAYED, seat, card, drawn)``: a play and the
+#: player's draw (-1: none), private and public; ``(_DREW, seat, card)``: a draw, private
+#: and public; ``(_DEALT, seat, cards)``: a hand dealt, private and public.
+_TURNED_UP: Final = 0
+_PLAYED_ALONE: Final = 1
+_PLAYED: Final = 2
+_DREW: Final = 3
+_DEALT: Final = 4
+
 # Builds a named tuple (HandResult) without its Python-level constructor (hot path only).
 _new_tuple: Final = tuple.__new__
 # Multiplier by faces played (bit 1 alak, bit 2 arl): an arl alone adds nothing.
@@ -547,13 +560,10 @@ class YamiroState(State):
         for k in range(HAND_SIZE * n):
             insort(self.hands[(first + k) % n], self.pile[k])
         self.pos = HAND_SIZE * n
-        for seat in range(n):
-            self._emit_private(
-                "deal",
-                seat,
-                {"cards": [_TEXT[c] for c in self.hands[seat]]},
-                {"count": HAND_SIZE},
-            )
+        if not self.quiet:
+            told = self._told
+            for seat in range(n):
+                told.append((_DEALT, seat, tuple(self.hands[seat])))
         self._start_hand()
 
     # -- flow --------------------------------------------------------------------------
@@ -618,7 +628,7 @@ class YamiroState(State):
         self.played.append(card)
         self.who.append(DECK_SEAT)
         if not self.quiet:
-            self._told.append(("turn", DECK_SEAT, {"card": _TEXT[card]}, None))
+            self._told.append((_TURNED_UP, card))
         return True
 
     def _ready(self) -> None:
@@ -709,7 +719,37 @@ class YamiroState(State):
         return self.results
 
     def _build_told(self) -> None:
+        """The told events as :class:`Event` values: a result's summary written first,
+        and the hot paths' short entries (a code, then what it needs: see
+        :data:`_TURNED_UP`) made the events they stand for."""
         self._fill_results()  # a told result event holds its summary
+        told = self._told
+        full: list[tuple[Any, ...]] = []
+        text = _TEXT
+        for t in told:
+            code = t[0]
+            if type(code) is str:  # a full entry (kind, seat, data, to)
+                full.append(t)
+            elif code == _PLAYED:
+                seat, card, drawn = t[1], t[2], t[3]
+                private = {"card": text[card], "drew": text[drawn] if drawn >= 0 else None}
+                full.append(("play", seat, private, _INSIDERS[seat]))
+                public = {"card": text[card], "drew": drawn >= 0}
+                full.append(("play", seat, public, self._outsiders[seat]))
+            elif code == _DREW:
+                seat = t[1]
+                full.append(("draw", seat, {"card": text[t[2]]}, _INSIDERS[seat]))
+                full.append(("draw", seat, {"card": None}, self._outsiders[seat]))
+            elif code == _TURNED_UP:
+                full.append(("turn", DECK_SEAT, {"card": text[t[1]]}, None))
+            elif code == _PLAYED_ALONE:
+                full.append(("play", 0, {"card": text[t[1]]}, None))
+            else:  # _DEALT
+                seat = t[1]
+                cards = {"cards": [text[c] for c in t[2]]}
+                full.append(("deal", seat, cards, _INSIDERS[seat]))
+                full.append(("deal", seat, {"count": HAND_SIZE}, self._outsiders[seat]))
+        self._told = full
         super()._build_told()
 
     # -- protocol ----------------------------------------------------------------------
@@ -766,11 +806,7 @@ class YamiroState(State):
         if drawn >= 0:
             insort(hand, drawn)
         if not self.quiet:
-            text = _TEXT[card]
-            told = self._told
-            private = {"card": text, "drew": _TEXT[drawn] if drawn >= 0 else None}
-            told.append(("play", seat, private, _INSIDERS[seat]))
-            told.append(("play", seat, {"card": text, "drew": drawn >= 0}, self._outsiders[seat]))
+            self._told.append((_PLAYED, seat, card, drawn))
         n = self.n
         if turn % n == 0 and turn >= ROUNDS * n:
             # a round is complete and the regular four are done: evaluate
@@ -785,7 +821,7 @@ class YamiroState(State):
         # Order of a hand: O1, P1, O2, draw, P2, O3, draw, P3, O4, draw, P4, draw; with
         # solitaire_draw_before_last the last draw comes before P4 instead of after it.
         if not self.quiet:
-            self._told.append(("play", 0, {"card": _TEXT[card]}, None))
+            self._told.append((_PLAYED_ALONE, card))
         self._solitaire_draws(0 if turn < ROUNDS else 2, turn)
 
     def _solitaire_draws(self, stage: int, turn: int) -> None:
@@ -832,11 +868,8 @@ class YamiroState(State):
             return True
         if card >= 0:
             insort(self.hands[seat], card)
-            if self.quiet:
-                return False
-            told = self._told
-            told.append(("draw", seat, {"card": _TEXT[card]}, _INSIDERS[seat]))
-            told.append(("draw", seat, {"card": None}, self._outsiders[seat]))
+            if not self.quiet:
+                self._told.append((_DREW, seat, card))
         return False
 
     @property
