@@ -155,39 +155,66 @@ def evaluate(
     >>> r.winner, r.arlas, r.cancelled
     (1, 2, (0,))
     """
-    totals = [0, 0]
-    faces = [0, 0]  # bit 1: an alak, bit 2: an arl
-    live: tuple[list[int], list[int]] = ([], [])  # uncancelled arlas play indexes
-    credit = [0, 0]  # deiskatun of a side still waiting for an arlas to cancel
+    return _evaluate(
+        cards if type(cards) is list else list(cards),
+        sides if type(sides) is list else list(sides),
+        deiskatun_anytime,
+    )
+
+
+def _evaluate(cards: list[int], sides: list[int], deiskatun_anytime: bool) -> HandResult:
+    """:func:`evaluate` of lists, with each side's counts in plain locals (compiled, native
+    ints and list reads)."""
+    t0 = t1 = 0  # number totals
+    f0 = f1 = 0  # faces played: bit 1 an alak, bit 2 an arl
+    live0: list[int] = []  # uncancelled arlas play indexes
+    live1: list[int] = []
+    w0 = w1 = 0  # deiskatun of a side still waiting for an arlas to cancel
     cancelled: list[int] = []
     rank_of = RANK
-    for i, card in enumerate(cards):
-        rank = rank_of[card]
-        if rank <= 8:
-            totals[sides[i]] += rank
-            continue
+    for i in range(len(cards)):
+        rank = rank_of[cards[i]]
         side = sides[i]
-        if rank == ALAK:
-            faces[side] |= 1
+        if rank <= 8:
+            if side:
+                t1 += rank
+            else:
+                t0 += rank
+        elif rank == ALAK:
+            if side:
+                f1 |= 1
+            else:
+                f0 |= 1
         elif rank == ARL:
-            faces[side] |= 2
+            if side:
+                f1 |= 2
+            else:
+                f0 |= 2
         elif rank == DEISKATUN:
-            target = live[1 - side]
+            target = live0 if side else live1
             if target:
                 cancelled.append(target.pop(0))
             elif deiskatun_anytime:
-                credit[side] += 1
-        elif credit[1 - side]:  # an arlas met by a waiting deiskatun
-            credit[1 - side] -= 1
+                if side:
+                    w1 += 1
+                else:
+                    w0 += 1
+        elif side and w0:  # an arlas met by a waiting deiskatun
+            w0 -= 1
             cancelled.append(i)
+        elif not side and w1:
+            w1 -= 1
+            cancelled.append(i)
+        elif side:
+            live1.append(i)
         else:
-            live[side].append(i)
-    m0 = _MULTIPLIER[faces[0]]
-    m1 = _MULTIPLIER[faces[1]]
-    v0 = totals[0] * m0
-    v1 = totals[1] * m1
-    first0 = live[0][0] if live[0] else 1 << 30
-    first1 = live[1][0] if live[1] else 1 << 30
+            live0.append(i)
+    m0 = _MULTIPLIER[f0]
+    m1 = _MULTIPLIER[f1]
+    v0 = t0 * m0
+    v1 = t1 * m1
+    first0 = live0[0] if live0 else 1 << 30
+    first1 = live1[0] if live1 else 1 << 30
     if first0 < first1:
         winner: int | None = 0
         arlas = first0
@@ -198,10 +225,7 @@ def evaluate(
         winner = 0 if v0 > v1 else 1 if v1 > v0 else None
     if len(cancelled) > 1:
         cancelled.sort()
-    return _new_tuple(
-        HandResult,
-        (winner, arlas, tuple(cancelled), (totals[0], totals[1]), (m0, m1), (v0, v1)),
-    )
+    return _new_tuple(HandResult, (winner, arlas, tuple(cancelled), (t0, t1), (m0, m1), (v0, v1)))
 
 
 def hand_value(cards: Sequence[int]) -> int:
@@ -650,7 +674,7 @@ class YamiroState(State):
         if not self.must_have_winner:
             self._resolve()
             return True
-        result = evaluate(self.played, [s & 1 for s in self.who], self.anytime)
+        result = _evaluate(self.played, [s & 1 for s in self.who], self.anytime)
         if result.winner is None:
             return False
         self._resolve(result=result)
@@ -660,20 +684,19 @@ class YamiroState(State):
         """Score the hand in progress (``result``: its evaluation, when the caller has
         it), move its cards, and start the next hand or end."""
         played, who = self.played, self.who
-        sides = [s & 1 for s in who]
         if result is None:
-            result = evaluate(played, sides, self.anytime)
+            result = _evaluate(played, [s & 1 for s in who], self.anytime)
         winner = None if stopped else result.winner
         captured: list[int] = []
         if winner is None:
             self.discard += played
         else:
             own = self.discard
-            for c, side in zip(played, sides, strict=True):
-                if side == winner:
-                    own.append(c)
+            for i in range(len(played)):
+                if who[i] & 1 == winner:
+                    own.append(played[i])
                 else:
-                    captured.append(c)
+                    captured.append(played[i])
             self.captures[winner] += captured
         # The hand's summary is written when someone reads it (_fill_results): a playout
         # nobody watches builds no sentence and no card names.
