@@ -51,25 +51,25 @@ from cardhall.games.somachi.gambling import apply_money, catch_up, challenge_ste
 from cardhall.games.somachi.legal import legal, legal_main
 from cardhall.games.somachi.scoring import end_hand, outcome, tableau_score
 from cardhall.games.somachi.tasks import (
+    AFTER_OPENING_T,
+    ASK_OPEN_T,
     ASK_TURN_T,
+    CATCH_UP_T,
+    CHALLENGE_STEP_T,
     CHECK_OUT_T,
+    CLAIM_WINDOW_T,
+    COLLECT_WINDOW_T,
+    DEAL_T,
     DRAW_T,
+    EFFECT_T,
     FLUSH_T,
+    MATCH_STAY_T,
     NEXT_TURN_T,
-    AfterOpening,
-    AskOpen,
-    CatchUp,
-    ChallengeStep,
-    ClaimWindow,
-    CollectWindow,
-    Deal,
-    Effect,
-    MatchStay,
-    OpeningDraw,
-    OpenStep,
-    RegularStart,
-    ResolveAttack,
-    SeedFlip,
+    OPEN_STEP_T,
+    OPENING_DRAW_T,
+    REGULAR_START_T,
+    RESOLVE_ATTACK_T,
+    SEED_FLIP_T,
     Task,
     Window,
 )
@@ -470,41 +470,40 @@ class SomachiState(State):
 
     def _run_task(self, t: Task) -> None:
         """One of the rarer tasks (:meth:`_run` dispatches the frequent ones)."""
-        match t:
-            case ClaimWindow():
-                ask_claim(self, t.seat, t.card)
-            case CollectWindow():
-                ask_collect(self, t.seat, t.suit)
-            case MatchStay():
-                match_stay_bets(self, t.start, t.k)
-            case Effect():
-                effect(self, t.seat, t.card, t.target)
-            case ResolveAttack():
-                resolve_attack(self, t.seat, t.target, t.card)
-            case ChallengeStep():
-                challenge_step(self, t.seat, t.amount, t.k)
-            case OpenStep():
-                open_step(self, t.k)
-            case OpeningDraw():
-                open_draw(self, t.seat)
-            case AskOpen():
-                if self.active[t.seat]:
-                    self.need = (K_OPEN, t.seat)
-            case AfterOpening():
-                after_opening(self)
-            case CatchUp():
-                catch_up(self, t.k)
-            case RegularStart():
-                regular_start(self)
-            case SeedFlip():
-                if self.deck:
-                    self._seed_flip()
-                else:
-                    self._reshuffle()  # flips a seed itself
-            case Deal():
-                deal(self, t.k)
-            case _:  # pragma: no cover
-                raise AssertionError(f"unknown task {t!r}")
+        if type(t) is OPEN_STEP_T:
+            open_step(self, t.k)
+        elif type(t) is OPENING_DRAW_T:
+            open_draw(self, t.seat)
+        elif type(t) is EFFECT_T:
+            effect(self, t.seat, t.card, t.target)
+        elif type(t) is CLAIM_WINDOW_T:
+            ask_claim(self, t.seat, t.card)
+        elif type(t) is COLLECT_WINDOW_T:
+            ask_collect(self, t.seat, t.suit)
+        elif type(t) is AFTER_OPENING_T:
+            after_opening(self)
+        elif type(t) is REGULAR_START_T:
+            regular_start(self)
+        elif type(t) is DEAL_T:
+            deal(self, t.k)
+        elif type(t) is MATCH_STAY_T:
+            match_stay_bets(self, t.start, t.k)
+        elif type(t) is ASK_OPEN_T:
+            if self.active[t.seat]:
+                self.need = (K_OPEN, t.seat)
+        elif type(t) is CATCH_UP_T:
+            catch_up(self, t.k)
+        elif type(t) is RESOLVE_ATTACK_T:
+            resolve_attack(self, t.seat, t.target, t.card)
+        elif type(t) is CHALLENGE_STEP_T:
+            challenge_step(self, t.seat, t.amount, t.k)
+        elif type(t) is SEED_FLIP_T:
+            if self.deck:
+                self._seed_flip()
+            else:
+                self._reshuffle()  # flips a seed itself
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown task {t!r}")
 
     def _next_active(self, seat: int) -> int:
         n = self.players

@@ -181,15 +181,34 @@ ASK_TURN_T: Final = AskTurn
 DRAW_T: Final = Draw
 CHECK_OUT_T: Final = CheckOut
 NEXT_TURN_T: Final = NextTurn
+#: The other task types, for :meth:`SomachiState._run_task`'s dispatch (``type(t) is``:
+#: a ``match`` case looks its class up by name and calls isinstance, each case in turn).
+OPEN_STEP_T: Final = OpenStep
+OPENING_DRAW_T: Final = OpeningDraw
+EFFECT_T: Final = Effect
+CLAIM_WINDOW_T: Final = ClaimWindow
+COLLECT_WINDOW_T: Final = CollectWindow
+AFTER_OPENING_T: Final = AfterOpening
+REGULAR_START_T: Final = RegularStart
+DEAL_T: Final = Deal
+MATCH_STAY_T: Final = MatchStay
+ASK_OPEN_T: Final = AskOpen
+CATCH_UP_T: Final = CatchUp
+RESOLVE_ATTACK_T: Final = ResolveAttack
+CHALLENGE_STEP_T: Final = ChallengeStep
+SEED_FLIP_T: Final = SeedFlip
 
 AFTER_OPENING: Final = AfterOpening()
 REGULAR_START: Final = RegularStart()
 NEXT_TURN: Final = NextTurn()
 CHECK_OUT: Final = CheckOut()
 SEED_FLIP: Final = SeedFlip()
+DEAL_START: Final = Deal(0)
 #: The frequent tasks, built once (a named tuple's constructor is a Python call):
 #: ``FLUSH[s]``, ``ASK_TURN[s]``, ``DRAW[s]``, ``MATCH_FROM[s]`` (``MatchStay(s, 0)``),
-#: ``CLAIM_WINDOW[s][card]`` and ``COLLECT_WINDOW[s][suit]``.
+#: ``CLAIM_WINDOW[s][card]``, ``COLLECT_WINDOW[s][suit]``, ``OPEN_STEP[k]`` (the opening
+#: round's ``k``-th step), ``OPENING_DRAW[s]`` and ``PLAY_EFFECT[s][card]``
+#: (``Effect(s, card, -1)``, a face played).
 FLUSH: Final[tuple[Flush, ...]] = tuple(Flush(s) for s in range(8))
 ASK_TURN: Final[tuple[AskTurn, ...]] = tuple(AskTurn(s) for s in range(8))
 DRAW: Final[tuple[Draw, ...]] = tuple(Draw(s) for s in range(8))
@@ -200,4 +219,9 @@ CLAIM_WINDOW: Final[tuple[tuple[ClaimWindow, ...], ...]] = tuple(
 )
 COLLECT_WINDOW: Final[tuple[tuple[CollectWindow, ...], ...]] = tuple(
     tuple(CollectWindow(s, x) for x in range(8)) for s in range(8)
+)
+OPEN_STEP: Final[tuple[OpenStep, ...]] = tuple(OpenStep(k) for k in range(10))
+OPENING_DRAW: Final[tuple[OpeningDraw, ...]] = tuple(OpeningDraw(s) for s in range(8))
+PLAY_EFFECT: Final[tuple[tuple[Effect, ...], ...]] = tuple(
+    tuple(Effect(s, c, -1) for c in RAILOG_DECK) for s in range(8)
 )

@@ -32,10 +32,14 @@ from cardhall.games.somachi.tasks import (
     AFTER_OPENING,
     ASK_TURN,
     CHECK_OUT,
+    DEAL_START,
     DRAW,
     FLUSH,
     MATCH_FROM,
     NEXT_TURN,
+    OPEN_STEP,
+    OPENING_DRAW,
+    PLAY_EFFECT,
     REGULAR_START,
     SEED_FLIP,
     AskOpen,
@@ -44,8 +48,6 @@ from cardhall.games.somachi.tasks import (
     Deal,
     Draw,
     Effect,
-    OpeningDraw,
-    OpenStep,
 )
 from cardhall.games.somachi.windows import claim, collect, sweep, trig_w1, trig_w2
 
@@ -77,7 +79,7 @@ def start_hand(st: SomachiState) -> None:
     order = [(st.dealer + k) % n for k in range(1, n + 1)]
     st.open_order = [s for s in order if st.dealt[s]]
     st._emit("hand", None, number=len(st.hand_log) + 1, dealer=st.dealer, seats=st.open_order)
-    st.tasks = [AFTER_OPENING, OpenStep(0), Deal(0)]
+    st.tasks = [AFTER_OPENING, OPEN_STEP[0], DEAL_START]
 
 
 def deal(st: SomachiState, k: int) -> None:
@@ -109,7 +111,7 @@ def open_step(st: SomachiState, k: int) -> None:
     if k >= len(order):
         return
     s = order[k]
-    st.tasks.append(OpenStep(k + 1))
+    st.tasks.append(OPEN_STEP[k + 1])
     st.turn_seat = s
     if st.gambling and st.bi_state == 1 and st.bi_paid[s] < st.bi_level:
         assert st.money is not None
@@ -140,14 +142,14 @@ def open_pile(st: SomachiState, seat: int, c: RailogCard) -> None:
         sweep(st, seat, SUIT_INDEX[c])
     else:
         trig_w2(st, SUIT_INDEX[c], seat)
-    st.tasks.append(OpeningDraw(seat))
+    st.tasks.append(OPENING_DRAW[seat])
 
 
 def open_draw(st: SomachiState, seat: int) -> None:
     """The draw that is part of an opening (S-36), then the opener's bet."""
     d = st._draw_card()
     if d is None and st._pending is not None:
-        st.tasks.append(OpeningDraw(seat))  # again, once the reshuffle is given
+        st.tasks.append(OPENING_DRAW[seat])  # again, once the reshuffle is given
         return
     if d is not None:
         st._to_hand_private(seat, d, "draw")
@@ -299,6 +301,6 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
             st._from_hand(seat, c)
             st._place_pile(seat, c)
             st._emit("play", seat, card=c)
-            tasks.append(Effect(seat, c, -1))
+            tasks.append(PLAY_EFFECT[seat][c])
         if st.gambling and st.money is not None and st.money.stacks[seat] > 0:
             st.need = (K_STAY, seat)
