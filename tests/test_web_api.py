@@ -19,7 +19,12 @@ from cardhall.record import Record, replay
 from cardhall.registry import game_class, game_names
 from cardhall.web.app import create_app
 from cardhall.web.store import downgrade, make_engine, migrate, tables
-from test_web_helpers import PeekGame, check_pickled_table_migrates, peek  # noqa: F401  (fixture)
+from test_web_helpers import (  # noqa: F401  (peek: a fixture)
+    PeekGame,
+    check_pickled_table_migrates,
+    eventually,
+    peek,
+)
 
 CORE = ("game", "players", "options", "seat", "actors", "over", "moves", "legal", "outcome")
 
@@ -377,10 +382,9 @@ def test_leaving_mid_game_hands_the_seat_to_a_bot(client: TestClient) -> None:
     tid = t["table_id"]
     client.post(f"/api/tables/{tid}/start", headers=auth(t["token"]))
     assert client.post(f"/api/tables/{tid}/leave", headers=auth(t["token"])).status_code == 200
-    deadline = time.monotonic() + 20
-    while client.get(f"/api/tables/{tid}").json()["status"] != "over":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    eventually(
+        lambda: client.get(f"/api/tables/{tid}").json()["status"] == "over", "the bots ended it"
+    )
     info = client.get(f"/api/tables/{tid}").json()
     assert [s["kind"] for s in info["seats"]] == ["bot", "bot"]
     assert replay(Record.from_dict(client.get(f"/api/tables/{tid}/record").json())).is_over
@@ -395,10 +399,7 @@ def test_turn_timer_applies_the_default_action(client: TestClient, db_url: str) 
     engine = make_engine(db_url)
     with engine.begin() as conn:
         conn.execute(update(tables).where(tables.c.id == tid).values(deadline_at=time.time() - 1))
-    deadline = time.monotonic() + 10
-    while client.get(f"/api/tables/{tid}").json()["version"] == 0:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    eventually(lambda: client.get(f"/api/tables/{tid}").json()["version"] > 0, "the timer acted")
     rec = client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json()
     assert rec["events"][1]["kind"] == "choose" and rec["events"][1]["seat"] == 0
     engine.dispose()

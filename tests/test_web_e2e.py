@@ -597,22 +597,21 @@ def to_a_bet(server: Server, browser: Browser) -> Seat | None:
 
 def test_a_million_chip_table_bets_from_a_range(server: Server, browser: Browser) -> None:
     """Getha with a million chips a seat: the bet box is bounded by the range the view
-    sends (no list of amounts in the page or the frames), draws at once, refuses an
-    amount outside the range with a message saying the range (in the page, and from the
-    server), and plays an amount inside it."""
+    sends (no list of amounts in the page or the frames: what the page draws does not
+    grow with the range, so it draws at once; its size is checked, not a time), refuses
+    an amount outside the range with a message saying the range (in the page, and from
+    the server), and plays an amount inside it."""
     seat = None
     for _ in range(5):
         seat = seat or to_a_bet(server, browser)
     assert seat is not None, "five games without a bet"
     page, betting = seat.page, BETTING
     kind = page.get_attribute(betting, "data-kind")
-    started = time.monotonic()
     page.reload()
     try:
         page.wait_for_selector(betting)
     finally:
         seat.shot("reloaded")
-    assert time.monotonic() - started < 5, "the betting page took too long"
     seat.read()
     seat.shot("bet")
     got = page.evaluate(AMOUNTS)

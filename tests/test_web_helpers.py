@@ -16,10 +16,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -42,6 +42,39 @@ CHROMIUM_ARGS = [
     "--disable-extensions",
     "--no-first-run",
 ]
+
+
+T = TypeVar("T")
+
+#: Seconds a test waits for what the server does by itself (a bot's move, a turn timer,
+#: a table reaped, an update reaching a socket) before it fails. A bound on a hang, never
+#: a measure: the wait ends as soon as the condition holds, and a loaded CI machine may
+#: take many times as long as an idle one.
+PATIENCE = 60.0
+
+
+def eventually(condition: Callable[[], T], what: str, seconds: float = PATIENCE) -> T:
+    """Poll ``condition`` until it gives a true value, and return that value; fail
+    saying ``what`` did not happen after ``seconds``.
+
+    >>> eventually(lambda: 3, "three")
+    3
+    """
+    deadline = time.monotonic() + seconds
+    while not (got := condition()):
+        assert time.monotonic() < deadline, f"{what} (not within {seconds:.0f} s)"
+        time.sleep(0.02)
+    return got
+
+
+async def until(condition: Callable[[], object], what: str, seconds: float = PATIENCE) -> None:
+    """:func:`eventually` on an event loop: the loop runs between the checks."""
+    import asyncio
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} (not within {seconds:.0f} s)"
+        await asyncio.sleep(0.001)
 
 
 @contextlib.contextmanager
@@ -287,15 +320,22 @@ class Server:
             env=env,
             preexec_fn=limited if limit is not None else None,
         )
+        self.answering(timeout, "server did not start")
+        return self
+
+    def answering(self, timeout: float = 30.0, why: str = "the server does not answer") -> None:
+        """Wait until the server answers a request (it started, or the connections that
+        held it at its cap are gone); fail after ``timeout`` seconds."""
+        assert self.proc is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(self.url + "/api/games", timeout=2).status_code == 200:
-                    return self
+                    return
             time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        raise RuntimeError(why)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -370,21 +410,23 @@ class Client:
 
 
 def race(
-    a: Server, b: Server, table: str, tokens: list[str], seconds: float
+    a: Server, b: Server, table: str, tokens: list[str], actions: int
 ) -> list[tuple[int, int, bool]]:
     """Every seat connected to both servers, each connection sending a random legal action
-    whenever its view allows one, for ``seconds``. Returns (version, seat, duplicate) of
-    every acknowledgement."""
+    whenever its view allows one, until ``actions`` actions were applied for them (or the
+    game ended): as many moves however fast the machine runs. Returns (version, seat,
+    duplicate) of every acknowledgement."""
     acks: list[tuple[int, int, bool]] = []
     lock = threading.Lock()
-    stop = time.monotonic() + seconds
+    done = threading.Event()
+    deadline = time.monotonic() + PATIENCE
 
     def racer(server: Server, seat: int, seed: int) -> None:
         rng = random.Random(seed)
         c = Client(server.ws_url, table, tokens[seat])
         n = 0
         try:
-            while time.monotonic() < stop:
+            while not done.is_set() and time.monotonic() < deadline:
                 try:
                     m = c.recv(timeout=1.0)
                 except TimeoutError:
@@ -392,8 +434,11 @@ def race(
                 if m["type"] == "ack":
                     with lock:
                         acks.append((m["version"], seat, m["duplicate"]))
+                        if sum(not dup for _, _, dup in acks) >= actions:
+                            done.set()
                 v = c.view
                 if v and v["over"]:
+                    done.set()
                     return
                 if "view" in m and v and v["legal"]:
                     n += 1
@@ -411,7 +456,8 @@ def race(
     for th in threads:
         th.start()
     for th in threads:
-        th.join(seconds + 30)
+        th.join(PATIENCE + 30)
+    assert done.is_set(), f"{actions} actions were not applied within {PATIENCE:.0f} s"
     return acks
 
 
