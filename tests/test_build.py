@@ -56,14 +56,15 @@ def test_the_build_make_test_asked_for_is_the_one_that_runs() -> None:
 
 
 def _digests_in(tree: str | None) -> dict[str, Any]:
-    """seeded_digests() (3 seeds) and the build's name, computed by a fresh interpreter whose
-    path starts with ``tree`` (None: this process's own package)."""
+    """seeded_digests() (every conformance configuration, one seed each) and the build's
+    name, computed by a fresh interpreter whose path starts with ``tree`` (None: this
+    process's own package)."""
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = tree + os.pathsep + env.get("PYTHONPATH", "")
     code = (
         "import json; from cardhall.build import build_name, seeded_digests; "
-        "print(json.dumps({'build': build_name(), 'digests': seeded_digests(seeds=3)}))"
+        "print(json.dumps({'build': build_name(), 'digests': seeded_digests()}))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
@@ -76,13 +77,24 @@ def _digests_in(tree: str | None) -> dict[str, Any]:
 )
 def test_compiled_and_pure_builds_play_identical_games() -> None:
     """Every view, event, zone and bot decision of seeded games, step by step, is the same
-    in both builds (a card silently turned into an int would show in views and reprs)."""
+    in both builds (a card silently turned into an int would show in views and reprs),
+    in every conformance configuration of every game (each with a seed of its own)."""
+    from cardhall.conformance import configs
+    from cardhall.registry import game_class, game_names
+
     assert COMPILED_TREE is not None
     compiled = _digests_in(COMPILED_TREE)
     assert compiled["build"] == "compiled"
-    pure = seeded_digests(seeds=3)
+    pure = seeded_digests()
     assert build_name() == "pure"
     assert compiled["digests"].keys() == pure.keys()
+    every = [
+        f"{name}/{players}p/{json.dumps(options, sort_keys=True)}"
+        for name in game_names()
+        for players, options in configs(game_class(name))
+    ]
+    assert [key.rsplit("/seed", 1)[0] for key in pure] == every
+    assert [int(key.rsplit("/seed", 1)[1]) for key in pure] == list(range(len(every)))
     for key, steps in pure.items():
         other = compiled["digests"][key]
         diverged = next(

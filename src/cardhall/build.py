@@ -77,9 +77,12 @@ def seeded_digests(
 ) -> dict[str, list[str]]:
     """Per seeded game, one hash per step of everything observable, for comparing builds.
 
-    Every registered game (or ``games``) is played in its first conformance configuration
-    and with its largest player count, for each seed, by bots (heuristic, ISMCTS with
-    ``ismcts_iterations``, random, in turn round the table, where the game has them). After
+    Every registered game (or ``games``) is played in each of its conformance
+    configurations (:func:`cardhall.conformance.configs`: every player count and the
+    options that change its rules), ``seeds`` games each, by bots (heuristic, ISMCTS with
+    ``ismcts_iterations``, random, in turn round the table, where the game has them). The
+    configurations are counted from 0 across the games, and the ``k``-th one plays seeds
+    ``k`` to ``k + seeds - 1``: no two configurations deal the same way. After
     each step the hash covers the bot's decision (its ``repr``, so a card that turned into
     an ``int`` shows), every seat's and a spectator's view, the events each may see, the
     zones (``repr`` again) and the history: :meth:`State.digest` plus those reprs. The
@@ -93,17 +96,13 @@ def seeded_digests(
     from cardhall.registry import game_class, game_names, make_game
 
     out: dict[str, list[str]] = {}
+    k = 0  # configurations so far, across the games
     for name in games or tuple(game_names()):
-        cls = game_class(name)
-        first = next(iter(configs(cls)))
-        cases = [first]
-        largest = max(cls.player_counts)
-        if largest != first[0]:
-            cases.append(next(((p, o) for p, o in configs(cls) if p == largest), (largest, {})))
         levels = [lv for lv in ("heuristic", "ismcts", "random") if lv in bot_levels(name)]
-        for players, options in cases:
+        for players, options in configs(game_class(name)):
             game = make_game(name, players, **options)
-            for seed in range(seeds):
+            k += 1
+            for seed in range(k - 1, k - 1 + seeds):
                 bots = []
                 for s in range(players):
                     level = levels[s % len(levels)]
