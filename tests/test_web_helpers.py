@@ -370,7 +370,7 @@ class Client:
     """A blocking WebSocket client for one seat."""
 
     def __init__(self, ws_url: str, table: str, token: str, last_version: int | None = None):
-        self._cm = connect(ws_url, open_timeout=10, max_size=2**22)
+        self._cm = connect(ws_url, open_timeout=PATIENCE, max_size=2**22)
         self.ws: ClientConnection = self._cm.__enter__()
         hello: dict[str, Any] = {"type": "hello", "table": table, "token": token}
         if last_version is not None:
@@ -380,7 +380,7 @@ class Client:
         self.version = -1
         self.view: dict[str, Any] | None = None
 
-    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    def recv(self, timeout: float = PATIENCE) -> dict[str, Any]:
         raw = self.ws.recv(timeout=timeout)
         assert isinstance(raw, str)
         self.frames.append(raw)
@@ -391,7 +391,7 @@ class Client:
                 self.view = msg["view"]
         return msg
 
-    def wait(self, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
+    def wait(self, pred: Any, timeout: float = PATIENCE) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()

@@ -144,7 +144,7 @@ def test_pg_two_processes_share_notices_and_keep_one_order(pg_url: str, tmp_path
         c1.recv()
         # (with PostgreSQL nothing polls: only the NOTIFY brings B's seat the update)
         c0.send({"type": "action", "action": "second", "id": "n1"})
-        m = c1.wait(lambda m: m["type"] == "update", timeout=PATIENCE)
+        m = c1.wait(lambda m: m["type"] == "update")
         assert m["version"] == 1
         assert m["view"]["legal"] == ["take 1", "take 2", "take 3"]
         c0.close()

@@ -46,7 +46,7 @@ def test_update_frames_carry_each_events_sentence_and_the_prompt(tmp_path: Path)
         view: dict[str, Any] | None = None
         try:
             while True:  # one action at a time, as the browser plays
-                msg = client.recv(15.0)
+                msg = client.recv()
                 frames.append(msg)
                 if msg["type"] == "error":  # e.g. the per-seat action rate: try again
                     assert msg["code"] == "rate", msg
