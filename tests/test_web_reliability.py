@@ -1011,10 +1011,11 @@ def test_one_address_cannot_push_other_tables_off_the_lobby(tmp_path: Path) -> N
     check_lobby_per_creator(f"sqlite:///{tmp_path / 'lobby.db'}")
 
 
-def test_replayed_actions_per_address_are_limited(tmp_path: Path) -> None:
+def test_replayed_actions_per_address_are_limited(tmp_path: Path, stopped_clock: Clock) -> None:
     """The replay viewer costs CPU per action of the record it is sent: an address may
     have ``replay_actions_per_second`` replayed (bursts of ten seconds' worth); past it
-    a replay is a 429 before any work, and the rest of the API still answers."""
+    a replay is a 429 before any work, and the rest of the API still answers. (The
+    limits' clock stands still: however long the first replay takes, nothing refills.)"""
     from cardhall.conformance import random_playout
     from cardhall.record import Record
     from cardhall.registry import make_game
@@ -1791,9 +1792,12 @@ def test_abuse_benchmark_smoke() -> None:
     assert figures["rss_before_mb"] and figures["rss_after_mb"]
 
 
-def test_illegal_actions_cost_a_seat_more_of_its_action_rate(tmp_path: Path) -> None:
+def test_illegal_actions_cost_a_seat_more_of_its_action_rate(
+    tmp_path: Path, stopped_clock: Clock
+) -> None:
     """A legal action costs one of the seat's action tokens, an illegal one five: four
-    legal actions fit in a burst of four, one illegal action uses the burst up."""
+    legal actions fit in a burst of four, one illegal action uses the burst up. (The
+    limits' clock stands still: no token comes back between the requests.)"""
     with limited(tmp_path, actions_per_second=2.0) as c:
         table, tokens = two_humans(c)
 
