@@ -1709,14 +1709,11 @@ def test_spectators_at_one_version_are_told_each_update_once(
 
 
 def test_api_requests_per_address_are_limited_before_any_route(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, stopped_clock: Clock
 ) -> None:
     """Past ``requests_per_second`` (bursts of four times as many) an address's API
     requests are a 429 and its WebSocket connections are refused; the page is not.
     (The limits' clock stands still: nothing refills however slowly the test runs.)"""
-    from cardhall.web import limits
-
-    monkeypatch.setattr(limits, "clock", lambda: 1000.0)
     with limited(tmp_path, requests_per_second=2.0, refusal_pause=0.0) as c:
         codes = [c.get("/api/games").status_code for _ in range(12)]
         assert codes == [200] * 8 + [429] * 4
