@@ -212,6 +212,36 @@ def test_an_automatic_shuffle_is_random_shuffle_seeded_from_the_seed_and_its_ind
     assert state.chance.used == HighCard().new_state(seed=4).chance.used
 
 
+def test_sorted_cards_is_sorted_for_cards_and_anything_else() -> None:
+    """The shuffles' sort marks distinct card indexes and sorts everything else: the same
+    list as sorted(), holding the objects given."""
+    from cardhall.cards import FRENCH_DECK
+    from cardhall.engine import sorted_cards
+
+    rng = random.Random(5)
+    cases: list[list[Any]] = [
+        list(RAILOG_DECK),
+        list(FRENCH_DECK),
+        list(range(96)),
+        list(range(200, 300)),  # past the marked range
+        [5, 3, 9, 3, 1, 7, 2, 8, 0],  # twice the same index
+        [-1, 4, 2, 9, 8, 7, 6, 5],
+        [True, 3, 2, 1, 0, 5, 6, 7, 9],  # a bool is not a card
+        [f"x{k}" for k in range(12)],
+        [RAILOG_DECK[k] for k in (4, 2)],
+        [],
+    ]
+    for items in cases:
+        for _ in range(3):
+            rng.shuffle(items)
+            ours = sorted_cards(iter(items))
+            assert ours == sorted(items)
+            assert [type(c) for c in ours] == [type(c) for c in sorted(items)]
+    deck = list(RAILOG_DECK)
+    rng.shuffle(deck)
+    assert all(a is b for a, b in zip(sorted_cards(deck), RAILOG_DECK, strict=True))
+
+
 def test_choose_uniform_draws_as_rng_choice_and_randrange() -> None:
     """choose_uniform picks with the compiled randbelow for a plain random.Random: the same
     pick and the generator left in the same place as rng.choice (no range) or

@@ -60,7 +60,6 @@ from cardhall.cards import (
 )
 from cardhall.engine import (
     COMPILED,
-    SPECTATOR,
     Action,
     Chance,
     Event,
@@ -543,7 +542,6 @@ class YamiroState(State):
         n = game.players
         self.n = n
         self.solitaire = n == 1
-        self._outsiders = _OUTSIDERS[n]
         self.must_have_winner = bool(opts["must_have_winner"])
         self.anytime = bool(opts["deiskatun_anytime"])
         self.reshuffle = bool(opts["reshuffle_discards"])
@@ -742,38 +740,27 @@ class YamiroState(State):
         return self.results
 
     def _build_told(self) -> None:
-        """The told events as :class:`Event` values: a result's summary written first,
-        and the hot paths' short entries (a code, then what it needs: see
-        :data:`_TURNED_UP`) made the events they stand for."""
         self._fill_results()  # a told result event holds its summary
-        told = self._told
-        full: list[tuple[Any, ...]] = []
-        text = _TEXT
-        for t in told:
-            code = t[0]
-            if type(code) is str:  # a full entry (kind, seat, data, to)
-                full.append(t)
-            elif code == _PLAYED:
-                seat, card, drawn = t[1], t[2], t[3]
-                private = {"card": text[card], "drew": text[drawn] if drawn >= 0 else None}
-                full.append(("play", seat, private, _INSIDERS[seat]))
-                public = {"card": text[card], "drew": drawn >= 0}
-                full.append(("play", seat, public, self._outsiders[seat]))
-            elif code == _DREW:
-                seat = t[1]
-                full.append(("draw", seat, {"card": text[t[2]]}, _INSIDERS[seat]))
-                full.append(("draw", seat, {"card": None}, self._outsiders[seat]))
-            elif code == _TURNED_UP:
-                full.append(("turn", DECK_SEAT, {"card": text[t[1]]}, None))
-            elif code == _PLAYED_ALONE:
-                full.append(("play", 0, {"card": text[t[1]]}, None))
-            else:  # _DEALT
-                seat = t[1]
-                cards = {"cards": [text[c] for c in t[2]]}
-                full.append(("deal", seat, cards, _INSIDERS[seat]))
-                full.append(("deal", seat, {"count": HAND_SIZE}, self._outsiders[seat]))
-        self._told = full
         super()._build_told()
+
+    def _expand_told(self, entry: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The events of the hot paths' short entries (see :data:`_TURNED_UP`)."""
+        text = _TEXT
+        code = entry[0]
+        if code == _PLAYED:
+            seat, card, drawn = entry[1], entry[2], entry[3]
+            private = {"card": text[card], "drew": text[drawn] if drawn >= 0 else None}
+            return self._private_pair(
+                "play", seat, private, {"card": text[card], "drew": drawn >= 0}
+            )
+        if code == _DREW:
+            return self._private_pair("draw", entry[1], {"card": text[entry[2]]}, {"card": None})
+        if code == _TURNED_UP:
+            return [("turn", DECK_SEAT, {"card": text[entry[1]]}, None)]
+        if code == _PLAYED_ALONE:
+            return [("play", 0, {"card": text[entry[1]]}, None)]
+        cards = {"cards": [text[c] for c in entry[2]]}  # _DEALT
+        return self._private_pair("deal", entry[1], cards, {"count": HAND_SIZE})
 
     # -- protocol ----------------------------------------------------------------------
 
@@ -1002,7 +989,6 @@ class YamiroState(State):
         other.history = self.history.copy()
         other.n = self.n
         other.solitaire = self.solitaire
-        other._outsiders = self._outsiders
         other.must_have_winner = self.must_have_winner
         other.anytime = self.anytime
         other.reshuffle = self.reshuffle
@@ -1091,7 +1077,3 @@ class YamiroState(State):
 
 _ACTORS: Final[dict[int, frozenset[int]]] = {s: frozenset((s,)) for s in range(4)}
 _ACTORS[-1] = frozenset()
-_INSIDERS: Final[tuple[frozenset[int], ...]] = tuple(frozenset((s,)) for s in range(4))
-_OUTSIDERS: Final[dict[int, tuple[frozenset[int], ...]]] = {
-    n: tuple(frozenset(range(n)) - {s} | {SPECTATOR} for s in range(n)) for n in (1, 2, 4)
-}

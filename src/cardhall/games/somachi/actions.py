@@ -65,6 +65,20 @@ OPENERS: Final[tuple[tuple[int, int], ...]] = tuple(
 OPENERS_AFO: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(CARD_OF[x][r] for r in (ALAK, ARL, DEISKATUN, ARLAS)) for x in range(8)
 )
+#: Short entries the hot paths tell events by (``State._told``; made events when read,
+#: :meth:`SomachiState._expand_told`): ``(T_CARD, kind, seat, card)`` an event whose data
+#: is the card; ``(T_DREW, kind, seat, card, deck_size)`` a card drawn unseen (the seat's
+#: own side with the card, everyone else's without); ``(T_TAKE, seat, card,
+#: discard_size)`` the discard pile's top taken; ``(T_DEALT, seat, cards)`` a hand dealt;
+#: ``(T_HAND_END, entry, tallies, piles)`` a hand's end (its :attr:`hand_log` entry, the
+#: tallies after it, each seat's piles as they lay); ``(T_GAME,)`` the game's start.
+T_CARD: Final = 0
+T_DREW: Final = 1
+T_TAKE: Final = 2
+T_DEALT: Final = 3
+T_HAND_END: Final = 4
+T_GAME: Final = 5
+
 #: ``actors()`` answers, built once.
 NOBODY: Final[frozenset[int]] = frozenset()
 ALONE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((s,)) for s in range(8))

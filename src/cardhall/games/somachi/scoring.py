@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardhall.cards import ALAK, RANK
 from cardhall.engine import Outcome
-from cardhall.games.somachi.actions import MAX_HANDS, TARGET_POINTS, D
+from cardhall.games.somachi.actions import MAX_HANDS, T_HAND_END, TARGET_POINTS, D
 
 if TYPE_CHECKING:
     from cardhall.games.somachi.state import SomachiState
@@ -71,8 +71,8 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     st.hand_log.append(entry)
     if not st.quiet:  # a silenced world (search) builds no event
         # the tableaus as the hand ended (they are cleared next), for whoever shows it
-        tableaus = [[[str(c) for c in pile] for pile in st.piles(s)] for s in range(n)]
-        st._emit("hand_end", None, **entry, tallies=list(st.tallies), tableaus=tableaus)
+        piles = tuple([st._piles(s) for s in range(n)])
+        st._told.append((T_HAND_END, entry, tuple(st.tallies), piles))
     # cleanup
     for s in range(n):
         st.removed_priv[s].extend(st.hands[s])

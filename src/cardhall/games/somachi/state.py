@@ -45,6 +45,12 @@ from cardhall.games.somachi.actions import (
     NEED_NAMES,
     NOBODY,
     QUIET,
+    T_CARD,
+    T_DEALT,
+    T_DREW,
+    T_GAME,
+    T_HAND_END,
+    T_TAKE,
     D,
 )
 from cardhall.games.somachi.gambling import apply_money, catch_up, challenge_step, match_stay_bets
@@ -377,7 +383,8 @@ class SomachiState(State):
 
     def _first_deck(self, order: list[RailogCard]) -> None:
         self.deck = order[::-1]
-        self._emit("game", None, players=self.players, options=dict(self.game.options))
+        if not self.quiet:
+            self._told.append((T_GAME,))
         start_hand(self)
 
     # ------------------------------------------------------------------ protocol
@@ -555,7 +562,34 @@ class SomachiState(State):
             self.pub[seat] |= 1 << c
             self._emit(kind, seat, card=c, deck_size=size)
         elif not self.quiet:
-            self._emit_private(kind, seat, {"card": c, "deck_size": size}, {"deck_size": size})
+            self._told.append((T_DREW, kind, seat, c, size))
+
+    def _tell_card(self, kind: str, seat: int, c: RailogCard) -> None:
+        """Tell the event ``kind`` of ``seat`` whose data is the card ``c``."""
+        if not self.quiet:
+            self._told.append((T_CARD, kind, seat, c))
+
+    def _expand_told(self, entry: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The events of the hot paths' short entries (see ``actions.T_CARD``)."""
+        code = entry[0]
+        if code == T_CARD:
+            return [(entry[1], entry[2], {"card": entry[3]}, None)]
+        if code == T_DREW:
+            c, size = entry[3], entry[4]
+            private = {"card": c, "deck_size": size}
+            return self._private_pair(entry[1], entry[2], private, {"deck_size": size})
+        if code == T_TAKE:
+            return [("take", entry[1], {"card": entry[2], "discard_size": entry[3]}, None)]
+        if code == T_DEALT:
+            cards = entry[2]
+            private = {"cards": sorted(cards)}
+            return self._private_pair("deal", entry[1], private, {"count": len(cards)})
+        if code == T_HAND_END:
+            tableaus = [[[str(c) for c in pile] for pile in piles] for piles in entry[3]]
+            data = {**entry[1], "tallies": list(entry[2]), "tableaus": tableaus}
+            return [("hand_end", None, data, None)]
+        options = dict(self.game.options)  # T_GAME
+        return [("game", None, {"players": self.players, "options": options}, None)]
 
     def _place_pile(self, seat: int, c: RailogCard) -> None:
         self.tab[seat].append(c)

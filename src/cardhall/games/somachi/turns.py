@@ -27,6 +27,8 @@ from cardhall.games.somachi.actions import (
     K_OWE,
     K_RAISE,
     K_STAY,
+    T_DEALT,
+    T_TAKE,
 )
 from cardhall.games.somachi.tasks import (
     AFTER_OPENING,
@@ -97,8 +99,9 @@ def deal(st: SomachiState, k: int) -> None:
             st.tasks.append(Deal(k))  # again, once the reshuffle is given
             return
         k += 1
-    for s in order:
-        st._emit_private("deal", s, {"cards": sorted(st.hands[s])}, {"count": len(st.hands[s])})
+    if not st.quiet:
+        for s in order:
+            st._told.append((T_DEALT, s, tuple(st.hands[s])))
     st.trig = []
 
 
@@ -137,7 +140,7 @@ def open_pile(st: SomachiState, seat: int, c: RailogCard) -> None:
     a collect window; the opening draw follows."""
     st._from_hand(seat, c)
     st._place_pile(seat, c)
-    st._emit("open", seat, card=c)
+    st._tell_card("open", seat, c)
     if RANK[c] == ARL:
         sweep(st, seat, SUIT_INDEX[c])
     else:
@@ -158,7 +161,8 @@ def open_draw(st: SomachiState, seat: int) -> None:
         st.disc_by.pop()
         st.hands[seat].append(d)
         st.pub[seat] |= 1 << d
-        st._emit("take", seat, card=d, discard_size=len(st.discard))
+        if not st.quiet:
+            st._told.append((T_TAKE, seat, d, len(st.discard)))
         trig_w1(st)
     tasks = st.tasks
     tasks.append(FLUSH[seat])
@@ -227,7 +231,8 @@ def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
         st.hands[seat].append(c)
         st.pub[seat] |= 1 << c
         st.taken = c
-        st._emit("take", seat, card=c, discard_size=len(st.discard))
+        if not st.quiet:
+            st._told.append((T_TAKE, seat, c, len(st.discard)))
         trig_w1(st)
 
 
@@ -277,7 +282,7 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         st.taken = -1
         st.discard.append(c)
         st.disc_by.append(seat)
-        st._emit("discard", seat, card=c)
+        st._tell_card("discard", seat, c)
         trig_w1(st)
         tasks.append(NEXT_TURN)
         tasks.append(FLUSH[seat])
@@ -300,7 +305,7 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
             c = action.arg
             st._from_hand(seat, c)
             st._place_pile(seat, c)
-            st._emit("play", seat, card=c)
+            st._tell_card("play", seat, c)
             tasks.append(PLAY_EFFECT[seat][c])
         if st.gambling and st.money is not None and st.money.stacks[seat] > 0:
             st.need = (K_STAY, seat)
