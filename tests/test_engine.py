@@ -229,6 +229,8 @@ def test_sorted_cards_is_sorted_for_cards_and_anything_else() -> None:
         [True, 3, 2, 1, 0, 5, 6, 7, 9],  # a bool is not a card
         [f"x{k}" for k in range(12)],
         [RAILOG_DECK[k] for k in (4, 2)],
+        [RAILOG_DECK[3], *RAILOG_DECK[:10]],  # a card twice
+        [*RAILOG_DECK[:10], 3],  # a card and a plain int
         [],
     ]
     for items in cases:

@@ -599,10 +599,10 @@ class Chance:
 
 
 def sorted_cards(cards: Iterable[Any]) -> list[Any]:
-    """``sorted(cards)``, faster for what games shuffle: distinct card indexes below 256
-    (ints, Railog and French cards, which order as their index) are put in order by
-    marking each index, where a sort compares card objects one Python comparison at a
-    time. Anything else is sorted.
+    """``sorted(cards)``, faster for what games shuffle: distinct Railog or French cards
+    (which order as their index) are put in order by marking each index, where a sort
+    compares card objects one Python comparison at a time. Anything else (plain ints
+    included: their sort is fast) is sorted.
 
     >>> from cardhall.cards import RAILOG_DECK
     >>> sorted_cards(reversed(RAILOG_DECK)) == list(RAILOG_DECK)
@@ -613,16 +613,25 @@ def sorted_cards(cards: Iterable[Any]) -> list[Any]:
     items = list(cards)
     if len(items) < 8:
         return sorted(items)
-    slots: list[Any] = [None] * 256
+    kind = type(items[0])
+    if kind is not RailogCard and kind is not FrenchCard:
+        return sorted(items)
+    slots: list[Any] = [None] * 96
+    top = 0
     for c in items:
-        kind = type(c)
-        if kind is not RailogCard and kind is not int and kind is not FrenchCard:
+        if type(c) is not kind:
             return sorted(items)
         index: int = c
-        if not 0 <= index < 256 or slots[index] is not None:  # out of range, or twice
+        if index >= top:
+            top = index + 1
+            if top > len(slots):  # pragma: no cover - every deck has 96 cards at most
+                return sorted(items)
+        elif index < 0:  # pragma: no cover - not a card's index
+            return sorted(items)
+        if slots[index] is not None:  # the same card twice
             return sorted(items)
         slots[index] = c
-    return [c for c in slots if c is not None]
+    return [slots[i] for i in range(top) if slots[i] is not None]
 
 
 def _ordered(pool: list[Any], order: Sequence[Any]) -> list[Any] | None:
