@@ -43,6 +43,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "cardhall.bots.yamiro",
     "cardhall.bots.somachi",
     "cardhall.bots.getha",
+    "cardhall.interop.actions",
     "cardhall.interop.tensor",
     "cardhall.interop.abstrac",
     "cardhall.interop.getha",

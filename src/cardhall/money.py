@@ -69,7 +69,8 @@ MODES = ("side_pots", "whole_pot")
 # Small immutable values as named tuples: built on every settlement (a search settles a
 # deal in most of its simulations), a named tuple costs a fraction of a frozen dataclass
 # (whose generated ``__init__`` sets each field through ``object.__setattr__``, in Python
-# even in the compiled build).
+# even in the compiled build). This module makes them with ``tuple.__new__(Cls, fields)``
+# (the fields in order): a named tuple's own ``__new__`` is a Python function too.
 class Pot(NamedTuple):
     """A pot: ``amount`` chips that only the ``eligible`` seats (ascending) may win."""
 
@@ -172,7 +173,7 @@ def build_pots(
         return []
     if mode == "whole_pot":
         amount = sum(totals) + carry
-        return [Pot(amount, tuple(live))] if amount else []
+        return [tuple.__new__(Pot, (amount, tuple(live)))] if amount else []
     levels = sorted({totals[p] for p in live})
     pots: list[Pot] = []
     prev = 0
@@ -183,7 +184,9 @@ def build_pots(
         if i == len(levels) - 1:
             amount += sum(t - level for p, t in enumerate(totals) if t > level and not unfolded[p])
         if amount:
-            pots.append(Pot(amount, tuple(p for p in live if totals[p] >= level)))
+            pots.append(
+                tuple.__new__(Pot, (amount, tuple([p for p in live if totals[p] >= level])))
+            )
         prev = level
     return pots
 
@@ -255,6 +258,17 @@ class Money:
 
     def pots(self) -> list[Pot]:
         """The pots as they stand (see :func:`build_pots`)."""
+        totals = self.totals
+        dealt = self.dealt
+        folded = self.folded
+        live = [p for p in range(len(totals)) if dealt[p] and not folded[p]]
+        if live:
+            # The usual case, without building levels: every live seat has put in the same
+            # (or one whole pot): then the one pot holds every chip, and build_pots gives it.
+            level = totals[live[0]]
+            if self.mode == "whole_pot" or all(totals[p] == level for p in live):
+                amount = sum(totals) + self.carry
+                return [tuple.__new__(Pot, (amount, tuple(live)))] if amount else []
         return build_pots(
             self.totals,
             [d and not f for d, f in zip(self.dealt, self.folded, strict=True)],
@@ -352,7 +366,7 @@ class Money:
                     f"pot {i} has the single eligible seat {pot.eligible[0]} and goes back to it"
                 )
             shares = split(pot.amount, won_t, odd_from, len(self.stacks)) if won_t else {}
-            results.append(PotResult(pot, won_t, shares))
+            results.append(tuple.__new__(PotResult, (pot, won_t, shares)))
         # all checks passed: mutate
         received = [0] * len(self.stacks)
         carried = 0
@@ -365,7 +379,7 @@ class Money:
             self.stacks[p] += chips
         self.carry = carried
         self._end_deal()
-        return Settlement(tuple(results), tuple(received), carried)
+        return tuple.__new__(Settlement, (tuple(results), tuple(received), carried))
 
     def settle_by(
         self, decide: Callable[[tuple[int, ...]], Sequence[int]], odd_from: int

@@ -1459,22 +1459,27 @@ class GethaState(State):
         n = self.game.players
         live = [money.is_live(p) for p in range(n)]
         betting = self.phase == BET  # "put" and "cur" are this betting round's
+        # each GethaSeat made from its fields in order by tuple.__new__ (a named tuple's
+        # own __new__ is a Python function, with 13 arguments)
         seats = tuple(
             [
-                GethaSeat(
-                    stack=money.stacks[p],
-                    total=money.totals[p],
-                    put=money.put[p] if betting else 0,
-                    dealt=money.dealt[p],
-                    folded=money.dealt[p] and not live[p],
-                    all_in=money.is_all_in(p),
-                    cards=len(self.hand[p]) + len(self.played[p]) + len(self.reserve[p]),
-                    discarded=self.discarded[p] if self.discarded[p] >= 0 else None,
-                    chosen=self.phase == SELECT and self.choice[p] is not None,
-                    played_count=len(self.played[p]) if self.selected else None,
-                    reserve_count=len(self.reserve[p]) if self.selected else None,
-                    folded_count=len(self.folded[p]),
-                    played=_cards_of(sorted(self.played[p])) if self.revealed and live[p] else None,
+                tuple.__new__(
+                    GethaSeat,
+                    (
+                        money.stacks[p],  # stack
+                        money.totals[p],  # total
+                        money.put[p] if betting else 0,  # put
+                        money.dealt[p],  # dealt
+                        money.dealt[p] and not live[p],  # folded
+                        money.is_all_in(p),  # all_in
+                        len(self.hand[p]) + len(self.played[p]) + len(self.reserve[p]),  # cards
+                        self.discarded[p] if self.discarded[p] >= 0 else None,  # discarded
+                        self.phase == SELECT and self.choice[p] is not None,  # chosen
+                        len(self.played[p]) if self.selected else None,  # played_count
+                        len(self.reserve[p]) if self.selected else None,  # reserve_count
+                        len(self.folded[p]),  # folded_count
+                        _cards_of(sorted(self.played[p])) if self.revealed and live[p] else None,
+                    ),
                 )
                 for p in range(n)
             ]

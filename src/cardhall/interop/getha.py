@@ -42,7 +42,7 @@ import numpy as np
 
 from cardhall.engine import Event, State
 from cardhall.games.getha import GethaObservation
-from cardhall.interop.spec import Research, Spec, register_spec, view_of
+from cardhall.interop.spec import Research, Spec, register_spec
 from cardhall.interop.tensor import RAILOG_CARD, Encoder, KeptRun, card_labels, cells, fixed
 from cardhall.money import split
 
@@ -89,7 +89,7 @@ class GethaSpec(Spec):
         chips (its natural end, one seat holding every chip, was not reached)."""
         if not state.is_over:
             return False
-        return sum(1 for s in view_of(state)["seats"] if s["stack"] > 0) > 1
+        return sum(1 for s in _public(state).seats if s.stack > 0) > 1
 
     def tokens(self, decisions: int) -> int:
         """Most history tokens (see :class:`GethaEncoder`): one per decision, and per
@@ -117,16 +117,24 @@ class GethaSpec(Spec):
             outcome = state.outcome()
             assert outcome is not None
             return tuple(outcome.payoffs)
-        view = view_of(state)
+        seen = _public(state)
         n = self.game.players
-        stacks = [s["stack"] + s["total"] for s in view["seats"]]
-        carry = int(view["carry"])
+        stacks = [s.stack + s.total for s in seen.seats]
+        carry = seen.carry
         if carry:
-            seats = [p for p in range(n) if stacks[p] > 0] or list(view["order"]) or list(range(n))
-            for p, chips in split(carry, seats, (view["dealer"] + 1) % n, n).items():
+            seats = [p for p in range(n) if stacks[p] > 0] or list(seen.order) or list(range(n))
+            for p, chips in split(carry, seats, (seen.dealer + 1) % n, n).items():
                 stacks[p] += chips
         start = int(self.game.options["chips"])
         return tuple(float(s - start) for s in stacks)
+
+
+def _public(state: State) -> GethaObservation:
+    """The spectator's observation (public data, as ``view_of`` gives it as JSON, without
+    rendering a view: kept for the moment, shared with the seats' observations)."""
+    seen = state.observe(None)
+    assert isinstance(seen, GethaObservation)
+    return seen
 
 
 # --------------------------------------------------------------------------- tensors
@@ -471,8 +479,9 @@ class GethaEncoder(Encoder):
         self._showdown(view.showdown, "showdown", mv)
         last = view.last_deal
         if last is not None:
-            part = dict(last)  # plain values: a kept run pickles (a mappingproxy does not)
-            if self._last_deal.restore(part, mv):  # the same last deal as lately
+            # the same last deal as lately (a kept dict compares equal to a read-only view
+            # of an equal one; it keeps a plain copy: a kept run pickles, a mappingproxy not)
+            if self._last_deal.restore(last, mv):
                 return
             base = at["last_deal"]
             mv[base] = 1.0
@@ -486,7 +495,7 @@ class GethaEncoder(Encoder):
             for q, amount in enumerate(fixed(last["stacks"], n, "stacks")):
                 mv[stacks + q] = amount / chips
             self._showdown(last["steps"], "last_deal.steps", mv)
-            self._last_deal.keep(part, out)
+            self._last_deal.keep(dict(last), out)
 
     def encode_private(self, view: GethaObservation, seat: int, out: np.ndarray) -> None:
         mv = cells(out)
