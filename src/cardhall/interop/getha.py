@@ -449,25 +449,38 @@ class GethaEncoder(Encoder):
         showing = view.phase == "replace"
         for q, info in enumerate(fixed(view.seats, n, "seats")):
             start = self._seat_start[q]
-            discarded = info.discarded
-            played_count = info.played_count
-            reserve_count = info.reserve_count
-            mv[start] = info.stack / chips
-            mv[start + 1] = info.total / chips
-            mv[start + 2] = info.put / chips
-            mv[start + 3] = float(info.dealt)
-            mv[start + 4] = float(info.folded)
-            mv[start + 5] = info.cards / 96
+            # a GethaSeat's fields in order (unpacked natively, where each name is a look-up)
+            (
+                stack,
+                total,
+                put,
+                dealt,
+                folded,
+                _all_in,
+                cards,
+                discarded,
+                chosen,
+                played_count,
+                reserve_count,
+                folded_count,
+                played,
+            ) = info
+            mv[start] = stack / chips
+            mv[start + 1] = total / chips
+            mv[start + 2] = put / chips
+            mv[start + 3] = float(dealt)
+            mv[start + 4] = float(folded)
+            mv[start + 5] = cards / 96
             mv[start + 6] = 0.0 if discarded is None else (discarded + 1) / 7
-            mv[start + 7] = float(info.chosen)
+            mv[start + 7] = float(chosen)
             mv[start + 8] = 0.0 if played_count is None else (played_count + 1) / 97
             mv[start + 9] = 0.0 if reserve_count is None else (reserve_count + 1) / 97
-            mv[start + 10] = info.folded_count / 96
-            if info.played is not None:  # shown at the reveal, while the seat is in
-                if not showing or not info.dealt or info.folded:
+            mv[start + 10] = folded_count / 96
+            if played is not None:  # shown at the reveal, while the seat is in
+                if not showing or not dealt or folded:
                     raise ValueError(f"seats[{q}].played: no showdown shows them")
                 played_by = self._played_by[q]
-                for card in info.played:
+                for card in played:
                     mv[played_by + _card(card)] = 1.0
         extras = view.extra_hands
         if len(extras) > 2:
@@ -512,11 +525,12 @@ class GethaEncoder(Encoder):
         part = (hand, played, reserve, discards, folded, view.choice)
         if kept.restore(part, mv):  # the seat's cards did not move since it was last encoded
             return
-        mv[self._private_at[0] + seat] = 1.0
-        for base, cards in zip(
-            self._private_at[1:6], (hand, played, reserve, discards, folded), strict=True
-        ):
-            for card in cards:
+        at = self._private_at
+        mv[at[0] + seat] = 1.0
+        zones = (hand, played, reserve, discards, folded)  # the blocks at[1] .. at[5]
+        for z in range(5):
+            base = at[z + 1]
+            for card in zones[z]:
                 mv[base + _card(card)] = 1.0
         if view.choice is not None:
             choice = self._private_at[-1]

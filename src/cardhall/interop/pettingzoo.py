@@ -70,6 +70,10 @@ __all__ = ["env", "env_id", "parallel_env", "parallel_raw_env", "raw_env", "regi
 VERSION = 0
 
 
+#: What an action id may be (a tuple: ``int | np.integer`` is made again at each test).
+_INTEGERS = (int, np.integer)
+
+
 class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
     """The unwrapped AEC environment of one cardhall game configuration.
 
@@ -212,11 +216,15 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             return
         st = self._require_state()
         seat = self._seat[agent]
-        if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if action is None or isinstance(action, bool) or not isinstance(action, _INTEGERS):
             raise IllegalActionError(seat, action, "an action must be an integer id")
         ids, actions = self._legal(st, seat)
-        if int(action) in ids:  # one of the legal actions listed now
-            st.apply_unchecked(seat, actions[ids.index(int(action))])
+        try:
+            at = ids.index(int(action))  # one of the legal actions listed now (one scan)
+        except ValueError:
+            at = -1
+        if at >= 0:
+            st.apply_unchecked(seat, actions[at])
         else:  # both raise before any change, naming what is wrong
             st.apply(seat, self.space.action(st, seat, int(action)))
         self._cumulative_rewards[agent] = 0.0
@@ -391,7 +399,7 @@ class parallel_raw_env(ParallelEnv[str, dict[str, np.ndarray], int]):
     def _legal_choice(self, st: State, seat: int, actions: dict[str, Any]) -> Action:
         agent = self.possible_agents[seat]
         action = actions.get(agent)
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if isinstance(action, bool) or not isinstance(action, _INTEGERS):
             raise IllegalActionError(seat, action, f"{agent} may act: give it an action id")
         legal = self.aec.space.legal(st, seat)
         if int(action) not in legal:
