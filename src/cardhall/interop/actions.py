@@ -56,11 +56,11 @@ class ActionSpace:
         #: The id of each plain action met so far (a game's plain actions are finitely
         #: many: one per id), so that listing the legal ids costs a look-up per action.
         self._ids: dict[Legal, int] = {}
-        #: Lists of plain actions met lately, with their ids, by length and first action
-        #: (the object: kept alive here, so its id names it): a game often lists the same
-        #: actions again (Getha's 255 discards, its selections of each set of suits held),
-        #: and comparing a list of the same objects costs less than looking each one up.
-        self._last: dict[tuple[int, int], tuple[list[Legal], list[int]]] = {}
+        #: Lists of plain actions met lately, with their ids, by length, first and last
+        #: action (the objects: kept alive here, so their ids name them): a game often lists
+        #: the same actions again (Getha's 255 discards, its selections of each set of suits
+        #: held), and comparing a list of the same objects costs less than looking each one up.
+        self._last: dict[tuple[int, int, int], tuple[list[Legal], list[int]]] = {}
 
     def name(self, action_id: int) -> str:
         """A text for an id that needs no state: the notation of a plain action, or the
@@ -82,7 +82,7 @@ class ActionSpace:
         list (:meth:`legal` sorts them): what an action mask needs, at less cost. The same
         actions listed again give the same list of ids (the same object: do not change it)."""
         legal = state.legal_actions(seat)
-        key = (len(legal), id(legal[0]) if legal else 0)
+        key = (len(legal), id(legal[0]), id(legal[-1])) if legal else (0, 0, 0)
         last = self._last.get(key)
         if last is not None and last[0] == legal:  # the same list as lately (same objects)
             return last[1], cast(list[Action], legal)
