@@ -298,20 +298,26 @@ def test_hidden_cards_never_reach_other_seats(client: TestClient, peek: type[Pee
         for s, w in socks.items():
             w.send_json({"type": "hello", "table": tid, "token": tokens[s]})
         over = {0: False, 2: False}
+        seen = {0: -1, 2: -1}  # the newest version each socket was sent
         n = 0
         while not all(over.values()):
+            # Read each socket up to the version the table is at (a frame is sure to come
+            # until then; how many frames each gets varies with batching, so reading them
+            # in turns could wait on one while the other held the move the game needs).
+            current = int(client.get(f"/api/tables/{tid}").json()["version"])
             for s, w in socks.items():
-                if over[s]:
-                    continue
-                raw = w.receive_text()
-                m = json.loads(raw)
-                frames[s].append((m.get("version", -1), raw))
-                v = m.get("view")
-                if v:
-                    over[s] = v["over"]
-                    if v["legal"]:
-                        n += 1
-                        w.send_json({"type": "action", "action": v["legal"][0], "id": str(n)})
+                while not over[s] and seen[s] < current:
+                    raw = w.receive_text()
+                    m = json.loads(raw)
+                    frames[s].append((m.get("version", -1), raw))
+                    if m["type"] in ("sync", "update"):  # an ack's version is not a frame's
+                        seen[s] = max(seen[s], m["version"])
+                    v = m.get("view")
+                    if v:
+                        over[s] = v["over"]
+                        if v["legal"] and seen[s] >= current:
+                            n += 1
+                            w.send_json({"type": "action", "action": v["legal"][0], "id": str(n)})
     rec = Record.from_dict(client.get(f"/api/tables/{tid}/record").json())
     # replay to each version and check that no frame shows a card another seat holds
     full = replay(rec)
