@@ -347,25 +347,22 @@ def test_reconnect_gets_the_gap_or_a_full_sync(client: TestClient) -> None:
     t = new_table(client, "abstrac", bots=["random"])
     tid, tok = t["table_id"], t["token"]
     client.post(f"/api/tables/{tid}/start", headers=auth(tok))
-    now = 0
-    while now < 6:  # play through REST; the bot answers each move
-        v = client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json()
-        if (
-            v["view"]["legal"]
-            and v["version"] == client.get(f"/api/tables/{tid}").json()["version"]
-        ):
-            client.post(
-                f"/api/tables/{tid}/actions",
-                headers=auth(tok),
-                json={"action": v["view"]["legal"][0]},
-            )
-        now = v["version"]
-        time.sleep(0.01)
-    while True:  # let the bot finish: then nothing moves until we act
-        v = client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json()
-        if v["view"]["legal"]:
-            break
-        time.sleep(0.01)
+
+    def my_turn() -> dict[str, Any] | None:
+        """Our view when the bot has answered and it is our turn (None until then)."""
+        v: dict[str, Any] = client.get(f"/api/tables/{tid}/view", headers=auth(tok)).json()
+        current = client.get(f"/api/tables/{tid}").json()["version"]
+        return v if v["view"]["legal"] and v["version"] == current else None
+
+    # play through REST, each move once the bot has answered the one before: every wait is
+    # bounded, and each round moves the game on (our move and the bot's answer)
+    v = eventually(my_turn, "our first turn")
+    while v["version"] < 6:
+        r = client.post(
+            f"/api/tables/{tid}/actions", headers=auth(tok), json={"action": v["view"]["legal"][0]}
+        )
+        assert r.status_code == 200, r.text
+        v = eventually(my_turn, f"our turn after version {v['version']}")
     now = v["version"]
     assert now >= 6
     # a short gap: the missed updates, in order, then the current view

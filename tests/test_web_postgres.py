@@ -128,6 +128,31 @@ def test_pg_game_with_bots_to_the_end_and_record(pg_url: str) -> None:
     assert state.is_over and len(rec.get("reshuffles", [])) == len(state.deals) - 1  # type: ignore[attr-defined]
 
 
+def test_pg_stopping_the_server_ends_its_listener_and_its_connections(
+    pg_url: str, pg_admin: str
+) -> None:
+    """The LISTEN thread is joined when the app stops: no connection of the stopped server
+    is left on the database (it used to linger up to a second after the stop)."""
+    name = pg_url.partition("?")[0].rsplit("/", 1)[1]
+
+    def connections() -> int:
+        with psycopg.connect(pg_admin, autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)
+            ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    app = create_app(pg_url)
+    with TestClient(app) as c:
+        assert c.get("/api/tables").status_code == 200
+        listener = app.state.hub.listener
+        assert listener is not None and listener.is_alive()
+        eventually(lambda: connections() >= 1, "the LISTEN connection opened")
+    assert not listener.is_alive()
+    assert connections() == 0
+
+
 def test_pg_two_processes_share_notices_and_keep_one_order(pg_url: str, tmp_path: Path) -> None:
     migrate(pg_url)
     a = Server(pg_url, log=tmp_path / "a.log").start()

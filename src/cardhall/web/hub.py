@@ -36,6 +36,9 @@ RESTART_GRACE = 10.0
 WATCHERS_DELAY = 0.2
 #: Tables whose last noticed version this process remembers (the most recent ones).
 HINTS_KEPT = 100_000
+#: PostgreSQL: the longest the LISTEN thread waits for a notice before it looks whether
+#: the server is stopping (so stopping waits at most this long for it).
+LISTEN_WAIT = 1.0
 
 
 class Hub:
@@ -72,6 +75,8 @@ class Hub:
         self._flushing: set[str] = set()  # tables whose sockets are being brought up to date
         self._again: set[str] = set()
         self._stop = threading.Event()
+        #: PostgreSQL: the thread that LISTENs for other processes' notices (joined at stop)
+        self.listener: threading.Thread | None = None
         self._background: set[asyncio.Future[Any]] = set()
         # the last (version, lobby revision) noticed per table, for the most recent tables
         self._hints: Recent[str, tuple[int, int]] = Recent(HINTS_KEPT)
@@ -87,7 +92,8 @@ class Hub:
         self.tasks.append(asyncio.create_task(self.autoplay.timer_loop()))
         self.tasks.append(asyncio.create_task(self._checkpoint_loop()))
         if self.service.db.postgres:
-            threading.Thread(target=self._listen_pg, daemon=True).start()
+            self.listener = threading.Thread(target=self._listen_pg, daemon=True)
+            self.listener.start()
         else:
             self.tasks.append(asyncio.create_task(self._poll_loop()))
 
@@ -100,6 +106,8 @@ class Hub:
         for conns in list(self.conns.values()):
             for conn in list(conns):
                 conn.close(1012)
+        if self.listener is not None:  # it sees the stop within one LISTEN_WAIT
+            await asyncio.to_thread(self.listener.join, LISTEN_WAIT + 5.0)
 
     # ------------------------------------------------------------------ bus
 
@@ -270,14 +278,14 @@ class Hub:
                 with psycopg.connect(url, autocommit=True) as pg:
                     pg.execute("LISTEN cardhall")
                     while not self._stop.is_set():
-                        for note in pg.notifies(timeout=1.0):
+                        for note in pg.notifies(timeout=LISTEN_WAIT):
                             table_id, version, rev = _parse_notice(note.payload)
                             loop = self.loop
                             if loop is not None and not loop.is_closed():
                                 loop.call_soon_threadsafe(self.notice, table_id, version, rev)
             except Exception as exc:  # pragma: no cover - reconnect after a pause
                 log.error("LISTEN connection lost: %s", failure(exc))
-                time.sleep(1.0)
+                self._stop.wait(1.0)
 
     async def _checkpoint_loop(self) -> None:
         """SQLite: the store's passive checkpoint, every :data:`CHECKPOINT_INTERVAL`
