@@ -1037,3 +1037,45 @@ def test_g38_g39_a_seat_all_in_at_the_ante_stays_in_and_an_orphaned_carry_is_spl
     outcome = state.outcome()
     assert state.is_over and outcome is not None and outcome.winners == (0, 1)
     assert record.result == {"scores": [1.0, 1.0], "winners": [0, 1]}
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {"chips": 12, "max_deals": 6}), (8, {"chips": 8, "simultaneous_discard_above": 2})],
+)
+def test_events_told_in_short_form_read_the_same_whenever_they_are_read(
+    players: int, options: dict[str, Any]
+) -> None:
+    """A deal's hot paths tell their events by short entries (card indexes, counts), made
+    into events only when read: a game whose events are read after every action and the
+    same game read once at its end hold the very same events (nothing an entry refers to
+    changed in between), with the data the events always had."""
+    game = make_game("getha", players, **options)
+    kinds: set[str] = set()
+    for seed in range(6):
+        watched, unread = game.new_state(seed=seed), game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not watched.is_over:
+            seat = min(watched.actors())
+            legal = expand_legal(watched.legal_actions(seat), limit=10**6)
+            action = legal[rng.randrange(len(legal))]
+            watched.apply(seat, action)
+            unread.apply(seat, action)
+            kinds |= {e.kind for e in watched.events}
+        seen = [[e.to_json(i), sorted(e.to or ())] for i, e in enumerate(watched.events)]
+        late = [[e.to_json(i), sorted(e.to or ())] for i, e in enumerate(unread.events)]
+        assert seen == late
+    told = {"deal", "ante", "cards", "choose", "selected", "pot", "deal_over"}
+    assert told | ({"declare", "draw"} if players == 8 else {"discard"}) <= kinds
+    first = next(e for e in watched.events if e.kind == "cards" and e.to == frozenset({0}))
+    assert list(first.data) == ["cards"] and all(type(c) is RailogCard for c in first.data["cards"])
+    assert first.data["cards"] == sorted(first.data["cards"])
+
+
+def test_amount_ranges_are_shared_values_equal_to_new_ones() -> None:
+    """Legal ranges come from a small cache (a frozen dataclass is costly to make): the
+    same bring-in range twice is one value, equal to a range made afresh."""
+    game = make_game("getha", 3)
+    one, two = game.new_state(seed=4), game.new_state(seed=4)
+    (a,), (b,) = one.legal_actions(0), two.legal_actions(0)
+    assert a is b and a == AmountRange("bringin", 1, 49)

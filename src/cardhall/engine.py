@@ -198,7 +198,9 @@ class AmountRange:
         """The ``index``-th action of the range (0: the smallest amount)."""
         if not 0 <= index < len(self):
             raise IndexError(f"{self} has no action {index}")
-        return Action(self.kind, self.min + index * self.step)
+        # made from its fields: a named tuple's own __new__ is a Python function
+        action: Action = _new_tuple(Action, (self.kind, self.min + index * self.step))
+        return action
 
     def amounts(self) -> range:
         """The amounts, as a (lazy) :class:`range`."""
@@ -223,7 +225,19 @@ Legal = Action | AmountRange
 def _has_range(legal: Sequence[Legal]) -> bool:
     """Whether a legal list holds an :class:`AmountRange` (a plain loop: faster than
     ``AmountRange in map(type, legal)`` in either build, most of all compiled, and than
-    ``any()`` over a generator in the pure one)."""
+    ``any()`` over a generator in the pure one; a list is walked by index, natively when
+    compiled, where a ``Sequence`` goes through Python's iterator).
+
+    >>> legal = [Action("check"), AmountRange("bet", 1, 2)]
+    >>> _has_range(legal), _has_range(tuple(legal)), _has_range(legal[:1]), _has_range(())
+    (True, True, False, False)
+    """
+    if type(legal) is list:
+        items: list[Legal] = legal
+        for entry in items:  # noqa: SIM110
+            if type(entry) is AmountRange:
+                return True
+        return False
     for entry in legal:  # noqa: SIM110
         if type(entry) is AmountRange:
             return True

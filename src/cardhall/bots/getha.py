@@ -611,6 +611,12 @@ def _ranked_selections(hand: Sequence[int], opponents: int, k: int) -> list[Acti
     return [pairs[i][2] for i in order[:k]]
 
 
+def _amount(kind: str, amount: int) -> Action:
+    """``Action(kind, amount)`` made from its fields (a named tuple's own ``__new__`` is a
+    Python function, even compiled): the search makes one at most of its bets."""
+    return tuple.__new__(Action, (kind, amount))
+
+
 def _opponents(world: GethaState) -> int:
     return max(1, len(world.money.live_seats()) - 1)
 
@@ -635,7 +641,7 @@ def search_policy(
             raises = legal[1 if owe == 0 else 2] if len(legal) > (1 if owe == 0 else 2) else None
             if isinstance(raises, AmountRange):
                 target = cur + max(1, int(pot * (0.5 + p)))
-                return Action(raises.kind, raises.clamp(target))
+                return _amount(raises.kind, raises.clamp(target))
             if ALLIN in legal and p > 0.8:
                 return ALLIN
         if owe == 0:
@@ -661,7 +667,7 @@ def search_policy(
         amounts = legal[0]
         assert isinstance(amounts, AmountRange)
         target = amounts.min + int(max(0.0, p - 1.0 / live) * 2 * max(1, stack // 10))
-        return Action("bringin", amounts.clamp(target))
+        return _amount("bringin", amounts.clamp(target))
     # answer: pay or decline
     price = world.bring_in
     if price <= max(2, stack // 15) or p * (money.in_play + price) >= price * 0.8:
@@ -692,12 +698,12 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
             pot = money.in_play + owe
             cur = money.cur
             wanted = sorted({raises.min, cur + pot // 2, cur + pot, cur + 2 * pot})
-            out += [Action(raises.kind, t) for t in wanted if t in raises]
+            out += [_amount(raises.kind, t) for t in wanted if t in raises]
         if ALLIN in legal and (
             money.stacks[actor] <= SHOVE_STACK_POTS * money.in_play
             or quick_chance(world.played[actor], _opponents(world)) >= SHOVE_CHANCE
         ):
-            out.append(Action("allin"))
+            out.append(ALLIN)
         return out
     if phase == "bringin":
         amounts = legal[0]
@@ -706,7 +712,7 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
         sizes = {lo, lo + 1, lo + 2, lo + 4, lo + 8}
         if hi <= SHOVE_STACK_POTS * max(1, money.in_play):
             sizes.add(hi)
-        return [Action("bringin", t) for t in sorted(sizes) if t <= hi]
+        return [_amount("bringin", t) for t in sorted(sizes) if t <= hi]
     if phase == "draw" or phase == "declare":
         hand = world.hand[actor]
         most = _most_discards(legal)

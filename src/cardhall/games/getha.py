@@ -78,7 +78,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from cardhall.cards import (
     ALAK,
@@ -377,6 +377,23 @@ def _arg_suit(text: str) -> int:
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
 
+#: Short entries of told events (:meth:`State._expand_told`): a deal's hot paths tell an
+#: event by one of these codes and the plain values it needs; its data (dicts, card
+#: objects, the private and public sides) is made when someone reads the events (a
+#: random playout never does). ``(_DEAL, dealer, deal, order)``; ``(_ANTE, order, paid)``;
+#: ``(_DEALT, seat, hand)``; ``(_DISCARDED, seat, out, drawn)``; ``(_DECLARED, seat,
+#: out)``; ``(_CHOSE, seat, suits)``; ``(_SELECTED, live, played, reserve)`` (counts by
+#: seat); ``(_POT, step)``; ``(_DEAL_OVER, summary)``. Card lists are tuples of indexes.
+_DEAL: Final = 0
+_ANTE: Final = 1
+_DEALT: Final = 2
+_DISCARDED: Final = 3
+_DECLARED: Final = 4
+_CHOSE: Final = 5
+_SELECTED: Final = 6
+_POT: Final = 7
+_DEAL_OVER: Final = 8
+
 PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(1, 9), 2))
 _PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
 
@@ -394,6 +411,28 @@ _DISCARD_BASE, _SELECT_BASE, _REPLACE_BASE, _NUM_IDS = 6, 262, 298, 306
 _DISCARDS = [Action("discard", tuple(i + 1 for i in range(8) if m >> i & 1)) for m in range(256)]
 _SELECTS = [Action("select", (s,)) for s in range(1, 9)] + [Action("select", p) for p in PAIRS]
 _REPLACES = [Action("replace", s) for s in range(1, 9)]
+
+
+#: The amount ranges made so far (see :func:`_amounts`), at most _MOST_RANGES of them.
+_RANGES: dict[tuple[str, int, int], AmountRange] = {}
+_MOST_RANGES: Final = 4096
+
+
+def _amounts(kind: str, lo: int, hi: int) -> AmountRange:
+    """``AmountRange(kind, lo, hi)``, one shared value per range: a frozen dataclass is
+    made by Python code even compiled (about 0.9 µs), and a legal list at every bring-in
+    and bet holds one. The values are immutable; up to 4,096 are kept.
+
+    >>> _amounts("bet", 2, 11) is _amounts("bet", 2, 11), str(_amounts("raise", 4, 9))
+    (True, 'raise 4..9')
+    """
+    key = (kind, lo, hi)
+    got = _RANGES.get(key)
+    if got is None:
+        if len(_RANGES) >= _MOST_RANGES:
+            _RANGES.clear()
+        got = _RANGES[key] = AmountRange(kind, lo, hi)
+    return got
 
 
 def discard_action(mask: int) -> Action:
@@ -792,6 +831,27 @@ class GethaObservation(Observation):
         }
 
 
+#: The fields of :class:`GethaObservation` every seat shares, in its order (from ``deal``
+#: to ``last_deal``): :meth:`GethaState._public`.
+_Public = tuple[
+    int,
+    int,
+    str,
+    int | None,
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    tuple[Pot, ...],
+    tuple[GethaSeat, ...],
+    tuple[int, ...],
+    int,
+    int,
+    tuple[Mapping[str, Any], ...],
+    Mapping[str, Any] | None,
+]
+
+
 def _texts(cards: Sequence[int] | None) -> list[str]:
     return [_TEXT[c] for c in cards or ()]
 
@@ -811,6 +871,14 @@ class GethaState(State):
         n = game.players
         o = game.options
         self.money = Money([int(o["chips"])] * n, mode=o["allin_mode"])
+        # the options every deal and bet reads, as typed attributes (each a dict look-up
+        # otherwise); -1 stands for None
+        self.ante = int(o["ante"])
+        self.min_bring_in = int(o["min_bring_in"])
+        self.min_raise = int(o["min_raise"])
+        self.max_bet = -1 if o["max_bet"] is None else int(o["max_bet"])
+        self.together_above = int(o["simultaneous_discard_above"])
+        self.max_deals = -1 if o["max_deals"] is None else int(o["max_deals"])
         self.dealer = 0
         self.deals = 0  # deals started
         self.phase = OVER
@@ -847,7 +915,6 @@ class GethaState(State):
         if len(dealt) < 2:
             self._end_game(dealt)
             return
-        o = self.game.options
         self.deals += 1
         d = self.dealer
         # clockwise from the dealer's left (the zones are empty: a new game's, or gathered
@@ -861,17 +928,15 @@ class GethaState(State):
         self.bring_in = 0
         quiet = self.quiet
         if not quiet:
-            self._emit("deal", d, deal=self.deals, dealer=d, seats=list(self.order))
-        ante = int(o["ante"])
+            self._told.append((_DEAL, d, self.deals, self.order))
+        ante = self.ante
         if ante:
             paid = [money.pay_up_to(p, ante) for p in self.order]
             if not quiet:
-                self._emit(
-                    "ante", None, paid={str(p): a for p, a in zip(self.order, paid, strict=True)}
-                )
+                self._told.append((_ANTE, self.order, paid))
         self.phase = SHUFFLE
         self.turn = -1
-        if money.stacks[d] >= int(o["min_bring_in"]):
+        if money.stacks[d] >= self.min_bring_in:
             # A silenced world (a search's) deals when it is next read: a search evaluates
             # most worlds as soon as their deal is settled, from the stacks alone (which are
             # already final here: antes paid, and no short dealer's forced bring-in).
@@ -881,7 +946,6 @@ class GethaState(State):
 
     def _deal_cards(self, deck: list[int]) -> None:
         """The deal, once its shuffle is known: eight cards to each hand, then the bring-in."""
-        o = self.game.options
         money = self.money
         d = self.dealer
         hands = len(self.order) + max(0, 4 - len(self.order))
@@ -890,11 +954,12 @@ class GethaState(State):
         self.extra = [sorted(deck[j : 8 * hands : hands]) for j in range(len(self.order), hands)]
         self.deck = deck[8 * hands :]
         if not self.quiet:
+            told = self._told
             for p in self.order:
-                self._emit_private("cards", p, {"cards": cards_text(self.hand[p])}, {"count": 8})
+                told.append((_DEALT, p, tuple(self.hand[p])))
         self.phase = BRINGIN
         self.turn = d
-        if money.stacks[d] < int(o["min_bring_in"]):
+        if money.stacks[d] < self.min_bring_in:
             self._bring_in(money.stacks[d])  # a short dealer puts in everything
 
     def _bring_in(self, amount: int) -> None:
@@ -920,7 +985,7 @@ class GethaState(State):
 
     def _start_draw(self) -> None:
         m = len(self.order)
-        simultaneous = m > int(self.game.options["simultaneous_discard_above"])
+        simultaneous = m > self.together_above
         self.phase = DECLARE if simultaneous else DRAW
         self.turn = -1
         self._next_discarder()
@@ -967,7 +1032,7 @@ class GethaState(State):
             self.hand[p] = keep
             self.pool[p] = out
             if not self.quiet:
-                self._emit_private("declare", p, {"cards": cards_text(out)}, {"count": k})
+                self._told.append((_DECLARED, p, tuple(out)))
         else:
             drawn = self.deck[:k]
             del self.deck[:k]
@@ -975,18 +1040,13 @@ class GethaState(State):
             self.hand[p] = sorted(keep + drawn)
             self.drawn[p] = k
             if not self.quiet:
-                self._emit_private(
-                    "discard",
-                    p,
-                    {"cards": cards_text(out), "drew": cards_text(drawn)},
-                    {"count": k},
-                )
+                self._told.append((_DISCARDED, p, tuple(out), tuple(drawn)))
         self._next_discarder()
 
     def _select(self, p: int, suits: tuple[int, ...]) -> None:
         self.choice[p] = suits
         if not self.quiet:
-            self._emit_private("choose", p, {"suits": list(suits)}, {})
+            self._told.append((_CHOSE, p, suits))
         live = self.money.live_seats()
         if any(self.choice[q] is None for q in live):
             return
@@ -997,12 +1057,9 @@ class GethaState(State):
             self.hand[q] = []
         self.selected = True
         if not self.quiet:
-            self._emit(
-                "selected",
-                None,
-                played={str(q): len(self.played[q]) for q in live},
-                reserve={str(q): len(self.reserve[q]) for q in live},
-            )
+            played = tuple([len(self.played[q]) for q in live])
+            reserve = tuple([len(self.reserve[q]) for q in live])
+            self._told.append((_SELECTED, tuple(live), played, reserve))
         self._start_betting()
 
     # ------------------------------------------------------------------ betting
@@ -1195,7 +1252,7 @@ class GethaState(State):
                 }
                 step.update(winner=winner, returned=False, steps=steps)
             self.showdown.append(step)
-            self._emit("pot", None, **{k: v for k, v in step.items() if k != "step"})
+            self._told.append((_POT, step))
         settlement = money.settle(winners, odd_from=first, pots=pots)
         self._finish_deal(settlement.received, settlement.carry, shown=True)
 
@@ -1223,7 +1280,7 @@ class GethaState(State):
             self.last_showdown = (
                 {**summary, "steps": self.showdown} if shown else {**summary, "steps": []}
             )
-            self._emit("deal_over", None, **summary)
+            self._told.append((_DEAL_OVER, summary))
         # gather the cards (every one of the 96, sorted): the next deal shuffles them again
         n = self.game.players
         self.deck = list(range(96))
@@ -1236,8 +1293,7 @@ class GethaState(State):
         self.extra = []
         self.selected = self.revealed = False
         self.choice = [None] * n
-        max_deals = self.game.options["max_deals"]
-        if max_deals is not None and self.deals >= max_deals:
+        if self.max_deals >= 0 and self.deals >= self.max_deals:
             self._end_game([p for p in range(n) if self.money.stacks[p] > 0])
             return
         stacks = self.money.stacks
@@ -1262,6 +1318,39 @@ class GethaState(State):
         self.turn = -1
         self.order = []
         self._emit("game_over", None, stacks=list(money.stacks))
+
+    def _expand_told(self, entry: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The events of the hot paths' short entries (see :data:`_DEAL`)."""
+        code = entry[0]
+        if code == _DEALT:
+            return self._private_pair(
+                "cards", entry[1], {"cards": cards_text(entry[2])}, {"count": 8}
+            )
+        if code == _DISCARDED:
+            out = entry[2]
+            private = {"cards": cards_text(out), "drew": cards_text(entry[3])}
+            return self._private_pair("discard", entry[1], private, {"count": len(out)})
+        if code == _CHOSE:
+            return self._private_pair("choose", entry[1], {"suits": list(entry[2])}, {})
+        if code == _DEAL:
+            data = {"deal": entry[2], "dealer": entry[1], "seats": list(entry[3])}
+            return [("deal", entry[1], data, None)]
+        if code == _ANTE:
+            paid = {str(p): a for p, a in zip(entry[1], entry[2], strict=True)}
+            return [("ante", None, {"paid": paid}, None)]
+        if code == _SELECTED:
+            live = entry[1]
+            played = {str(q): k for q, k in zip(live, entry[2], strict=True)}
+            reserve = {str(q): k for q, k in zip(live, entry[3], strict=True)}
+            return [("selected", None, {"played": played, "reserve": reserve}, None)]
+        if code == _POT:
+            return [("pot", None, {k: v for k, v in entry[1].items() if k != "step"}, None)]
+        if code == _DEAL_OVER:
+            return [("deal_over", None, dict(entry[1]), None)]
+        out = entry[2]  # _DECLARED
+        return self._private_pair(
+            "declare", entry[1], {"cards": cards_text(out)}, {"count": len(out)}
+        )
 
     # ------------------------------------------------------------------ protocol
 
@@ -1293,9 +1382,9 @@ class GethaState(State):
             return []
         money = self.money
         if phase == BRINGIN:
-            lo = int(self.game.options["min_bring_in"])
+            lo = self.min_bring_in
             hi = money.stacks[seat]
-            return [AmountRange("bringin", lo, hi)] if lo <= hi else []
+            return [_amounts("bringin", lo, hi)] if lo <= hi else []
         if phase == ANSWER:
             return [PAY, DECLINE]
         if phase in (DRAW, DECLARE):
@@ -1308,7 +1397,7 @@ class GethaState(State):
         out: list[Legal] = [CHECK] if owe == 0 else [FOLD, CALL]
         lo, hi = self._raise_range(seat)
         if lo <= hi:
-            out.append(AmountRange("bet" if cur == 0 else "raise", lo, hi))
+            out.append(_amounts("bet" if cur == 0 else "raise", lo, hi))
         if stack > owe and self._allin_ok(seat):
             out.append(ALLIN)
         if owe == 0:
@@ -1337,17 +1426,16 @@ class GethaState(State):
         """The raise-to amounts (lo..hi) open to ``seat``, short of going all-in."""
         money = self.money
         put, stack, cur = money.put[seat], money.stacks[seat], money.cur
-        o = self.game.options
-        lo = cur + int(o["min_raise"])
+        lo = cur + self.min_raise
         hi = put + stack - 1
-        if o["max_bet"] is not None:
-            hi = min(hi, cur + int(o["max_bet"]))
+        if self.max_bet >= 0:
+            hi = min(hi, cur + self.max_bet)
         return lo, hi
 
     def _allin_ok(self, seat: int) -> bool:
-        mb = self.game.options["max_bet"]
+        mb = self.max_bet
         money = self.money
-        return mb is None or money.put[seat] + money.stacks[seat] <= money.cur + int(mb)
+        return mb < 0 or money.put[seat] + money.stacks[seat] <= money.cur + mb
 
     def is_legal(self, seat: int, action: Any) -> bool:
         """As the base class's, without building the legal list (the same answer: the
@@ -1366,7 +1454,7 @@ class GethaState(State):
             return (
                 kind == "bringin"
                 and type(arg) is int
-                and int(self.game.options["min_bring_in"]) <= arg <= self.money.stacks[seat]
+                and self.min_bring_in <= arg <= self.money.stacks[seat]
             )
         if phase == ANSWER:
             return kind in ("pay", "decline") and arg is None
@@ -1435,24 +1523,80 @@ class GethaState(State):
 
     def _observe(self, seat: int | None, common: dict[str, Any]) -> GethaObservation:
         kept = self._moment()
-        public = kept.get("public")
-        if public is None:
-            public = kept["public"] = self._public()
-        if seat is None:
-            own: tuple[Any, ...] = (None, None, None, None, None, None)
+        shared = kept.get("public")
+        if shared is None:
+            public = self._public()
+            kept["public"] = public
         else:
+            public = cast(_Public, shared)
+        # the fields by name and the class called with each in its place (compiled: a
+        # direct call, where a star call of 30 arguments parsed them one by one)
+        (
+            deal,
+            dealer,
+            phase,
+            turn,
+            order,
+            bring_in,
+            cur,
+            carry,
+            pots,
+            seats,
+            extra_hands,
+            deck,
+            dead,
+            showdown,
+            last_deal,
+        ) = public
+        hand: tuple[RailogCard, ...] | None = None
+        played: tuple[RailogCard, ...] | None = None
+        reserve: tuple[RailogCard, ...] | None = None
+        discards: tuple[RailogCard, ...] | None = None
+        folded: tuple[RailogCard, ...] | None = None
+        choice: tuple[Any, ...] | None = None
+        if seat is not None:
+            hand = _cards_of(self.hand[seat])
+            played = _cards_of(sorted(self.played[seat]))
+            reserve = _cards_of(sorted(self.reserve[seat]))
+            discards = _cards_of(self.dead[seat] + self.pool[seat])
+            folded = _cards_of(sorted(self.folded[seat]))
             mine = self.choice[seat]
-            own = (
-                _cards_of(self.hand[seat]),
-                _cards_of(sorted(self.played[seat])),
-                _cards_of(sorted(self.reserve[seat])),
-                _cards_of(self.dead[seat] + self.pool[seat]),
-                _cards_of(sorted(self.folded[seat])),
-                tuple(mine) if mine is not None else None,
-            )
-        return GethaObservation(*(common_fields(common) + public + own))
+            choice = tuple(mine) if mine is not None else None
+        game, players, _, actors, is_over, events, options, moves, outcome = common_fields(common)
+        return GethaObservation(
+            game,
+            players,
+            seat,
+            actors,
+            is_over,
+            events,
+            options,
+            moves,
+            outcome,
+            deal,
+            dealer,
+            phase,
+            turn,
+            order,
+            bring_in,
+            cur,
+            carry,
+            pots,
+            seats,
+            extra_hands,
+            deck,
+            dead,
+            showdown,
+            last_deal,
+            hand,
+            played,
+            reserve,
+            discards,
+            folded,
+            choice,
+        )
 
-    def _public(self) -> tuple[Any, ...]:
+    def _public(self) -> _Public:
         """The fields of :class:`GethaObservation` every seat shares, in its order (from
         ``deal`` to ``last_deal``)."""
         money = self.money
@@ -1528,6 +1672,12 @@ class GethaState(State):
         other = GethaState() if COMPILED else GethaState.__new__(GethaState)
         self._copy_base(other)
         other.money = self.money.clone()
+        other.ante = self.ante
+        other.min_bring_in = self.min_bring_in
+        other.min_raise = self.min_raise
+        other.max_bet = self.max_bet
+        other.together_above = self.together_above
+        other.max_deals = self.max_deals
         other.dealer = self.dealer
         other.deals = self.deals
         other.phase = self.phase

@@ -302,22 +302,17 @@ class GethaEncoder(Encoder):
         #: Offsets the hot path writes at (the blocks above, looked up once).
         self._seat_start = [p[f"seats[{q}]"].start for q in seats]
         self._played_by = [p[f"played_by_{q}"].start for q in seats]
-        self._at = {
-            name: p[name].start
-            for name in (
-                "deal",
-                "dealer",
-                "phase",
-                "turn",
-                "money",
-                "extra_hands",
-                "sizes",
-                "last_deal",
-                "last_deal.dealer",
-                "last_deal.received",
-                "last_deal.stacks",
-            )
-        }
+        self._at_deal = p["deal"].start
+        self._at_dealer = p["dealer"].start
+        self._at_phase = p["phase"].start
+        self._at_turn = p["turn"].start
+        self._at_money = p["money"].start
+        self._at_extra_hands = p["extra_hands"].start
+        self._at_sizes = p["sizes"].start
+        self._at_last_deal = p["last_deal"].start
+        self._at_last_dealer = p["last_deal.dealer"].start
+        self._at_last_received = p["last_deal.received"].start
+        self._at_last_stacks = p["last_deal.stacks"].start
         q_ = self.private
         #: The starts of the private blocks, in this order.
         self._private_at = [q_.add("seat", seats)]
@@ -383,6 +378,8 @@ class GethaEncoder(Encoder):
         return _ZONES.index(kind) * self.players + q
 
     def _showdown(self, steps: Sequence[Mapping[str, Any]], prefix: str, mv: Any) -> None:
+        if not steps:  # no showdown (most moments): nothing to write
+            return
         n = self.players
         zones = 3 * n + 2
         revealed, claimed_by, claimed_from, replaced_by, replaced_auto, *pot_at = self._showdown_at[
@@ -435,14 +432,13 @@ class GethaEncoder(Encoder):
         mv = cells(out)
         n = self.players
         chips = self.chips
-        at = self._at
         self.encode_common(view, mv)
-        mv[at["deal"]] = view.deal / self.max_deals
-        mv[at["dealer"] + _seat(view.dealer, n)] = 1.0
-        mv[at["phase"] + _PHASE_INDEX[view.phase]] = 1.0
+        mv[self._at_deal] = view.deal / self.max_deals
+        mv[self._at_dealer + _seat(view.dealer, n)] = 1.0
+        mv[self._at_phase + _PHASE_INDEX[view.phase]] = 1.0
         if view.turn is not None:
-            mv[at["turn"] + _seat(view.turn, n)] = 1.0
-        money = at["money"]
+            mv[self._at_turn + _seat(view.turn, n)] = 1.0
+        money = self._at_money
         mv[money] = view.bring_in / chips
         mv[money + 1] = view.cur / chips
         mv[money + 2] = view.carry / chips
@@ -486,9 +482,10 @@ class GethaEncoder(Encoder):
         if len(extras) > 2:
             raise ValueError(f"{len(extras)} extra hands")
         for j, count in enumerate(extras):
-            mv[at["extra_hands"] + j] = (count + 1) / 9
-        mv[at["sizes"]] = view.deck / 96
-        mv[at["sizes"] + 1] = view.dead / 96
+            mv[self._at_extra_hands + j] = (count + 1) / 9
+        sizes = self._at_sizes
+        mv[sizes] = view.deck / 96
+        mv[sizes + 1] = view.dead / 96
         self._showdown(view.showdown, "showdown", mv)
         last = view.last_deal
         if last is not None:
@@ -496,15 +493,15 @@ class GethaEncoder(Encoder):
             # of an equal one; it keeps a plain copy: a kept run pickles, a mappingproxy not)
             if self._last_deal.restore(last, mv):
                 return
-            base = at["last_deal"]
+            base = self._at_last_deal
             mv[base] = 1.0
             mv[base + 1] = last["carry"] / chips
             mv[base + 2] = float(last["showdown"])
-            mv[at["last_deal.dealer"] + _seat(last["dealer"], n)] = 1.0
-            received = at["last_deal.received"]
+            mv[self._at_last_dealer + _seat(last["dealer"], n)] = 1.0
+            received = self._at_last_received
             for q, amount in enumerate(fixed(last["received"], n, "received")):
                 mv[received + q] = amount / chips
-            stacks = at["last_deal.stacks"]
+            stacks = self._at_last_stacks
             for q, amount in enumerate(fixed(last["stacks"], n, "stacks")):
                 mv[stacks + q] = amount / chips
             self._showdown(last["steps"], "last_deal.steps", mv)
