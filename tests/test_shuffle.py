@@ -68,6 +68,28 @@ def test_randbelow_draws_as_randrange_and_randint() -> None:
             assert a.getstate() == b.getstate()
 
 
+def test_randbelow_asks_a_generator_of_its_own_kind_its_own_numbers() -> None:
+    """A ``random.Random`` subclass with its own ``getrandbits`` is drawn from through it
+    (as ``randrange`` does); only a plain ``random.Random`` is read through the method
+    of the class."""
+
+    class Loaded(random.Random):
+        def getrandbits(self, k: int) -> int:
+            return 0
+
+    class Counting(random.Random):
+        calls = 0
+
+        def getrandbits(self, k: int) -> int:
+            self.calls += 1
+            return super().getrandbits(k)
+
+    assert [randbelow(Loaded(s), 7) for s in range(20)] == [0] * 20
+    a, b = Counting(3), random.Random(3)
+    assert [randbelow(a, 9) for _ in range(50)] == [b.randrange(9) for _ in range(50)]
+    assert a.calls >= 50
+
+
 def test_seeded_shuffle_gives_the_order_of_a_generator_seeded_from_the_same_text() -> None:
     """Chance's automatic shuffles (every seeded game) go through seeded_shuffle: its
     batched draws must give random.Random(seed).shuffle's order at every size, including

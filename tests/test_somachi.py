@@ -1055,6 +1055,39 @@ def test_a_billion_chips_give_short_legal_lists_and_small_views() -> None:
         assert sum(state.money.stacks) == 3 * 10**9  # type: ignore[union-attr]
 
 
+def test_legal_lists_handed_out_are_copies_that_a_caller_may_change() -> None:
+    """The small decisions' answers and the amount ranges are built once and shared; a
+    caller that changes the list it was given (adversarial, or careless) changes nothing
+    for the state, for the next call, or for another game."""
+    for players, options in [
+        (2, {"gambling": True, "chips": 4}),
+        (4, {"gambling": True, "chips": 300, "hands_per_game": 1}),
+        (3, {"seed_discard": True, "hands_per_game": 1}),
+    ]:
+        game = make_game("somachi", players, **options)
+        for seed in range(3):
+            state = game.new_state(seed=seed)
+            twin = game.new_state(seed=seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                seat = min(state.actors())
+                legal = state.legal_actions(seat)
+                kept = list(legal)
+                for entry in legal:
+                    if isinstance(entry, AmountRange):
+                        stack = state.money.stacks[seat]  # type: ignore[union-attr]
+                        assert (entry.min, entry.max, entry.step) == (1, stack, 1)
+                legal.clear()
+                legal.append(Action("junk"))
+                assert state.legal_actions(seat) == kept
+                assert twin.legal_actions(seat) == kept
+                assert not state.is_legal(seat, Action("junk"))
+                action = choose_uniform(rng, kept)
+                state.apply(seat, action)
+                twin.apply(seat, action)
+            assert state.digest() == twin.digest()
+
+
 # --------------------------------------------------------------------------- the package
 
 

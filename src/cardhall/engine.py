@@ -40,11 +40,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, TypeVar, cast
+from typing import Any, ClassVar, Final, NamedTuple, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 
-from cardhall.cards import FrenchCard, RailogCard
+from cardhall.cards import FRENCH_DECK, RAILOG_DECK, FrenchCard, RailogCard
 from cardhall.errors import (
     ChanceError,
     IllegalActionError,
@@ -309,6 +309,11 @@ def expand_legal(legal: Sequence[Legal], limit: int = 10_000) -> list[Action]:
     return out
 
 
+#: ``random.Random``, read as a constant (compiled, a module's attribute is looked up
+#: on every read).
+_RANDOM: Final = random.Random
+
+
 def choose_uniform(rng: random.Random, legal: Sequence[Legal]) -> Action:
     """A uniformly random action of a legal list, every amount of a range counting once:
     exactly ``rng.choice`` over the spelt-out list (the same draw, the same answer), in
@@ -322,7 +327,7 @@ def choose_uniform(rng: random.Random, legal: Sequence[Legal]) -> Action:
     >>> str(choose_uniform(random.Random(1), [AmountRange("bet", 1, 10**12)]))
     'bet 623347347958'
     """
-    if type(rng) is random.Random:  # rng.choice's and rng.randrange's draw, compiled
+    if type(rng) is _RANDOM:  # rng.choice's and rng.randrange's draw, compiled
         if not _has_range(legal):  # the usual case: exactly rng.choice
             if not legal:
                 raise IndexError("Cannot choose from an empty sequence")
@@ -623,7 +628,15 @@ def sorted_cards(cards: Iterable[Any]) -> list[Any]:
     True
     >>> sorted_cards([3, 1, 3, 2]), sorted_cards(["b", "a"])
     ([1, 2, 3, 3], ['a', 'b'])
+    >>> sorted_cards(RAILOG_DECK) == list(RAILOG_DECK), sorted_cards(range(3))
+    (True, [0, 1, 2])
     """
+    # A whole deck (its tuple, in order) or a rising range is in order already: the
+    # usual first shuffle of a game.
+    if cards is RAILOG_DECK or cards is FRENCH_DECK:
+        return list(cards)
+    if type(cards) is range and cards.step > 0:
+        return list(cards)
     items = list(cards)
     if len(items) < 8:
         return sorted(items)
@@ -1045,8 +1058,6 @@ class Game(ABC):
 
     def full_deck(self) -> tuple[Any, ...]:
         """Every card of the game, in index order."""
-        from cardhall.cards import FRENCH_DECK, RAILOG_DECK, FrenchCard
-
         return FRENCH_DECK if self.card_type is FrenchCard else RAILOG_DECK
 
     def parse_cards(self, cards: Sequence[Any] | str) -> list[Any]:

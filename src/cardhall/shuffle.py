@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["randbelow", "seeded_shuffle", "shuffle"]
 
@@ -95,9 +95,20 @@ def randbelow(rng: random.Random, n: int) -> int:
     >>> all(randbelow(random.Random(s), 7) == random.Random(s).randrange(7) for s in range(50))
     True
     """
-    getrandbits = rng.getrandbits
     k = n.bit_length()
+    if type(rng) is _RANDOM:  # the method itself: no bound method made per call
+        r = _GETRANDBITS(rng, k)
+        while r >= n:
+            r = _GETRANDBITS(rng, k)
+        return r
+    getrandbits = rng.getrandbits
     r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)
     return r
+
+
+#: ``random.Random`` and its ``getrandbits``, read as constants (compiled, a module's
+#: attribute is looked up on every read).
+_RANDOM: Final = random.Random
+_GETRANDBITS: Final = random.Random.getrandbits

@@ -8,9 +8,9 @@ would leave the taken one unable to end the turn (:func:`stranded`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX
+from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
 from cardhall.engine import Action, AmountRange, Legal
 from cardhall.games.somachi.actions import (
     ADD_A,
@@ -49,48 +49,95 @@ if TYPE_CHECKING:
 
 
 def legal(st: SomachiState, need: tuple[int, ...]) -> list[Legal]:
-    """The legal answers to the decision ``need`` (a tuple: its kind, its seat, data)."""
+    """The legal answers to the decision ``need`` (a tuple: its kind, its seat, data).
+
+    The answers of the small decisions are lists built once (the state keeps the list it
+    is given until the next action and hands out copies: nobody changes them)."""
     kind, seat = need[0], need[1]
     if kind == K_MAIN:
         return legal_main(st, seat)
     if kind == K_DRAW:
-        out: list[Legal] = []
         if st.deck or st._can_refill():
-            out.append(DRAW)
-        if st.discard:
-            out.append(TAKE)
-        return out
+            return DRAW_TAKE if st.discard else DRAW_ONLY
+        return TAKE_ONLY if st.discard else NOTHING
     if kind == K_OPEN:
-        out = []
-        for c in sorted(st.hands[seat]):
-            r = RANK[c]
-            if r in (ALAK, ARL) or (st.afo and r > 8):
-                out.append(OPEN_A[c])
+        out: list[Legal] = []
+        rank = RANK
+        open_a = OPEN_A
+        afo = st.afo
+        for c in hand_indexes(st.hands[seat]):
+            r = rank[c]
+            if r in (ALAK, ARL) or (afo and r > 8):
+                out.append(open_a[c])
         out.append(STAND)
         return out
     if kind == K_W1:
-        return [CLAIM, PASS]
+        return CLAIM_PASS
     if kind == K_W2:
-        return [COLLECT_A[need[2]], PASS]
+        return COLLECT_PASS[need[2]]
     if kind == K_W3:
         dk = CARD_OF[need[2]][DEISKATUN]
-        return [DEFEND, PASS] if dk in st.hands[seat] else [PASS]
+        return DEFEND_PASS if dk in st.hands[seat] else PASS_ONLY
     assert st.money is not None
     stack = st.money.stacks[seat]
     if kind == K_OWE:
-        return [PAY, FOLD]
+        return PAY_FOLD
     if kind == K_CHAL:
-        return [MEET, DECLINE]
+        return MEET_DECLINE
     # K_RAISE, K_BRINGIN, K_STAY (asked only of a seat with chips)
-    return [AmountRange("raise" if kind == K_RAISE else "bet", 1, stack), CHECK]
+    if kind == K_RAISE:
+        return [amount_range(RAISES, "raise", stack), CHECK]
+    return [amount_range(BETS, "bet", stack), CHECK]
+
+
+#: The answers of the small decisions (see :func:`legal`), built once.
+DRAW_TAKE: Final[list[Legal]] = [DRAW, TAKE]
+DRAW_ONLY: Final[list[Legal]] = [DRAW]
+TAKE_ONLY: Final[list[Legal]] = [TAKE]
+NOTHING: Final[list[Legal]] = []
+CLAIM_PASS: Final[list[Legal]] = [CLAIM, PASS]
+COLLECT_PASS: Final[tuple[list[Legal], ...]] = tuple([COLLECT_A[s], PASS] for s in range(8))
+DEFEND_PASS: Final[list[Legal]] = [DEFEND, PASS]
+PASS_ONLY: Final[list[Legal]] = [PASS]
+PAY_FOLD: Final[list[Legal]] = [PAY, FOLD]
+MEET_DECLINE: Final[list[Legal]] = [MEET, DECLINE]
+
+#: Amount ranges ``kind 1..stack`` made once per small stack (an :class:`AmountRange` is
+#: a frozen value: sharing one is the same as building it again), by stack.
+KEPT_STACKS: Final = 256
+BETS: Final[list[AmountRange | None]] = [None] * KEPT_STACKS
+RAISES: Final[list[AmountRange | None]] = [None] * KEPT_STACKS
+CHALLENGES: Final[list[AmountRange | None]] = [None] * KEPT_STACKS
+
+
+def amount_range(kept: list[AmountRange | None], kind: str, stack: int) -> AmountRange:
+    """``AmountRange(kind, 1, stack)``, made once per stack below :data:`KEPT_STACKS` and
+    kept in ``kept`` (the table of that kind)."""
+    if stack >= KEPT_STACKS:
+        return AmountRange(kind, 1, stack)
+    r = kept[stack]
+    if r is None:
+        r = kept[stack] = AmountRange(kind, 1, stack)
+    return r
+
+
+def hand_indexes(hand: list[RailogCard]) -> list[int]:
+    """The indexes of a hand's cards, ascending (as plain ints, which sort and index
+    tables without a Python-level comparison or lookup per card)."""
+    out: list[int] = []
+    for c in hand:
+        i: int = c
+        out.append(i)
+    out.sort()
+    return out
 
 
 def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     """The legal actions of ``seat``'s turn, in this order: adds, claim, collects, a
     challenge range, plays and attacks, discards (never the card just taken)."""
-    hand = sorted(st.hands[seat])
+    hand = hand_indexes(st.hands[seat])
     taken = st.taken
-    adds: list[Legal] = []
+    out: list[Legal] = []  # the adds first
     plays: list[Action] = []
     faces_of: list[list[int] | None] = [None] * 8  # by suit, found once
     stranding = -1  # 1 if adding the other card would strand the taken one
@@ -104,8 +151,6 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     add_a = ADD_A
     play_a = PLAY_A
     attack_a = ATTACK_A
-    alak = ALAK
-    arlas = ARLAS
     for c in hand:
         r = rank[c]
         if r <= 8:
@@ -132,9 +177,9 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
                     continue
             row = add_a[c]
             for f in faces:
-                adds.append(row[rank[f] - alak])
-        elif r == arlas:
-            if st.afo:
+                out.append(row[rank[f] - ALAK])
+        elif r == ARLAS:
+            if afo:
                 plays.append(play_a[c])
             x = suit_of[c]
             tab = st.tab
@@ -147,7 +192,6 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
                             break
         else:
             plays.append(play_a[c])
-    out = adds
     discard = st.discard
     if discard and st.arl_owner[suit_of[discard[-1]]] == seat and st.disc_by[-1] != seat:
         out.append(CLAIM)  # claimable(), inline
@@ -160,9 +204,12 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
         assert st.money is not None
         stack = st.money.stacks[seat]
         if stack > 0:
-            out.append(AmountRange("challenge", 1, stack))
+            out.append(amount_range(CHALLENGES, "challenge", stack))
     out.extend(plays)
-    out.extend([DISCARD_A[c] for c in hand if c != taken])
+    discard_a = DISCARD_A
+    for c in hand:
+        if c != taken:
+            out.append(discard_a[c])
     return out
 
 
