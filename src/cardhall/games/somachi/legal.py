@@ -122,13 +122,22 @@ def amount_range(kept: list[AmountRange | None], kind: str, stack: int) -> Amoun
 
 
 def hand_indexes(hand: list[RailogCard]) -> list[int]:
-    """The indexes of a hand's cards, ascending (as plain ints, which sort and index
-    tables without a Python-level comparison or lookup per card)."""
+    """A hand's cards in ascending order, read as ints: compiled, plain ints, which
+    compare and index tables natively (a card object indexes a table through Python's
+    generic item lookup); the pure build keeps the card objects (ints too).
+
+    >>> [int(c) for c in hand_indexes(RailogCard.parse_many("5/S3 alak/S1 2/S1"))]
+    [1, 8, 28]
+    """
     out: list[int] = []
-    for c in hand:
+    for c in hand:  # an insertion sort: a hand holds a few cards (list.sort costs more)
         i: int = c
+        k = len(out)
         out.append(i)
-    out.sort()
+        while k > 0 and out[k - 1] > i:
+            out[k] = out[k - 1]
+            k -= 1
+        out[k] = i
     return out
 
 

@@ -42,15 +42,29 @@ def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
     return total
 
 
+def best_of(scores: list[int], seats: Sequence[int]) -> list[int]:
+    """The seats among ``seats`` with the highest score, in the order given (none when
+    ``seats`` is empty).
+
+    >>> best_of([5, 9, 9, 2], [0, 2, 3]), best_of([5, 9], [])
+    ([2], [])
+    """
+    if not seats:
+        return []
+    top = scores[seats[0]]
+    for s in seats:
+        if scores[s] > top:
+            top = scores[s]
+    return [s for s in seats if scores[s] == top]
+
+
 def end_hand(st: SomachiState, reason: str) -> bool:
     """Score the hand (``reason``: "out", "fold" or "turn limit"), settle the chips, clear
     the table; whether another hand follows (else the game is over)."""
     n = st.players
     mult = st.multiplier()
     scores = [tableau_score(st.tab[s], st.acc) * mult if st.active[s] else 0 for s in range(n)]
-    live = [s for s in range(n) if st.active[s]]
-    best = max((scores[s] for s in live), default=0)
-    winners = [s for s in live if scores[s] == best]
+    winners = best_of(scores, [s for s in range(n) if st.active[s]])
     for s in range(n):
         st.tallies[s] += scores[s]
     entry: dict[str, Any] = {
@@ -62,10 +76,9 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     }
     if st.money is not None:
         settlement = st.money.settle_by(
-            lambda eligible: [s for s in eligible if scores[s] == max(scores[e] for e in eligible)],
-            odd_from=(st.dealer + 1) % n,
+            lambda eligible: best_of(scores, eligible), odd_from=(st.dealer + 1) % n
         )
-        entry["pots"] = settlement.to_json()["pots"]
+        entry["pots"] = [r.to_json() for r in settlement.results]
         entry["received"] = list(settlement.received)
         entry["chips"] = list(st.money.stacks)
     st.hand_log.append(entry)

@@ -522,9 +522,11 @@ class SomachiState(State):
 
     def _someone_out(self) -> bool:
         hands = self.hands
-        if all(hands):
-            return False
-        return any(self.active[s] and not hands[s] for s in range(self.players))
+        active = self.active
+        for s in range(len(hands)):  # noqa: SIM110 - a loop: no generator object per call
+            if not hands[s] and active[s]:
+                return True
+        return False
 
     def _end_hand(self, reason: str) -> None:
         """The hand ends (``scoring.py``); the next one starts unless the game is over."""
