@@ -248,3 +248,169 @@ def test_a_request_refused_again_soon_after_its_cool_down_cools_down_twice_as_lo
     served.clear()
     asyncio.run(ask_every_second(1000, 15))  # after a long quiet: 10 s again
     assert served == [1000, 1010]
+
+
+# --------------------------------------------------------------------------- the gate in
+# front of the app: refusals answered by `cardhall serve`'s HTTP protocol (guarded_http)
+
+
+class _Connection(_Transport):
+    """A transport uvicorn may hand to another protocol (a WebSocket upgrade)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.protocol: Any = None
+
+    def set_protocol(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+    def get_protocol(self) -> Any:
+        return self.protocol
+
+
+def _gated(limits: RequestLimits, entered: list[dict[str, Any]]) -> tuple[Any, Any, _Connection]:
+    """``cardhall serve``'s HTTP protocol in front of ``limits`` (whose app records each
+    scope it is entered with in ``entered``), on a connection from a trusted proxy
+    (10.0.0.1): (the protocol, the server state, the connection)."""
+    from cardhall.web.limits import guarded_http
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        entered.append(scope)
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b"ok"})
+        else:
+            await send({"type": "websocket.accept"})
+
+    limits.app = app
+    config = Config(
+        app=limits,
+        http=guarded_http(5.0, 100, limits),
+        ws=guarded_ws(),
+        lifespan="off",
+        forwarded_allow_ips="10.0.0.1",
+    )
+    config.load()
+    state = ServerState()
+    protocol = config.http_protocol_class(config, state, {})  # type: ignore[call-arg]
+    conn = _Connection()
+    conn.protocol = protocol
+    protocol.connection_made(conn)
+    return protocol, state, conn
+
+
+def _upgrade(address: str) -> bytes:
+    client = ClientProtocol(parse_uri("ws://testserver/ws"))
+    request = client.connect()
+    request.headers["X-Forwarded-For"] = address
+    client.send_request(request)
+    return b"".join(client.data_to_send())
+
+
+def _post(path: str, address: str) -> bytes:
+    body = b'{"action": "take 9"}'
+    head = f"POST {path} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: {address}\r\n"
+    return (head + f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+def test_a_refused_websocket_is_answered_before_any_app_or_task_exists(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A WebSocket from an address cooling down (its socket flooded) is refused by the
+    HTTP protocol once its headers are read: no WebSocket protocol, no ASGI task, no
+    middleware; one timer until the cool-down ends, then a 429 in the one refusal shape
+    and the connection closed. A peer that leaves first cancels the timer: nothing is
+    written."""
+    from cardhall.web import limits as module
+
+    monkeypatch.setattr(module, "clock", lambda: 100.0)
+    entered: list[dict[str, Any]] = []
+    limits = RequestLimits(None, 1000, 1.0, requests_per_second=100.0, flood_cooldown=10.0)
+    limits._cool("203.0.113.7")  # its socket flooded: 10 s from 100.0
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        protocol, state, conn = _gated(limits, entered)
+        protocol.data_received(_upgrade("203.0.113.7"))
+        await _turns()
+        timer = protocol._refusing
+        assert timer is not None and 9.0 < timer.when() - loop.time() <= 10.0
+        assert conn.protocol is protocol and not state.tasks and not conn.out
+        timer._run()  # the cool-down's end, without waiting for it
+        protocol._refusing = None
+        assert conn.out.startswith(b"HTTP/1.1 429 ") and conn.closing
+        assert conn.out.endswith(
+            b'{"code": "rate", "message": "this address flooded: wait before reconnecting"}'
+        )
+        # the next one leaves before its refusal is due: nothing is written
+        protocol, state, conn = _gated(limits, entered)
+        protocol.data_received(_upgrade("203.0.113.7"))
+        timer = protocol._refusing
+        protocol.connection_lost(None)
+        assert timer.cancelled() and protocol._refusing is None and not conn.out
+
+    asyncio.run(scenario())
+    assert entered == []
+
+
+def test_requests_over_the_rate_are_refused_before_the_app_and_the_connection_kept() -> None:
+    """Requests the protocol lets in are counted once (the address's burst of 4 reaches
+    the app, marked counted, and the middleware does not count them again); the next
+    is answered 429 after the refusal pause without entering the app, its body read and
+    dropped, and the connection kept for the next request, which the app then serves
+    (another address's request on a connection of its own is let in meanwhile)."""
+    from cardhall.web.limits import ADMITTED
+
+    entered: list[dict[str, Any]] = []
+    limits = RequestLimits(
+        None, 1000, 1.0, requests_per_second=1.0, flood_cooldown=0.0, refusal_pause=0.0
+    )
+
+    async def scenario() -> list[bytes]:
+        protocol, _state, conn = _gated(limits, entered)
+        answers: list[bytes] = []
+        for _ in range(5):
+            protocol.data_received(_post("/api/tables/t/actions", "203.0.113.8"))
+            await _turns()
+            answers.append(bytes(conn.out))
+            conn.out.clear()
+        assert not conn.closing
+        other, _, other_conn = _gated(limits, entered)
+        other.data_received(_post("/api/tables", "203.0.113.9"))
+        await _turns()
+        assert other_conn.out.startswith(b"HTTP/1.1 200 ")
+        return answers
+
+    answers = asyncio.run(scenario())
+    assert [a.split(b" ", 2)[1] for a in answers] == [b"200"] * 4 + [b"429"]
+    assert answers[-1].endswith(
+        b'{"code": "rate", "message": "too many requests from this address: slow down"}'
+    )
+    assert b"connection: close" not in answers[-1].lower()
+    assert len(entered) == 5 and all(scope[ADMITTED] for scope in entered)
+    assert [s["client"][0] for s in entered] == ["203.0.113.8"] * 4 + ["203.0.113.9"]
+
+
+def test_a_websocket_the_gate_lets_in_reaches_the_app_counted_once() -> None:
+    """A WebSocket within its address's limits is handed to the WebSocket protocol as
+    uvicorn does, and its app sees it marked as counted (the middleware's rate does not
+    take it twice): an address's burst of 4 sockets all reach the app."""
+    from cardhall.web.limits import ADMITTED
+
+    entered: list[dict[str, Any]] = []
+    limits = RequestLimits(None, 1000, 1.0, requests_per_second=1.0, refusal_pause=0.0)
+
+    async def scenario() -> None:
+        for _ in range(4):
+            protocol, _state, conn = _gated(limits, entered)
+            protocol.data_received(_upgrade("203.0.113.10"))
+            await _turns()
+            assert conn.protocol is not protocol  # upgraded
+            assert conn.out.startswith(b"HTTP/1.1 101 ")
+        protocol, _state, conn = _gated(limits, entered)
+        protocol.data_received(_upgrade("203.0.113.10"))
+        await _turns()
+        assert conn.protocol is protocol and conn.out.startswith(b"HTTP/1.1 429 ")
+
+    asyncio.run(scenario())
+    assert len(entered) == 4 and all(s["type"] == "websocket" and s[ADMITTED] for s in entered)

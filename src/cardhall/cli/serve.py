@@ -170,7 +170,7 @@ def register(app: typer.Typer) -> None:
             host=host,
             port=port,
             log_level=log_level,
-            http=guarded_http(header_timeout, cap),
+            http=guarded_http(header_timeout, cap, web.state.limits),
             ws=guarded_ws(),
             proxy_headers=True,
             forwarded_allow_ips=forwarded_allow_ips,

@@ -80,8 +80,8 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         lifespan=lifespan,
     )
     app.state.settings = config
-    app.add_middleware(
-        RequestLimits,
+    limits = RequestLimits(
+        None,
         max_body=config.max_body,
         body_timeout=config.body_timeout,
         requests_per_second=config.requests_per_second,
@@ -89,6 +89,8 @@ def create_app(database_url: str = "sqlite:///cardhall.db", **settings: Any) -> 
         flood_cooldown=config.flood_cooldown,
         refusal_pause=config.refusal_pause,
     )
+    app.state.limits = limits  # the one instance: `cardhall serve`'s protocol asks it too
+    app.add_middleware(limits.wrap)
     app.add_middleware(Failures)  # the outermost of ours: it sees every other's failure
     _error_shapes(app)
     app.include_router(router)

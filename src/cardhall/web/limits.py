@@ -125,6 +125,9 @@ COOLDOWN_DOUBLINGS = 4
 #: cools down (:class:`RequestLimits`).
 FLOODED = "cardhall.flooded"
 
+#: Set in a scope :func:`guarded_http` let in: its address's rate counted it already.
+ADMITTED = "cardhall.admitted"
+
 
 class RequestLimits:
     """Refuse a client address's requests beyond ``requests_per_second`` (429; a
@@ -169,25 +172,54 @@ class RequestLimits:
         self._per_address = Buckets(requests_per_second, 4 * requests_per_second)
         self._sockets: dict[str, int] = {}  # open WebSockets per address (none kept at 0)
 
-    def _allow(self, scope: Scope) -> bool:
-        client = scope.get("client")
-        if not client or not scope.get("path", "").startswith(("/api/", "/ws")):
+    def _take(self, address: str | None, path: str) -> bool:
+        """Count one request of ``address`` to ``path`` (an API request or a WebSocket):
+        whether its address's rate allows it."""
+        if not address or not path.startswith(("/api/", "/ws")):
             return True
-        return self._per_address.take(client[0])
+        return self._per_address.take(address)
 
-    def _request_key(self, scope: Scope) -> tuple[Hashable, ...] | None:
+    def _request_key(
+        self, address: str | None, method: str, path: str, credentials: bytes
+    ) -> tuple[Hashable, ...] | None:
         """What a 429 cools down: this address's same request (method, path and
         credentials), for an API request; ``None`` for anything else."""
-        client = scope.get("client")
-        path = scope.get("path", "")
-        if not client or not path.startswith("/api/") or self.flood_cooldown <= 0:
+        if not address or not path.startswith("/api/") or self.flood_cooldown <= 0:
             return None
-        credentials = b""
-        for name, value in scope.get("headers", ()):
-            if name == b"authorization":
-                credentials = value
-                break
-        return (client[0], scope.get("method", ""), path, hash(credentials))
+        return (address, method, path, hash(credentials))
+
+    def socket_refusal(
+        self, address: str | None, path: str, counted: bool = False
+    ) -> tuple[float, str] | None:
+        """Whether a WebSocket of ``address`` is refused (4429, or 429 before any app
+        runs: :func:`guarded_http`): the seconds to wait first and why, or ``None`` to let
+        it in. Counts it against its address's rate unless it was ``counted`` already."""
+        if not counted and not self._take(address, path):
+            return self.refusal_pause, "too many requests"
+        until = self._cooling_until(address or "")
+        if until is not None:
+            return until - clock(), "this address flooded: wait before reconnecting"
+        if self._sockets.get(address or "", 0) >= self.sockets_per_address:
+            return self.refusal_pause, "too many connections from this address"
+        return None
+
+    def request_refusal(
+        self, address: str | None, method: str, path: str, credentials: bytes
+    ) -> str | None:
+        """Why an HTTP request is refused for going too fast (429, sent after the refusal
+        pause), or ``None`` to let it in. Counts it against its address's rate (a request
+        cooling down counts all the same); a refusal for the rate cools the request
+        down (a refusal during its cool-down does not lengthen it)."""
+        key = self._request_key(address, method, path, credentials)
+        cooling = key is not None and self._cooling_until(key) is not None
+        allowed = self._take(address, path)
+        if cooling:
+            return "this request was refused for going too fast: wait before asking again"
+        if not allowed:
+            if key is not None:
+                self._cool(key)
+            return "too many requests from this address: slow down"
+        return None
 
     def _cooling_until(self, key: Hashable) -> float | None:
         """When ``key``'s cool-down ends, while it lasts."""
@@ -205,38 +237,37 @@ class RequestLimits:
         doubled = min(doubled + 1, COOLDOWN_DOUBLINGS) if again else 0
         self._cooling[key] = (now + self.flood_cooldown * 2**doubled, doubled)
 
-    async def _close(
-        self, receive: Any, send: Any, reason: str, until: float | None = None
-    ) -> None:
-        """Refuse a WebSocket (4429) after the refusal pause, or at ``until`` (the end of
-        its address's cool-down: a flooder that reconnects at once is refused once). A
-        peer that leaves meanwhile (or a server shutting down, which drops it) ends the
+    async def _close(self, receive: Any, send: Any, reason: str, pause: float) -> None:
+        """Refuse a WebSocket (4429) after ``pause`` seconds (the refusal pause, or until
+        its address's cool-down ends: a flooder that reconnects at once is refused once).
+        A peer that leaves meanwhile (or a server shutting down, which drops it) ends the
         wait: there is nobody left to refuse."""
-        pause = self.refusal_pause if until is None else until - clock()
         if pause > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(_gone(receive), pause)
-                return
+                async with asyncio.timeout(pause):
+                    await _gone(receive)
+                    return
         with contextlib.suppress(OSError):  # the peer left meanwhile: nobody to refuse
             await send({"type": "websocket.close", "code": 4429, "reason": reason})
 
+    def wrap(self, app: Any) -> RequestLimits:
+        """Put these limits in front of ``app`` (a middleware factory: ``create_app``
+        keeps the one instance, which :func:`guarded_http` asks before any app runs)."""
+        self.app = app
+        return self
+
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        client = scope.get("client")
+        address = client[0] if client else None
+        path = scope.get("path", "")
+        counted = bool(scope.get(ADMITTED))  # let in by guarded_http: counted there
         if scope["type"] == "websocket":
-            if not self._allow(scope):
-                await self._close(receive, send, "too many requests")
+            refusal = self.socket_refusal(address, path, counted)
+            if refusal is not None:
+                await self._close(receive, send, refusal[1], refusal[0])
                 return
-            address = (scope.get("client") or ("",))[0]
-            until = self._cooling_until(address)
-            if until is not None:
-                await self._close(
-                    receive, send, "this address flooded: wait before reconnecting", until
-                )
-                return
-            held = self._sockets.get(address, 0)
-            if held >= self.sockets_per_address:
-                await self._close(receive, send, "too many connections from this address")
-                return
-            self._sockets[address] = held + 1
+            address = address or ""
+            self._sockets[address] = self._sockets.get(address, 0) + 1
             try:
                 await self.app(scope, receive, send)
             finally:
@@ -252,52 +283,47 @@ class RequestLimits:
             await self.app(scope, receive, send)
             return
         pause = self.refusal_pause
-        key = self._request_key(scope)
-        cooling = key is not None and self._cooling_until(key) is not None
+        credentials = _authorization(scope.get("headers", ()))
+        method = scope.get("method", "")
+        key = self._request_key(address, method, path, credentials)
+        why = None if counted else self.request_refusal(address, method, path, credentials)
 
         async def paced(message: Message) -> None:
-            """Every 429, the app's or ours, is sent after the refusal pause; it cools
-            its request down (a refusal during the cool-down does not lengthen it)."""
+            """Every 429, the app's or ours, is sent after the refusal pause; the app's
+            cools its request down."""
             if message["type"] == "http.response.start" and message["status"] == 429:
-                if key is not None and not cooling:
+                if key is not None and why is None:
                     self._cool(key)
                 if pause:
                     await asyncio.sleep(pause)
             await send(message)
 
-        allowed = self._allow(scope)  # a request cooling down counts all the same
-        if cooling:
-            why = "this request was refused for going too fast: wait before asking again"
-            await _refuse(paced, 429, "rate", why, close=False)
-            return
-        if not allowed:
-            why = "too many requests from this address: slow down"
+        if why is not None:
             await _refuse(paced, 429, "rate", why, close=False)
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.max_body):
                 await _refuse(send, 413, "too_big", f"bodies are limited to {self.max_body} bytes")
                 return
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.body_timeout
         chunks: list[bytes] = []
         size = 0
-        while True:
-            try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
-            except TimeoutError:
-                await _refuse(send, 408, "slow", "the request body took too long to arrive")
-                return
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                await _refuse(send, 413, "too_big", f"bodies are limited to {self.max_body} bytes")
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.body_timeout):  # no task per request
+                while size <= self.max_body:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client went away
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await _refuse(send, 408, "slow", "the request body took too long to arrive")
+            return
+        if size > self.max_body:
+            await _refuse(send, 413, "too_big", f"bodies are limited to {self.max_body} bytes")
+            return
         body = b"".join(chunks)
         replayed = False
 
@@ -310,6 +336,14 @@ class RequestLimits:
             return message
 
         await self.app(scope, replay, paced)
+
+
+def _authorization(headers: Any) -> bytes:
+    """A request's ``Authorization`` header (lower-cased names, as ASGI has them)."""
+    for name, value in headers:
+        if name == b"authorization":
+            return bytes(value)
+    return b""
 
 
 async def _gone(receive: Any) -> None:
@@ -361,12 +395,52 @@ def connection_budget(max_connections: int) -> tuple[int, int | None]:
     return max(1, min(max_connections, soft - reserved)), soft
 
 
-def guarded_http(header_timeout: float, max_connections: int) -> type[asyncio.Protocol]:
-    """uvicorn's httptools protocol with a header timeout and a connection cap."""
+class _Refusal:
+    """What stands in for uvicorn's request cycle while :func:`guarded_http` holds a
+    refused request back: its parts the protocol reads (no task, no app, no body kept)."""
+
+    response_complete = False
+    disconnected = False
+
+    def __init__(self, keep_alive: bool) -> None:
+        self.keep_alive = keep_alive
+
+
+def _answer(status: int, code: str, message: str, default: Any, close: bool) -> bytes:
+    """An HTTP response in the one refusal shape, as bytes on the wire."""
+    from uvicorn.protocols.http.httptools_impl import STATUS_LINE
+
+    body = json.dumps({"code": code, "message": message}).encode()
+    head = [STATUS_LINE[status]]
+    for name, value in default:
+        head += [name, b": ", value, b"\r\n"]
+    head += [b"content-type: application/json\r\ncontent-length: ", str(len(body)).encode()]
+    head.append(b"\r\nconnection: close\r\n\r\n" if close else b"\r\n\r\n")
+    return b"".join(head) + body
+
+
+def guarded_http(
+    header_timeout: float, max_connections: int, limits: RequestLimits | None = None
+) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with a header timeout and a connection cap; with
+    ``limits`` (the app's :class:`RequestLimits`), a request or a WebSocket that they
+    refuse for going too fast (over its address's rate, cooling down, over its
+    address's sockets) is refused here, once its headers are read, before any app,
+    middleware or task exists for it: the connection holds one timer for the refusal
+    pause and the answer is written when it fires (429 in the one refusal shape; the
+    connection kept for a request, closed for a WebSocket), or dropped if the peer leaves
+    first. A refused WebSocket costs no WebSocket protocol, no ASGI task, no middleware
+    stack sleeping out its pause. What is let in is counted here and not again."""
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    async def nothing(scope: Scope, receive: Any, send: Any) -> None:
+        return None
 
     class GuardedHttp(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
+        _refusing: asyncio.TimerHandle | None = None
+        _proxy: Any = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -393,12 +467,108 @@ def guarded_http(header_timeout: float, max_connections: int) -> type[asyncio.Pr
             super().on_message_begin()
             self._arm()
 
+        def _address(self) -> str | None:
+            """The client's address as the app will see it (a trusted proxy's
+            ``X-Forwarded-For`` applied by uvicorn's own middleware, run here on a
+            scope of the headers alone)."""
+            scope: Scope = {"type": "http", "client": self.client, "headers": self.headers}
+            if self.config.proxy_headers:
+                proxy = type(self)._proxy
+                if proxy is None:
+                    proxy = ProxyHeadersMiddleware(nothing, self.config.forwarded_allow_ips)  # type: ignore[arg-type]
+                    type(self)._proxy = proxy
+                with contextlib.suppress(StopIteration):
+                    proxy(scope, None, None).send(None)  # sets the client, awaits nothing
+            client = scope.get("client")
+            return client[0] if client else None
+
+        def _path(self) -> str:
+            from urllib.parse import unquote
+
+            import httptools  # uvicorn's parser's own URL parsing, as its protocol does
+
+            path: str = httptools.parse_url(self.url).path.decode("ascii")
+            return unquote(path) if "%" in path else path
+
+        def _refuse_later(self, pause: float, answer: bytes, refusal: _Refusal | None) -> None:
+            """Write ``answer`` after ``pause`` seconds (one timer, nothing else held)."""
+
+            def fire() -> None:
+                self._refusing = None
+                if self.transport.is_closing():
+                    return
+                self.transport.write(answer)
+                if refusal is None or not refusal.keep_alive:
+                    self.transport.close()
+                    return
+                refusal.response_complete = True
+                self.on_response_complete()  # keep-alive, a pipelined request after it
+
+            self._refusing = self.loop.call_later(max(0.0, pause), fire)
+
         def on_headers_complete(self) -> None:
             self._disarm()
-            super().on_headers_complete()
+            upgrade = self.parser.should_upgrade() and self._should_upgrade()
+            if limits is None or upgrade or (self.cycle and not self.cycle.response_complete):
+                super().on_headers_complete()  # a pipelined request waits its turn there
+                return
+            method = self.parser.get_method().decode("ascii")
+            credentials = _authorization(self.headers)
+            why = limits.request_refusal(self._address(), method, self._path(), credentials)
+            if why is None:
+                super().on_headers_complete()
+                self.scope[ADMITTED] = True  # type: ignore[literal-required]
+                return
+            keep = not self.expect_100_continue  # its body may never come: close after
+            keep = keep and self.parser.get_http_version() != "1.0"
+            keep = keep and self.parser.should_keep_alive()
+            refusal = _Refusal(keep)
+            self.cycle = refusal  # type: ignore[assignment]
+            default = self.server_state.default_headers
+            answer = _answer(429, "rate", why, default, close=not keep)
+            self._refuse_later(limits.refusal_pause, answer, refusal)
+
+        def on_body(self, body: bytes) -> None:
+            if not isinstance(self.cycle, _Refusal):  # a refused request's body is dropped
+                super().on_body(body)
+
+        def on_message_complete(self) -> None:
+            if not isinstance(self.cycle, _Refusal):
+                super().on_message_complete()
+
+        def data_received(self, data: bytes) -> None:
+            if self._refusing is not None and self.cycle is None:
+                return  # a WebSocket being refused: nothing it sends is read
+            super().data_received(data)
+
+        def handle_websocket_upgrade(self) -> None:
+            if limits is not None:
+                refusal = limits.socket_refusal(self._address(), self._path())
+                if refusal is not None:
+                    pause, why = refusal
+                    self.cycle = None  # type: ignore[assignment]
+                    default = self.server_state.default_headers
+                    self._refuse_later(pause, _answer(429, "rate", why, default, True), None)
+                    return
+            super().handle_websocket_upgrade()
+            if limits is not None:
+                scope = getattr(self.transport.get_protocol(), "scope", None)
+                if isinstance(scope, dict):  # its app has not started yet
+                    scope[ADMITTED] = True
+
+        def shutdown(self) -> None:
+            if self._refusing is not None:  # a refusal held back: none is owed now
+                self.transport.close()
+                return
+            super().shutdown()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
+            if self._refusing is not None:  # nobody left to refuse
+                self._refusing.cancel()
+                self._refusing = None
+            if isinstance(self.cycle, _Refusal):
+                self.cycle = None  # type: ignore[assignment]
             super().connection_lost(exc)
 
     return GuardedHttp
