@@ -192,7 +192,8 @@ class Connection:
                     break
             code, reason = self._closing
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(code=code, reason=reason), 5.0)
+                async with asyncio.timeout(5.0):
+                    await self.ws.close(code=code, reason=reason)
         except Exception:  # the peer went away: nothing more to send
             self._closing = self._closing or (1006, "")
         finally:
@@ -397,7 +398,8 @@ async def _session(
         return False
 
     try:
-        raw = await asyncio.wait_for(ws.receive_text(), timeout=HELLO_SECONDS)
+        async with asyncio.timeout(HELLO_SECONDS):  # no task of its own (as wait_for makes)
+            raw = await ws.receive_text()
     except (TimeoutError, WebSocketDisconnect, WebSocketDisconnected, KeyError):
         conn.close(CLOSE_NO_HELLO)
         return
