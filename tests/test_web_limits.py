@@ -414,3 +414,26 @@ def test_a_websocket_the_gate_lets_in_reaches_the_app_counted_once() -> None:
 
     asyncio.run(scenario())
     assert len(entered) == 4 and all(s["type"] == "websocket" and s[ADMITTED] for s in entered)
+
+
+def test_a_refusal_held_back_ends_with_the_server() -> None:
+    """A server shutting down does not wait out a refusal it holds back: the refused
+    request's connection is closed at once, its timer cancelled, nothing written."""
+    entered: list[dict[str, Any]] = []
+    limits = RequestLimits(None, 1000, 1.0, requests_per_second=0.25, refusal_pause=30.0)
+
+    async def scenario() -> None:
+        protocol, state, conn = _gated(limits, entered)
+        protocol.data_received(_post("/api/tables", "203.0.113.11"))  # its burst: 1
+        await _turns()
+        conn.out.clear()
+        protocol.data_received(_post("/api/tables", "203.0.113.11"))
+        timer = protocol._refusing
+        assert timer is not None and not state.tasks
+        protocol.shutdown()
+        assert conn.closing
+        protocol.connection_lost(None)
+        assert timer.cancelled() and not conn.out
+
+    asyncio.run(scenario())
+    assert len(entered) == 1
