@@ -221,6 +221,28 @@ class AmountRange:
 #: One entry of a legal-action list: a plain action, or a range of amounts.
 Legal = Action | AmountRange
 
+#: The ranges :func:`amount_range` made so far (at most :data:`_MOST_RANGES`).
+_RANGES: dict[tuple[str, int, int], AmountRange] = {}
+_MOST_RANGES: Final = 4096
+
+
+def amount_range(kind: str, low: int, high: int) -> AmountRange:
+    """``AmountRange(kind, low, high)``, one shared value per range: a frozen dataclass is
+    made by Python code even compiled (about 0.9 µs), and a game's legal list at every bet
+    holds one. The values are immutable (sharing one is building it again); up to 4,096
+    are kept.
+
+    >>> amount_range("bet", 2, 11) is amount_range("bet", 2, 11), str(amount_range("raise", 4, 9))
+    (True, 'raise 4..9')
+    """
+    key = (kind, low, high)
+    got = _RANGES.get(key)
+    if got is None:
+        if len(_RANGES) >= _MOST_RANGES:
+            _RANGES.clear()
+        got = _RANGES[key] = AmountRange(kind, low, high)
+    return got
+
 
 def _has_range(legal: Sequence[Legal]) -> bool:
     """Whether a legal list holds an :class:`AmountRange` (a plain loop: faster than

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
-from cardhall.engine import Action, AmountRange, Legal
+from cardhall.engine import Action, Legal, amount_range
 from cardhall.games.somachi.actions import (
     ADD_A,
     ATTACK_A,
@@ -85,9 +85,7 @@ def legal(st: SomachiState, need: tuple[int, ...]) -> list[Legal]:
     if kind == K_CHAL:
         return MEET_DECLINE
     # K_RAISE, K_BRINGIN, K_STAY (asked only of a seat with chips)
-    if kind == K_RAISE:
-        return [amount_range(RAISES, "raise", stack), CHECK]
-    return [amount_range(BETS, "bet", stack), CHECK]
+    return [amount_range("raise" if kind == K_RAISE else "bet", 1, stack), CHECK]
 
 
 #: The answers of the small decisions (see :func:`legal`), built once.
@@ -101,24 +99,6 @@ DEFEND_PASS: Final[list[Legal]] = [DEFEND, PASS]
 PASS_ONLY: Final[list[Legal]] = [PASS]
 PAY_FOLD: Final[list[Legal]] = [PAY, FOLD]
 MEET_DECLINE: Final[list[Legal]] = [MEET, DECLINE]
-
-#: Amount ranges ``kind 1..stack`` made once per small stack (an :class:`AmountRange` is
-#: a frozen value: sharing one is the same as building it again), by stack.
-KEPT_STACKS: Final = 256
-BETS: Final[list[AmountRange | None]] = [None] * KEPT_STACKS
-RAISES: Final[list[AmountRange | None]] = [None] * KEPT_STACKS
-CHALLENGES: Final[list[AmountRange | None]] = [None] * KEPT_STACKS
-
-
-def amount_range(kept: list[AmountRange | None], kind: str, stack: int) -> AmountRange:
-    """``AmountRange(kind, 1, stack)``, made once per stack below :data:`KEPT_STACKS` and
-    kept in ``kept`` (the table of that kind)."""
-    if stack >= KEPT_STACKS:
-        return AmountRange(kind, 1, stack)
-    r = kept[stack]
-    if r is None:
-        r = kept[stack] = AmountRange(kind, 1, stack)
-    return r
 
 
 def hand_indexes(hand: list[RailogCard]) -> list[int]:
@@ -213,7 +193,7 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
         assert st.money is not None
         stack = st.money.stacks[seat]
         if stack > 0:
-            out.append(amount_range(CHALLENGES, "challenge", stack))
+            out.append(amount_range("challenge", 1, stack))
     out.extend(plays)
     discard_a = DISCARD_A
     for c in hand:
