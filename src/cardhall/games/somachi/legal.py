@@ -110,14 +110,10 @@ def hand_indexes(hand: list[RailogCard]) -> list[int]:
     [1, 8, 28]
     """
     out: list[int] = []
-    for c in hand:  # an insertion sort: a hand holds a few cards (list.sort costs more)
+    for c in hand:
         i: int = c
-        k = len(out)
         out.append(i)
-        while k > 0 and out[k - 1] > i:
-            out[k] = out[k - 1]
-            k -= 1
-        out[k] = i
+    out.sort()
     return out
 
 

@@ -421,6 +421,9 @@ class SomachiState(State):
         if need is None or type(seat) is not int or need[1] != seat or type(action) is not Action:
             return False
         kept = self._kept_legal(need, seat)
+        for entry in kept:  # an action taken from the list itself: found without comparing
+            if entry is action:
+                return True
         return action in kept or legal_contains(kept, action)
 
     def amount_sizes(self, seat: int, amounts: AmountRange) -> dict[str, int]:
@@ -543,7 +546,8 @@ class SomachiState(State):
     # ------------------------------------------------------------------ card movements
 
     def _clear_tableau(self, seat: int) -> None:
-        for c in self.tab[seat]:
+        for card in self.tab[seat]:
+            c: int = card  # its index, for the tables
             self.loc[c] = -1
             self.pile_of[c] = -1
             if RANK[c] == ARL and self.arl_owner[SUIT_INDEX[c]] == seat:
@@ -552,7 +556,14 @@ class SomachiState(State):
         self.tab[seat] = []
 
     def _from_hand(self, seat: int, c: int) -> None:
-        self.hands[seat].remove(c)  # type: ignore[arg-type]
+        hand = self.hands[seat]
+        for k in range(len(hand)):  # list.remove, comparing indexes as ints
+            x: int = hand[k]
+            if x == c:
+                hand.pop(k)
+                break
+        else:
+            raise ValueError(f"{D[c]} is not in seat {seat}'s hand")
         seen = self.pub[seat]
         if seen and seen >> c & 1:  # most hands hold no card seen taken: no big-int work
             self.pub[seat] = seen ^ (1 << c)
@@ -593,8 +604,9 @@ class SomachiState(State):
         options = dict(self.game.options)  # T_GAME
         return [("game", None, {"players": self.players, "options": options}, None)]
 
-    def _place_pile(self, seat: int, c: RailogCard) -> None:
-        self.tab[seat].append(c)
+    def _place_pile(self, seat: int, card: RailogCard) -> None:
+        self.tab[seat].append(card)
+        c: int = card  # its index, for the tables
         self.loc[c] = seat
         self.pile_of[c] = c
         if RANK[c] == ARL:
@@ -684,13 +696,19 @@ class SomachiState(State):
         """:meth:`piles` as tuples, in one pass over the tableau for each kind of card."""
         tab = self.tab[seat]
         pile_of = self.pile_of
-        faces = [c for c in tab if RANK[c] > 8]
+        rank = RANK
+        faces: list[RailogCard] = []
+        for card in tab:
+            c: int = card  # its index, for the tables
+            if rank[c] > 8:
+                faces.append(card)
         if len(faces) == len(tab):
             return tuple([(f,) for f in faces])
         piles: dict[int, list[RailogCard]] = {f: [f] for f in faces}
-        for c in tab:
-            if RANK[c] <= 8:
-                piles[pile_of[c]].append(c)
+        for card in tab:
+            c = card
+            if rank[c] <= 8:
+                piles[pile_of[c]].append(card)
         return tuple([tuple(p) for p in piles.values()])
 
     def pending(self) -> dict[str, Any] | None:

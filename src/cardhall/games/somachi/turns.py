@@ -252,13 +252,15 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
     tasks = st.tasks
     if a == "add":
         c, f = action.arg
-        st._from_hand(seat, c)
-        owner = st.loc[f]
+        ci: int = c  # the cards' indexes, for the tables (the zones keep the cards)
+        fi: int = f
+        st._from_hand(seat, ci)
+        owner = st.loc[fi]
         st.tab[owner].append(c)
-        st.loc[c] = owner
-        st.pile_of[c] = f
+        st.loc[ci] = owner
+        st.pile_of[ci] = fi
         st._emit("add", seat, card=c, pile=f, owner=owner)
-        trig_w2(st, SUIT_INDEX[c], owner)
+        trig_w2(st, SUIT_INDEX[ci], owner)
         tasks.append(ASK_TURN[seat])
         tasks.append(FLUSH[seat])
         tasks.append(CHECK_OUT)
@@ -303,9 +305,10 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
             tasks.append(Effect(seat, c, target))
         else:
             c = action.arg
-            st._from_hand(seat, c)
+            ci = c
+            st._from_hand(seat, ci)
             st._place_pile(seat, c)
             st._tell_card("play", seat, c)
-            tasks.append(PLAY_EFFECT[seat][c])
+            tasks.append(PLAY_EFFECT[seat][ci])
         if st.gambling and st.money is not None and st.money.stacks[seat] > 0:
             st.need = (K_STAY, seat)

@@ -47,7 +47,8 @@ def others_have(st: SomachiState, seat: int, suit: int) -> bool:
     suit_of = SUIT_INDEX
     for s, t in enumerate(st.tab):
         if s != seat:
-            for c in t:
+            for card in t:
+                c: int = card
                 if suit_of[c] == suit:
                     return True
     return False
@@ -76,7 +77,7 @@ def flush(st: SomachiState, actor: int) -> None:
 def trig_w1(st: SomachiState) -> None:
     """Open W1 for the owner of the arl of the discard pile's top card (not its discarder)."""
     if st.discard:
-        c = st.discard[-1]
+        c: int = st.discard[-1]  # its index, for the tables
         o = st.arl_owner[SUIT_INDEX[c]]
         if o >= 0 and st.disc_by[-1] != o:
             st.trig.append(CLAIM_WINDOW[o][c])
