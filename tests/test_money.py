@@ -113,7 +113,7 @@ def test_chips_conserved_and_side_pots_match_the_layer_oracle(
     unfolded = [d and not f for d, f in zip(m.dealt, m.folded, strict=True)]
     got = [(p.amount, p.eligible) for p in m.pots()]
     assert got == oracle_pots(m.totals, unfolded, m.carry, m.mode)
-    # Money.pots' shortcut (every live seat level, or one whole pot) agrees with build_pots
+    # Money.pots is build_pots over the table's own lists (its one-pot shortcut included)
     assert m.pots() == build_pots(m.totals, unfolded, m.carry, m.mode)
     assert all(type(p) is Pot and type(p.eligible) is tuple for p in m.pots())
     assert sum(a for a, _ in got) == sum(m.totals) + m.carry

@@ -159,6 +159,8 @@ def build_pots(
     [(8, (0, 1, 2)), (9, (0, 2)), (8, (2,))]
     >>> [(p.amount, p.eligible) for p in build_pots([5, 2, 9], [True, True, True], 3, "whole_pot")]
     [(19, (0, 1, 2))]
+    >>> [(p.amount, p.eligible) for p in build_pots([4, 4, 7, 2], [True, True, False, False])]
+    [(17, (0, 1))]
     """
     if mode not in MODES:
         raise ChipError(f"unknown all-in mode {mode!r}; modes: {', '.join(MODES)}")
@@ -171,7 +173,10 @@ def build_pots(
         if sum(totals) + carry:
             raise ChipError("chips in the pot but no unfolded seat to win them")
         return []
-    if mode == "whole_pot":
+    first = totals[live[0]]
+    if mode == "whole_pot" or all(totals[p] == first for p in live):
+        # One pot: the whole pot, or one level (every seat still in put the same; each
+        # folded seat's chips, below the level or above it, join that pot).
         amount = sum(totals) + carry
         return [tuple.__new__(Pot, (amount, tuple(live)))] if amount else []
     levels = sorted({totals[p] for p in live})
@@ -258,23 +263,10 @@ class Money:
 
     def pots(self) -> list[Pot]:
         """The pots as they stand (see :func:`build_pots`)."""
-        totals = self.totals
         dealt = self.dealt
         folded = self.folded
-        live = [p for p in range(len(totals)) if dealt[p] and not folded[p]]
-        if live:
-            # The usual case, without building levels: every live seat has put in the same
-            # (or one whole pot): then the one pot holds every chip, and build_pots gives it.
-            level = totals[live[0]]
-            if self.mode == "whole_pot" or all(totals[p] == level for p in live):
-                amount = sum(totals) + self.carry
-                return [tuple.__new__(Pot, (amount, tuple(live)))] if amount else []
-        return build_pots(
-            self.totals,
-            [d and not f for d, f in zip(self.dealt, self.folded, strict=True)],
-            self.carry,
-            self.mode,
-        )
+        unfolded = [dealt[p] and not folded[p] for p in range(len(dealt))]
+        return build_pots(self.totals, unfolded, self.carry, self.mode)
 
     # -- the deal ----------------------------------------------------------------------
 
