@@ -131,8 +131,9 @@ def test_pg_game_with_bots_to_the_end_and_record(pg_url: str) -> None:
 def test_pg_stopping_the_server_ends_its_listener_and_its_connections(
     pg_url: str, pg_admin: str
 ) -> None:
-    """The LISTEN thread is joined when the app stops: no connection of the stopped server
-    is left on the database (it used to linger up to a second after the stop)."""
+    """The LISTEN thread is joined when the app stops (it used to run on for up to a second
+    after the stop, and log its connection as lost): no connection of the stopped server
+    is left on the database."""
     name = pg_url.partition("?")[0].rsplit("/", 1)[1]
 
     def connections() -> int:
@@ -149,8 +150,9 @@ def test_pg_stopping_the_server_ends_its_listener_and_its_connections(
         listener = app.state.hub.listener
         assert listener is not None and listener.is_alive()
         eventually(lambda: connections() >= 1, "the LISTEN connection opened")
-    assert not listener.is_alive()
-    assert connections() == 0
+    assert not listener.is_alive()  # joined at stop, its connection closed
+    # PostgreSQL ends a closed connection's backend on its own time: nothing is left over
+    eventually(lambda: connections() == 0, "every connection of the stopped server ended")
 
 
 def test_pg_two_processes_share_notices_and_keep_one_order(pg_url: str, tmp_path: Path) -> None:

@@ -106,8 +106,8 @@ class Hub:
         for conns in list(self.conns.values()):
             for conn in list(conns):
                 conn.close(1012)
-        if self.listener is not None:  # it sees the stop within one LISTEN_WAIT
-            await asyncio.to_thread(self.listener.join, LISTEN_WAIT + 5.0)
+        if self.listener is not None:  # it sees the stop within one LISTEN_WAIT (bound: a hang)
+            await asyncio.to_thread(self.listener.join, LISTEN_WAIT + 30.0)
 
     # ------------------------------------------------------------------ bus
 
