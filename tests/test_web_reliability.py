@@ -574,7 +574,9 @@ def test_two_processes_racing_on_one_table_keep_one_order(tmp_path: Path) -> Non
         t = a.api(
             "POST",
             "/api/tables",
-            json={"game": "abstrac", "options": {"match": True, "target": 400}},
+            # a match no random play ends within the race's 40 actions (a target of 400 was
+            # reached in 38 once: the race stops at the game's end)
+            json={"game": "abstrac", "options": {"match": True, "target": 10_000}},
         )
         table = t["table_id"]
         bob = b.api("POST", f"/api/tables/{table}/join", json={"invite": t["invite"]})
