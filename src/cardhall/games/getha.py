@@ -1601,49 +1601,67 @@ class GethaState(State):
         ``deal`` to ``last_deal``)."""
         money = self.money
         n = self.game.players
-        live = [money.is_live(p) for p in range(n)]
-        betting = self.phase == BET  # "put" and "cur" are this betting round's
+        stacks, totals, put, dealt, gave_up = (
+            money.stacks,
+            money.totals,
+            money.put,
+            money.dealt,
+            money.folded,
+        )
+        phase = self.phase
+        betting = phase == BET  # "put" and "cur" are this betting round's
+        choosing = phase == SELECT
+        selected = self.selected
+        revealed = self.revealed
+        hands, played, reserves, choice = self.hand, self.played, self.reserve, self.choice
+        any_live = False
         # each GethaSeat made from its fields in order by tuple.__new__ (a named tuple's
         # own __new__ is a Python function, with 13 arguments)
-        seats = tuple(
-            [
+        seats: list[GethaSeat] = []
+        for p in range(n):
+            live = dealt[p] and not gave_up[p]
+            any_live = any_live or live
+            mine, kept = played[p], reserves[p]
+            discarded = self.discarded[p]
+            seats.append(
                 tuple.__new__(
                     GethaSeat,
                     (
-                        money.stacks[p],  # stack
-                        money.totals[p],  # total
-                        money.put[p] if betting else 0,  # put
-                        money.dealt[p],  # dealt
-                        money.dealt[p] and not live[p],  # folded
-                        money.is_all_in(p),  # all_in
-                        len(self.hand[p]) + len(self.played[p]) + len(self.reserve[p]),  # cards
-                        self.discarded[p] if self.discarded[p] >= 0 else None,  # discarded
-                        self.phase == SELECT and self.choice[p] is not None,  # chosen
-                        len(self.played[p]) if self.selected else None,  # played_count
-                        len(self.reserve[p]) if self.selected else None,  # reserve_count
+                        stacks[p],  # stack
+                        totals[p],  # total
+                        put[p] if betting else 0,  # put
+                        dealt[p],  # dealt
+                        dealt[p] and not live,  # folded
+                        live and stacks[p] == 0,  # all_in
+                        len(hands[p]) + len(mine) + len(kept),  # cards
+                        discarded if discarded >= 0 else None,  # discarded
+                        choosing and choice[p] is not None,  # chosen
+                        len(mine) if selected else None,  # played_count
+                        len(kept) if selected else None,  # reserve_count
                         len(self.folded[p]),  # folded_count
-                        _cards_of(sorted(self.played[p])) if self.revealed and live[p] else None,
+                        _cards_of(sorted(mine)) if revealed and live else None,  # played
                     ),
                 )
-                for p in range(n)
-            ]
-        )
+            )
         last = self.last_showdown
+        dead = 0
+        for d in self.dead:
+            dead += len(d)
         return (
             self.deals,
             self.dealer,
-            self.phase,
-            self.turn if self.phase not in (SELECT, OVER, SHUFFLE) else None,
+            phase,
+            self.turn if phase not in (SELECT, OVER, SHUFFLE) else None,
             tuple(self.order),
             self.bring_in,
             money.cur if betting else 0,
             money.carry,
-            tuple(money.pots()) if money.live_seats() else (),
-            seats,
+            tuple(money.pots()) if any_live else (),
+            tuple(seats),
             tuple([len(x) for x in self.extra]),
             len(self.deck),
-            sum([len(d) for d in self.dead]),
-            tuple(self.showdown) if self.revealed else (),
+            dead,
+            tuple(self.showdown) if revealed else (),
             MappingProxyType(last) if last is not None else None,
         )
 
