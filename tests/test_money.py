@@ -266,6 +266,10 @@ def test_odd_chips_go_clockwise_from_the_given_seat() -> None:
         split(3, [], 0, 2)
     with pytest.raises(ChipError):
         split(3, [0, 0], 0, 2)
+    assert split(7, [1], odd_from=0, seats=2) == {1: 7}  # one winner: the shortcut
+    for bad in ([2], [-1], [0, 2]):  # one winner or several: a seat outside the table
+        with pytest.raises(ChipError, match="no such seat among winners"):
+            split(3, bad, 0, 2)
 
 
 def test_whole_pot_mode_makes_an_all_in_seat_eligible_for_everything() -> None:

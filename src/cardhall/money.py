@@ -135,12 +135,15 @@ def split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dic
         raise ChipError(f"cannot split a negative amount ({amount})")
     if not winners:
         raise ChipError("cannot split a pot among no winners")
+    if len(winners) == 1:  # the usual case: no odd chips to hand out
+        w = winners[0]
+        if not 0 <= w < seats:
+            raise ChipError(f"no such seat among winners {[w]} (0..{seats - 1})")
+        return {w: amount}
     if len(set(winners)) != len(winners):
         raise ChipError(f"winners listed twice: {sorted(winners)}")
     if not all(0 <= w < seats for w in winners):
         raise ChipError(f"no such seat among winners {sorted(winners)} (0..{seats - 1})")
-    if len(winners) == 1:  # the usual case: no odd chips to hand out
-        return {winners[0]: amount}
     order = sorted(winners, key=lambda w: (w - odd_from) % seats)
     share, odd = divmod(amount, len(order))
     return {w: share + (1 if i < odd else 0) for i, w in enumerate(order)}
@@ -346,7 +349,7 @@ class Money:
         results: list[PotResult] = []
         for i, (pot, won) in enumerate(zip(pots, winners, strict=True)):
             won_t = tuple(won)
-            if len(set(won_t)) != len(won_t):
+            if len(won_t) > 1 and len(set(won_t)) != len(won_t):
                 raise ChipError(f"pot {i}: a winner is listed twice: {list(won_t)}")
             stray = [w for w in won_t if w not in pot.eligible]
             if stray:

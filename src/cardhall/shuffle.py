@@ -17,7 +17,9 @@ True
 
 from __future__ import annotations
 
+import _random
 import random
+from hashlib import sha512
 from typing import Any, Final
 
 __all__ = ["randbelow", "seeded_shuffle", "shuffle"]
@@ -53,11 +55,11 @@ def seeded_shuffle(seed: str, items: list[Any]) -> None:
     >>> a == b
     True
     """
-    rng = random.Random(seed)
     size = len(items)
     if size >= 1 << 32:  # pragma: no cover - a draw would need more than one word
-        shuffle(rng, items)
+        shuffle(random.Random(seed), items)
         return
+    rng = _generator(seed)
     getrandbits = rng.getrandbits
     words = size + (size >> 1) + 8  # about what a shuffle of this size draws
     data = getrandbits(32 * words).to_bytes(4 * words, "little")
@@ -84,6 +86,40 @@ def seeded_shuffle(seed: str, items: list[Any]) -> None:
                 break
         items[i], items[j] = items[j], items[i]
         i -= 1
+
+
+def _seed_key(seed: str) -> int:
+    """The number ``random.Random.seed`` seeds the generator with for the string ``seed``
+    (version 2: its UTF-8 bytes followed by their SHA-512, read as one big-endian
+    integer)."""
+    data = seed.encode()
+    return int.from_bytes(data + sha512(data).digest(), "big")
+
+
+def _same_as_random() -> bool:
+    """Whether :func:`_seed_key` is what this Python's ``random`` does (checked once)."""
+    for seed in ("0:0", "7:3", "é:12"):
+        if _random.Random(_seed_key(seed)).getrandbits(96) != random.Random(seed).getrandbits(96):
+            return False  # pragma: no cover - another Python's seeding
+    return True
+
+
+#: Whether :func:`_generator` may seed the C generator directly.
+_DIRECT_SEED = _same_as_random()
+
+
+def _generator(seed: str) -> _random.Random:
+    """``random.Random(seed)``'s generator for drawing bits: the C generator seeded with
+    the very number ``random.Random`` derives from the string, without ``random.py``'s
+    Python ``__init__`` and ``seed`` frames (a few percent of a seeded deal); the same
+    words. ``random.Random`` itself if this Python seeds otherwise.
+
+    >>> _generator("5:1").getrandbits(64) == random.Random("5:1").getrandbits(64)
+    True
+    """
+    if _DIRECT_SEED:
+        return _random.Random(_seed_key(seed))
+    return random.Random(seed)  # pragma: no cover - another Python's seeding
 
 
 def randbelow(rng: random.Random, n: int) -> int:

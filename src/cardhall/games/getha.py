@@ -413,6 +413,12 @@ _SELECTS = [Action("select", (s,)) for s in range(1, 9)] + [Action("select", p) 
 _REPLACES = [Action("replace", s) for s in range(1, 9)]
 
 
+#: The 96 cards gathered between deals, in order (copied).
+_GATHERED: list[int] = list(range(96))
+
+#: ``frozenset((p,))`` for each seat ``p`` (the actors of a turn), made once.
+_ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((p,)) for p in range(8))
+
 #: The amount ranges made so far (see :func:`_amounts`), at most _MOST_RANGES of them.
 _RANGES: dict[tuple[str, int, int], AmountRange] = {}
 _MOST_RANGES: Final = 4096
@@ -948,10 +954,19 @@ class GethaState(State):
         """The deal, once its shuffle is known: eight cards to each hand, then the bring-in."""
         money = self.money
         d = self.dealer
-        hands = len(self.order) + max(0, 4 - len(self.order))
-        for j, p in enumerate(self.order):
-            self.hand[p] = sorted(deck[j : 8 * hands : hands])
-        self.extra = [sorted(deck[j : 8 * hands : hands]) for j in range(len(self.order), hands)]
+        order = self.order
+        m = len(order)
+        hands = m if m > 4 else 4
+        # one card at a time to each hand in turn (hand j takes deck[j], deck[j + hands] ...),
+        # in one pass over the deck's top (compiled: native list reads, no slice objects)
+        dealt: list[list[int]] = [[] for _ in range(hands)]
+        for i in range(8 * hands):
+            dealt[i % hands].append(deck[i])
+        for j in range(hands):
+            dealt[j].sort()
+        for j in range(m):
+            self.hand[order[j]] = dealt[j]
+        self.extra = dealt[m:]
         self.deck = deck[8 * hands :]
         if not self.quiet:
             told = self._told
@@ -1024,8 +1039,11 @@ class GethaState(State):
 
     def _discard(self, p: int, positions: tuple[int, ...]) -> None:
         hand = self.hand[p]
+        gone = 0  # the positions discarded, as a mask (bit i: position i + 1)
+        for i in positions:
+            gone |= 1 << (i - 1)
         out = [hand[i - 1] for i in positions]
-        keep = [c for i, c in enumerate(hand, 1) if i not in positions]
+        keep = [hand[i] for i in range(len(hand)) if not gone >> i & 1]
         k = len(out)
         self.discarded[p] = k
         if self.phase == DECLARE:
@@ -1050,10 +1068,14 @@ class GethaState(State):
         live = self.money.live_seats()
         if any(self.choice[q] is None for q in live):
             return
+        suit = SUIT
         for q in live:
-            chosen = self.choice[q] or ()
-            self.played[q] = [c for c in self.hand[q] if SUIT[c] in chosen]
-            self.reserve[q] = [c for c in self.hand[q] if SUIT[c] not in chosen]
+            chosen = 0  # the suits chosen, as a mask (bit s: suit s)
+            for s in self.choice[q] or ():
+                chosen |= 1 << s
+            hand = self.hand[q]
+            self.played[q] = [c for c in hand if chosen >> suit[c] & 1]
+            self.reserve[q] = [c for c in hand if not chosen >> suit[c] & 1]
             self.hand[q] = []
         self.selected = True
         if not self.quiet:
@@ -1283,7 +1305,7 @@ class GethaState(State):
             self._told.append((_DEAL_OVER, summary))
         # gather the cards (every one of the 96, sorted): the next deal shuffles them again
         n = self.game.players
-        self.deck = list(range(96))
+        self.deck = _GATHERED.copy()
         self.hand = [[] for _ in range(n)]
         self.played = [[] for _ in range(n)]
         self.reserve = [[] for _ in range(n)]
@@ -1362,7 +1384,8 @@ class GethaState(State):
             return frozenset()
         if phase == SELECT:
             return frozenset(p for p in self.money.live_seats() if self.choice[p] is None)
-        return frozenset((self.turn,))
+        turn = self.turn
+        return _ONE_SEAT[turn] if 0 <= turn < 8 else frozenset((turn,))
 
     def legal_actions(self, seat: int) -> list[Legal]:
         if self._unread:
