@@ -242,7 +242,11 @@ class Money:
     @property
     def cur(self) -> int:
         """The highest amount any seat has put in during this betting round."""
-        return max(self.put)
+        best = 0  # puts are never negative (a loop: compiled, native, where max() is a call)
+        for put in self.put:
+            if put > best:
+                best = put
+        return best
 
     @property
     def in_play(self) -> int:
@@ -262,7 +266,7 @@ class Money:
 
     def owe(self, seat: int) -> int:
         """What ``seat`` must add to match the highest put of this round."""
-        return max(self.put) - self.put[seat]
+        return self.cur - self.put[seat]
 
     def pots(self) -> list[Pot]:
         """The pots as they stand (see :func:`build_pots`)."""
