@@ -103,6 +103,7 @@ from cardhall.engine import (
     OptionSpec,
     Outcome,
     State,
+    amount_range,
     arg_int,
     common_fields,
     jsonable,
@@ -418,27 +419,6 @@ _GATHERED: list[int] = list(range(96))
 
 #: ``frozenset((p,))`` for each seat ``p`` (the actors of a turn), made once.
 _ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((p,)) for p in range(8))
-
-#: The amount ranges made so far (see :func:`_amounts`), at most _MOST_RANGES of them.
-_RANGES: dict[tuple[str, int, int], AmountRange] = {}
-_MOST_RANGES: Final = 4096
-
-
-def _amounts(kind: str, lo: int, hi: int) -> AmountRange:
-    """``AmountRange(kind, lo, hi)``, one shared value per range: a frozen dataclass is
-    made by Python code even compiled (about 0.9 µs), and a legal list at every bring-in
-    and bet holds one. The values are immutable; up to 4,096 are kept.
-
-    >>> _amounts("bet", 2, 11) is _amounts("bet", 2, 11), str(_amounts("raise", 4, 9))
-    (True, 'raise 4..9')
-    """
-    key = (kind, lo, hi)
-    got = _RANGES.get(key)
-    if got is None:
-        if len(_RANGES) >= _MOST_RANGES:
-            _RANGES.clear()
-        got = _RANGES[key] = AmountRange(kind, lo, hi)
-    return got
 
 
 def discard_action(mask: int) -> Action:
@@ -1407,7 +1387,7 @@ class GethaState(State):
         if phase == BRINGIN:
             lo = self.min_bring_in
             hi = money.stacks[seat]
-            return [_amounts("bringin", lo, hi)] if lo <= hi else []
+            return [amount_range("bringin", lo, hi)] if lo <= hi else []
         if phase == ANSWER:
             return [PAY, DECLINE]
         if phase in (DRAW, DECLARE):
@@ -1420,7 +1400,7 @@ class GethaState(State):
         out: list[Legal] = [CHECK] if owe == 0 else [FOLD, CALL]
         lo, hi = self._raise_range(seat)
         if lo <= hi:
-            out.append(_amounts("bet" if cur == 0 else "raise", lo, hi))
+            out.append(amount_range("bet" if cur == 0 else "raise", lo, hi))
         if stack > owe and self._allin_ok(seat):
             out.append(ALLIN)
         if owe == 0:
