@@ -835,6 +835,27 @@ def test_a_battle_has_the_same_result_explained_or_not() -> None:
         assert battle(x, y)[0] == battle(x, y, explain=False)[0], (x, y)
 
 
+def test_a_pot_has_the_same_winner_explained_or_not() -> None:
+    """Unexplained (a deal nobody reads yet, a search's worlds), a pot between two seats
+    is decided by one battle in either order; with more, in the order explained."""
+    rng = random.Random(11)
+    for k in range(3000):
+        seats = rng.randrange(2, 6)
+        cards = rng.sample(range(96), 40)
+        played = [sorted(cards[8 * p : 8 * p + rng.randrange(0, 9)]) for p in range(seats)]
+        eligible = sorted(rng.sample(range(seats), rng.randrange(1, seats + 1)))
+        for rules in (
+            {},
+            {"arlas_holders_immune": True, "deiskatun_same_suit": True, "matchup_order": "seat"},
+        ):
+            first = k % seats
+            explained = resolve_pot(eligible, played, first, seats, **rules)[0]
+            unexplained = resolve_pot(eligible, played, first, seats, **rules, explain=False)
+            assert unexplained == (explained, []), (eligible, played, first, rules)
+            swapped = resolve_pot(eligible[::-1], played, first, seats, **rules, explain=False)
+            assert swapped[0] == explained, (eligible, played, first, rules)
+
+
 def test_g28_g29_alak_cancel_first_then_take_the_highest_numbers_at_once() -> None:
     r, d = battle(parse("alak/S1 alak/S2 5/S1 6/S2"), parse("alak/S5 8/S5 7/S5 4/S5 2/S6 1/S6"))
     assert d["cancelled"] == 1 and d["totals"] == [11, 14] and r == -1

@@ -249,8 +249,14 @@ def resolve_pot(
     when nobody wins) and the steps, for explaining the showdown.
     """
     steps: list[dict[str, Any]] = []
-    dist = {p: (p - first) % seats for p in eligible}
-    alive = sorted(eligible, key=dist.__getitem__)
+    # Unexplained, two seats need no order: a battle's result only changes sign when its
+    # sides swap (and the arlas filter drops the same seats in any order).
+    dist: dict[int, int] = {}
+    if explain or len(eligible) > 2:
+        dist = {p: (p - first) % seats for p in eligible}
+        alive = sorted(eligible, key=dist.__getitem__)
+    else:
+        alive = list(eligible)
     gone = [p for p in alive if not played[p]]
     if gone:
         alive = [p for p in alive if played[p]]
@@ -277,6 +283,10 @@ def resolve_pot(
             steps.append({"step": "arlas", "holders": holders, "dropped": dropped})
     if len(alive) <= 1:
         return (alive[0] if alive else None), steps
+    if len(alive) == 2 and not explain:
+        x, y = alive[0], alive[1]
+        result = _battle_result(played[x], played[y])
+        return (x if result > 0 else y if result < 0 else None), steps
     keys = {p: hand_key(played[p]) for p in alive}
     if matchup_order == "ranked":
         alive.sort(key=lambda p: (-keys[p][0], -keys[p][1], -keys[p][2], dist[p]))
@@ -384,7 +394,8 @@ _TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
 #: random playout never does). ``(_DEAL, dealer, deal, order)``; ``(_ANTE, order, paid)``;
 #: ``(_DEALT, seat, hand)``; ``(_DISCARDED, seat, out, drawn)``; ``(_DECLARED, seat,
 #: out)``; ``(_CHOSE, seat, suits)``; ``(_SELECTED, live, played, reserve)`` (counts by
-#: seat); ``(_POT, step)``; ``(_DEAL_OVER, summary)``. Card lists are tuples of indexes.
+#: seat); ``(_STEP, step)`` (a showdown's step, below: its event is the explained step);
+#: ``(_DEAL_OVER, summary)`` (a deal's summary, below). Card lists are tuples of indexes.
 _DEAL: Final = 0
 _ANTE: Final = 1
 _DEALT: Final = 2
@@ -392,8 +403,22 @@ _DISCARDED: Final = 3
 _DECLARED: Final = 4
 _CHOSE: Final = 5
 _SELECTED: Final = 6
-_POT: Final = 7
+_STEP: Final = 7
 _DEAL_OVER: Final = 8
+
+#: A showdown's steps are kept short too (:meth:`GethaState._explain`): each a list of one
+#: of these codes, the plain values its explanation needs, and last the explained step
+#: (``None`` until someone reads it; then kept). ``[_REVEAL, live, played, None]`` (the
+#: live seats and copies of their played cards); ``[_CLAIM, owner, suit, hits, None]``
+#: (``hits``: (zone, seat or hand, cards) per zone the arl took from);
+#: ``[_REPLACED, seat, suit, cards, auto, None]``; ``[_POTTED, index, pot, winner,
+#: played, first, None]`` (the deal's played cards, as they were settled: the pot's
+#: battles are explained by deciding it again). A deal's summary is ``(deal, dealer,
+#: received, carry, stacks, shown)``.
+_REVEAL: Final = 0
+_CLAIM: Final = 1
+_REPLACED: Final = 2
+_POTTED: Final = 3
 
 PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(1, 9), 2))
 _PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
@@ -842,6 +867,18 @@ def _texts(cards: Sequence[int] | None) -> list[str]:
     return [_TEXT[c] for c in cards or ()]
 
 
+def _summary(s: tuple[Any, ...]) -> dict[str, Any]:
+    """A finished deal's summary (:attr:`GethaState.results`) from its short form."""
+    return {
+        "deal": s[0],
+        "dealer": s[1],
+        "received": list(s[2]),
+        "carry": s[3],
+        "stacks": list(s[4]),
+        "showdown": s[5],
+    }
+
+
 def _cards_of(cards: Iterable[int]) -> tuple[RailogCard, ...]:
     deck = RAILOG_DECK  # a loop over a typed tuple: native when compiled (map is not)
     return tuple([deck[c] for c in cards])
@@ -886,10 +923,12 @@ class GethaState(State):
         self.revealed = False
         self.acted: list[bool] = [False] * n
         self.bring_in = 0
-        # public steps of the current showdown (made JSON when viewed: cards are objects)
-        self.showdown: list[dict[str, Any]] = []
-        self.last_showdown: dict[str, Any] | None = None
-        self.results: list[dict[str, Any]] = []  # one summary per finished deal
+        # the current showdown's steps, the last deal's (its summary, its steps, the two
+        # explained once read) and every finished deal's summary, all kept short (see
+        # _REVEAL): explained when read (showdown, last_showdown, results)
+        self._steps: list[list[Any]] = []
+        self._last: list[Any] | None = None
+        self._results: list[tuple[Any, ...]] = []
         self._start_deal()
 
     # ------------------------------------------------------------------ the deal
@@ -910,7 +949,7 @@ class GethaState(State):
         self.discarded = [-1] * n
         self.drawn = [0] * n
         self.acted = [False] * n
-        self.showdown = []
+        self._steps = []
         self.bring_in = 0
         quiet = self.quiet
         if not quiet:
@@ -1132,11 +1171,10 @@ class GethaState(State):
         self.phase = REPLACE
         self.turn = -1
         self.revealed = True
-        live = self.money.live_seats()
         if not self.quiet:
-            played = {str(p): cards_text(self.played[p]) for p in live}
-            self._emit("reveal", None, played=played)
-            self.showdown = [{"step": "reveal", "played": played}]
+            live = self.money.live_seats()
+            played = self.played
+            self._step([_REVEAL, live, [played[p].copy() for p in live], None])
         self._claims()
         self._continue_showdown()
 
@@ -1145,7 +1183,7 @@ class GethaState(State):
         for owner in live:
             for arl in [c for c in self.played[owner] if RANK[c] == ARL]:
                 suit = SUIT_INDEX[arl]
-                taken: list[dict[str, Any]] = []
+                taken: list[tuple[str, int, list[int]]] = []
                 got: list[int] = []
                 sources: list[tuple[list[int], str, int]] = []  # (cards, zone, seat or hand)
                 for q in self.order:
@@ -1163,14 +1201,11 @@ class GethaState(State):
                         cards[:] = [c for c in cards if SUIT_INDEX[c] != suit]
                         got.extend(hit)
                         if not self.quiet:
-                            taken.append({"from": f"{zone}:{at}", "cards": cards_text(hit)})
+                            taken.append((zone, at, hit))
                 if got:
                     self.played[owner].extend(got)
-                    if self.quiet:
-                        continue
-                    step = {"step": "claim", "seat": owner, "suit": suit + 1, "taken": taken}
-                    self.showdown.append(step)
-                    self._emit("claim", owner, suit=suit + 1, taken=taken)
+                    if not self.quiet:
+                        self._step([_CLAIM, owner, suit, taken, None])
 
     def _needs_replacement(self) -> int:
         for p in self.order:
@@ -1199,16 +1234,7 @@ class GethaState(State):
         self.reserve[p] = [c for c in self.reserve[p] if SUIT[c] != suit]
         self.played[p].extend(moved)
         if not self.quiet:
-            self.showdown.append(
-                {
-                    "step": "replace",
-                    "seat": p,
-                    "suit": suit,
-                    "cards": cards_text(moved),
-                    "auto": auto,
-                }
-            )
-            self._emit("replace", p, suit=suit, cards=cards_text(moved), auto=auto)
+            self._step([_REPLACED, p, suit, moved, auto, None])
         if any(RANK[c] == ARL for c in moved):
             self._claims()
 
@@ -1218,43 +1244,30 @@ class GethaState(State):
         n = self.game.players
         first = self.order[0]
         quiet = self.quiet
+        played = self.played
         winners: list[tuple[int, ...]] = []
         pots = money.pots()
         for i, pot in enumerate(pots):
+            winner: int | None
             if not pot.contested:
                 winners.append(pot.eligible)
-                if quiet:
-                    continue
-                step = {
-                    "step": "pot",
-                    "pot": i,
-                    "amount": pot.amount,
-                    "eligible": list(pot.eligible),
-                }
-                step.update(winner=pot.eligible[0], returned=True, steps=[])
+                winner = pot.eligible[0]
             else:
-                winner, steps = resolve_pot(
+                winner = resolve_pot(
                     pot.eligible,
-                    self.played,
+                    played,
                     first,
                     n,
                     arlas_holders_immune=bool(o["arlas_holders_immune"]),
                     deiskatun_same_suit=bool(o["deiskatun_same_suit"]),
                     matchup_order=str(o["matchup_order"]),
-                    explain=not quiet,
-                )
+                    explain=False,
+                )[0]
                 winners.append(() if winner is None else (winner,))
-                if quiet:
-                    continue
-                step = {
-                    "step": "pot",
-                    "pot": i,
-                    "amount": pot.amount,
-                    "eligible": list(pot.eligible),
-                }
-                step.update(winner=winner, returned=False, steps=steps)
-            self.showdown.append(step)
-            self._told.append((_POT, step))
+            if not quiet:
+                # explained when read, from these very lists (_finish_deal gives the next
+                # deal new ones)
+                self._step([_POTTED, i, pot, winner, played, first, None])
         settlement = money.settle(winners, odd_from=first, pots=pots)
         self._finish_deal(settlement.received, settlement.carry, shown=True)
 
@@ -1270,18 +1283,16 @@ class GethaState(State):
 
     def _finish_deal(self, received: Sequence[int], carry: int, shown: bool) -> None:
         if not self.quiet:
-            summary = {
-                "deal": self.deals,
-                "dealer": self.dealer,
-                "received": list(received),
-                "carry": carry,
-                "stacks": list(self.money.stacks),
-                "showdown": shown,
-            }
-            self.results.append(summary)
-            self.last_showdown = (
-                {**summary, "steps": self.showdown} if shown else {**summary, "steps": []}
+            summary = (
+                self.deals,
+                self.dealer,
+                tuple(received),
+                carry,
+                tuple(self.money.stacks),
+                shown,
             )
+            self._results.append(summary)
+            self._last = [summary, self._steps if shown else [], None]
             self._told.append((_DEAL_OVER, summary))
         # gather the cards (every one of the 96, sorted): the next deal shuffles them again
         n = self.game.players
@@ -1345,14 +1356,99 @@ class GethaState(State):
             played = {str(q): k for q, k in zip(live, entry[2], strict=True)}
             reserve = {str(q): k for q, k in zip(live, entry[3], strict=True)}
             return [("selected", None, {"played": played, "reserve": reserve}, None)]
-        if code == _POT:
-            return [("pot", None, {k: v for k, v in entry[1].items() if k != "step"}, None)]
+        if code == _STEP:
+            step = self._explain(entry[1])
+            kind = step["step"]
+            if kind == "claim" or kind == "replace":
+                data = {k: v for k, v in step.items() if k != "step" and k != "seat"}
+                return [(kind, step["seat"], data, None)]
+            return [(kind, None, {k: v for k, v in step.items() if k != "step"}, None)]
         if code == _DEAL_OVER:
-            return [("deal_over", None, dict(entry[1]), None)]
+            return [("deal_over", None, _summary(entry[1]), None)]
         out = entry[2]  # _DECLARED
         return self._private_pair(
             "declare", entry[1], {"cards": cards_text(out)}, {"count": len(out)}
         )
+
+    def _step(self, step: list[Any]) -> None:
+        """Keep a showdown's step, short (see :data:`_REVEAL`), and tell its event."""
+        self._steps.append(step)
+        self._told.append((_STEP, step))
+
+    def _explain(self, step: list[Any]) -> dict[str, Any]:
+        """A showdown's short step explained (once: kept in its last item)."""
+        done = step[-1]
+        if done is None:
+            done = step[-1] = self._explained(step)
+        return cast(dict[str, Any], done)
+
+    def _explained(self, step: list[Any]) -> dict[str, Any]:
+        code = step[0]
+        if code == _REVEAL:
+            played = {str(p): cards_text(c) for p, c in zip(step[1], step[2], strict=True)}
+            return {"step": "reveal", "played": played}
+        if code == _CLAIM:
+            taken = [
+                {"from": f"{zone}:{at}", "cards": cards_text(hit)} for zone, at, hit in step[3]
+            ]
+            return {"step": "claim", "seat": step[1], "suit": step[2] + 1, "taken": taken}
+        if code == _REPLACED:
+            return {
+                "step": "replace",
+                "seat": step[1],
+                "suit": step[2],
+                "cards": cards_text(step[3]),
+                "auto": step[4],
+            }
+        pot: Pot = step[2]  # _POTTED
+        explained = {
+            "step": "pot",
+            "pot": step[1],
+            "amount": pot.amount,
+            "eligible": list(pot.eligible),
+        }
+        if not pot.contested:
+            explained.update(winner=step[3], returned=True, steps=[])
+            return explained
+        o = self.game.options
+        winner, steps = resolve_pot(
+            pot.eligible,
+            step[4],
+            step[5],
+            self.game.players,
+            arlas_holders_immune=bool(o["arlas_holders_immune"]),
+            deiskatun_same_suit=bool(o["deiskatun_same_suit"]),
+            matchup_order=str(o["matchup_order"]),
+        )
+        assert winner == step[3], "a pot explained differently from how it was decided"
+        explained.update(winner=winner, returned=False, steps=steps)
+        return explained
+
+    @property
+    def showdown(self) -> list[dict[str, Any]]:
+        """This deal's showdown so far (public), step by step: the reveal, each claim,
+        replacement and pot (each pot with the steps that decided it)."""
+        explain = self._explain
+        return [explain(step) for step in self._steps]
+
+    @property
+    def last_showdown(self) -> dict[str, Any] | None:
+        """The last finished deal's summary (:attr:`results`) and its showdown's steps
+        (none when it ended without one); ``None`` before the first deal ends."""
+        last = self._last
+        if last is None:
+            return None
+        done = last[2]
+        if done is None:
+            done = last[2] = _summary(last[0])
+            done["steps"] = [self._explain(step) for step in last[1]]
+        return cast(dict[str, Any], done)
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """One summary per finished deal: its number, dealer, what each seat received, the
+        carry-over, the stacks after it, whether it was shown down."""
+        return [_summary(s) for s in self._results]
 
     # ------------------------------------------------------------------ protocol
 
@@ -1720,9 +1816,9 @@ class GethaState(State):
         other.revealed = self.revealed
         other.acted = self.acted.copy()
         other.bring_in = self.bring_in
-        other.showdown = self.showdown.copy()
-        other.last_showdown = self.last_showdown
-        other.results = self.results.copy()
+        other._steps = self._steps.copy()
+        other._last = self._last
+        other._results = self._results.copy()
         return other
 
     def _determinize(self, seat: int, rng: random.Random) -> GethaState:
