@@ -689,6 +689,39 @@ def test_the_observations_of_one_moment_are_kept_and_share_their_public_part(nam
 
 
 @pytest.mark.parametrize("name", game_names())
+def test_an_observation_without_events_makes_none_and_is_the_same_otherwise(name: str) -> None:
+    """observe(seat, events=False) (the research encoders') is the seat's observation with
+    its events left out and every other field equal; no told event is made for it; it is
+    kept for the moment (making the told events meanwhile does not end the moment), and
+    once the seat's whole observation is kept, that one is given."""
+    players = max(game_class(name).player_counts)
+    state = make_game(name, players).new_state(seed=7)
+    rng = random.Random(7)
+    seats: list[int | None] = [*range(players), None]
+
+    def others(obs: Any) -> list[Any]:
+        return [getattr(obs, f.name) for f in dataclasses.fields(obs) if f.name != "events"]
+
+    for _ in range(15):
+        told = len(state._told)
+        bare = {seat: state.observe(seat, events=False) for seat in seats}
+        assert all(obs.events == () for obs in bare.values())
+        assert len(state._told) == told  # nothing made
+        events = state.events  # made now: the same moment
+        assert all(state.observe(seat, events=False) is bare[seat] for seat in seats)
+        for seat in seats:
+            whole = state.observe(seat)
+            assert whole.events == state.observed_events(seat) and len(whole.events) == len(events)
+            assert others(whole) == others(bare[seat])
+            assert state.observe(seat, events=False) is whole
+        if state.is_over:
+            break
+        seat = min(state.actors())
+        state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+        assert state.observe(seat, events=False) is not bare[seat]
+
+
+@pytest.mark.parametrize("name", game_names())
 def test_a_viewed_state_pickles_and_deep_copies_without_what_it_kept(name: str) -> None:
     """What a state keeps of the present moment (observations hold read-only mappings,
     which do not pickle) is a cache, not part of its value: a state viewed and observed by

@@ -974,7 +974,7 @@ class _Moment:
     ({}, None)
     """
 
-    __slots__ = ("events", "key", "observations", "shared")
+    __slots__ = ("bare", "events", "key", "observations", "shared")
 
     def __init__(
         self, events: list[Event] | None = None, key: tuple[int, int, int] = (-1, -1, -1)
@@ -982,6 +982,8 @@ class _Moment:
         self.events = events
         self.key = key
         self.observations: dict[int | None, Observation] = {}
+        #: Each seat's observation without its events (``State.observe(events=False)``).
+        self.bare: dict[int | None, Observation] = {}
         self.shared: dict[str, Any] = {}
 
     def __reduce__(self) -> tuple[type[_Moment], tuple[()]]:
@@ -1237,6 +1239,10 @@ class State(ABC):
     #: What is kept for the present moment (see :meth:`_moment_kept`); never pickled or
     #: copied (a :class:`_Moment` reduces to an empty one).
     _kept: _Moment | None = None
+    #: The told entries made events so far less the events made of them (see
+    #: :meth:`_build_told`): ``len(_events) + len(_told) + _told_shift`` counts what was
+    #: told without making it (a moment's key), the same before and after making it.
+    _told_shift: int = 0
 
     def __init__(self, game: Game, chance: Chance) -> None:
         self.game = game
@@ -1499,22 +1505,37 @@ class State(ABC):
             shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
             raise IllegalActionError(seat, action, f"not legal now; legal: {shown}")
 
-    def observe(self, seat: int | None = None) -> Observation:
+    def observe(self, seat: int | None = None, *, events: bool = True) -> Observation:
         """What ``seat`` (``None``: a spectator) may know now, as a frozen, typed
         :class:`Observation` of the game's own subclass: the common fields, the events as
         the seat may know them (:meth:`observed_events`) and the game's table
-        (:meth:`_observe`). Bots decide from it; :meth:`view` is rendered from it."""
-        return self._observe_kept(seat, self._moment_kept())
+        (:meth:`_observe`). Bots decide from it; :meth:`view` is rendered from it.
+
+        ``events=False`` is for a reader of the other fields alone (the research encoders,
+        whose history reads the events themselves): it gets the observation kept for the
+        moment if there is one, else one whose ``events`` are left out (``()``; every
+        other field the same), for which no event is made or masked."""
+        kept = self._moment_kept()
+        if events:
+            return self._observe_kept(seat, kept)
+        obs = kept.observations.get(seat)
+        if obs is None:
+            obs = kept.bare.get(seat)
+            if obs is None:
+                obs = kept.bare[seat] = self._observe_new(seat, kept, False)
+        return obs
 
     def _observe_kept(self, seat: int | None, kept: _Moment) -> Observation:
         """:meth:`observe`, kept in ``kept`` (the present moment's, :meth:`_moment_kept`)."""
         obs = kept.observations.get(seat)
         if obs is None:
-            if seat is not None and not 0 <= seat < self.players:
-                raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
-            obs = self._observe(seat, self._common(seat, kept.shared))
-            kept.observations[seat] = obs
+            obs = kept.observations[seat] = self._observe_new(seat, kept, True)
         return obs
+
+    def _observe_new(self, seat: int | None, kept: _Moment, events: bool) -> Observation:
+        if seat is not None and not 0 <= seat < self.players:
+            raise IllegalActionError(seat, "view", f"no such seat (0..{self.players - 1})")
+        return self._observe(seat, self._common(seat, kept.shared, events))
 
     def _moment_kept(self) -> _Moment:
         """What is kept for the present moment of the game: each seat's observation of it
@@ -1529,8 +1550,10 @@ class State(ABC):
         waits to be read (:meth:`_shuffle_when_read`) is drawn first."""
         if self._unread:
             self._draw_unread()
-        events = self.events
-        key = (len(self.history), len(events), len(self.chance.used))
+        # the events so far counted without making the told ones (see _told_shift)
+        events = self._events
+        told = len(events) + len(self._told) + self._told_shift
+        key = (len(self.history), told, len(self.chance.used))
         kept = self._kept
         if kept is None or kept.events is not events or kept.key != key:
             kept = self._kept = _Moment(events, key)
@@ -1547,9 +1570,12 @@ class State(ABC):
         edits a state's fields by hand (white-box) after observing or viewing it."""
         self._kept = None
 
-    def _common(self, seat: int | None, moment: dict[str, Any]) -> dict[str, Any]:
+    def _common(
+        self, seat: int | None, moment: dict[str, Any], events: bool = True
+    ) -> dict[str, Any]:
         """The fields of :class:`Observation` itself, for a game's :meth:`_observe`
-        (``moment``: :meth:`_moment`, where the fields every seat shares are kept)."""
+        (``moment``: :meth:`_moment`, where the fields every seat shares are kept;
+        ``events=False``: no events, see :meth:`observe`)."""
         shared = moment.get("common")
         if shared is None:
             shared = moment["common"] = {
@@ -1561,7 +1587,7 @@ class State(ABC):
                 "moves": len(self.history),
                 "outcome": self.outcome(),
             }
-        return {**shared, "seat": seat, "events": self.observed_events(seat)}
+        return {**shared, "seat": seat, "events": self.observed_events(seat) if events else ()}
 
     @abstractmethod
     def _observe(self, seat: int | None, common: dict[str, Any]) -> Observation:
@@ -1607,6 +1633,7 @@ class State(ABC):
     def events(self, events: list[Event]) -> None:
         self._events = events
         self._told = []
+        self._told_shift = 0
 
     def _build_told(self) -> None:
         """Make the told events :class:`Event` values (the game's hot paths and
@@ -1617,11 +1644,13 @@ class State(ABC):
         self._told = []
         new = _new_tuple
         events = self._events
+        made = len(events)
         for t in told:
             if type(t[0]) is str:
                 events.append(new(Event, t))
             else:  # a game's short entry
                 events.extend([new(Event, e) for e in self._expand_told(t)])
+        self._told_shift += len(told) - (len(events) - made)
 
     def _expand_told(self, entry: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """The events (each the plain tuple of an :class:`Event`'s fields) that a game's
@@ -1672,6 +1701,7 @@ class State(ABC):
         # the told events built first, so that the copies share their Event objects
         other._events = self.events.copy()
         other._told = []
+        other._told_shift = 0
         other.history = self.history.copy()
         other.quiet = self.quiet
         other._pending = self._pending

@@ -132,7 +132,7 @@ class GethaSpec(Spec):
 def _public(state: State) -> GethaObservation:
     """The spectator's observation (public data, as ``view_of`` gives it as JSON, without
     rendering a view: kept for the moment, shared with the seats' observations)."""
-    seen = state.observe(None)
+    seen = state.observe(None, events=False)
     assert isinstance(seen, GethaObservation)
     return seen
 
@@ -424,7 +424,7 @@ class GethaEncoder(Encoder):
                 raise ValueError(f"unknown showdown step {kind!r}")
 
     def seen(self, state: State, seat: int | None) -> GethaObservation:
-        obs = state.observe(seat)
+        obs = state.observe(seat, events=False)  # the history reads the events
         assert isinstance(obs, GethaObservation)
         return obs
 
