@@ -80,17 +80,8 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple, cast
 
-from cardhall.cards import (
-    ALAK,
-    ARL,
-    ARLAS,
-    DEISKATUN,
-    RAILOG_DECK,
-    RANK,
-    SUIT,
-    SUIT_INDEX,
-    RailogCard,
-)
+from cardhall import cards as _cards
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
 from cardhall.engine import (
     COMPILED,
     Action,
@@ -124,6 +115,15 @@ __all__ = [
     "resolve_pot",
     "select_action",
 ]
+
+#: The card tables (:mod:`cardhall.cards`), Final here: compiled, each read of a Final name
+#: is a C static, where an imported name is looked up in the module's dict every time.
+RAILOG_DECK: Final = _cards.RAILOG_DECK
+RANK: Final = _cards.RANK
+SUIT: Final = _cards.SUIT
+SUIT_INDEX: Final = _cards.SUIT_INDEX
+#: :class:`~cardhall.engine.Action` itself, for the type tests of hot paths (as above).
+_ACTION: Final = Action
 
 # --------------------------------------------------------------------------- cards as ints
 
@@ -314,8 +314,8 @@ def resolve_pot(
 
 #: Every suit, as a bit mask (bit ``s`` for suit index ``s``), and the 28 pairs of suit
 #: indexes in order (for :meth:`GethaState._redeal`).
-_ALL_SUITS = 0xFF
-_SUIT_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(8), 2))
+_ALL_SUITS: Final = 0xFF
+_SUIT_PAIRS: Final[tuple[tuple[int, int], ...]] = tuple(combinations(range(8), 2))
 
 
 def _take(left: list[int], k: int, suits: int) -> list[int] | None:
@@ -386,7 +386,7 @@ def _arg_suit(text: str) -> int:
     return suits[0]
 
 
-_TEXT: tuple[str, ...] = tuple(str(c) for c in RAILOG_DECK)
+_TEXT: Final[tuple[str, ...]] = tuple(str(c) for c in RAILOG_DECK)
 
 #: Short entries of told events (:meth:`State._expand_told`): a deal's hot paths tell an
 #: event by one of these codes and the plain values it needs; its data (dicts, card
@@ -420,30 +420,35 @@ _CLAIM: Final = 1
 _REPLACED: Final = 2
 _POTTED: Final = 3
 
-PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(1, 9), 2))
-_PAIR_INDEX = {p: i for i, p in enumerate(PAIRS)}
+PAIRS: Final[tuple[tuple[int, int], ...]] = tuple(combinations(range(1, 9), 2))
+_PAIR_INDEX: Final = {p: i for i, p in enumerate(PAIRS)}
 
-PAY, DECLINE, CHECK, CALL, FOLD, ALLIN = (
-    Action("pay"),
-    Action("decline"),
-    Action("check"),
-    Action("call"),
-    Action("fold"),
-    Action("allin"),
-)
-_SIMPLE = {"pay": 0, "decline": 1, "check": 2, "call": 3, "fold": 4, "allin": 5}
-_SIMPLE_BY_ID = [PAY, DECLINE, CHECK, CALL, FOLD, ALLIN]
-_DISCARD_BASE, _SELECT_BASE, _REPLACE_BASE, _NUM_IDS = 6, 262, 298, 306
-_DISCARDS = [Action("discard", tuple(i + 1 for i in range(8) if m >> i & 1)) for m in range(256)]
-_SELECTS = [Action("select", (s,)) for s in range(1, 9)] + [Action("select", p) for p in PAIRS]
-_REPLACES = [Action("replace", s) for s in range(1, 9)]
+PAY: Final = Action("pay")
+DECLINE: Final = Action("decline")
+CHECK: Final = Action("check")
+CALL: Final = Action("call")
+FOLD: Final = Action("fold")
+ALLIN: Final = Action("allin")
+_SIMPLE: Final = {"pay": 0, "decline": 1, "check": 2, "call": 3, "fold": 4, "allin": 5}
+_SIMPLE_BY_ID: Final = [PAY, DECLINE, CHECK, CALL, FOLD, ALLIN]
+_DISCARD_BASE: Final = 6
+_SELECT_BASE: Final = 262
+_REPLACE_BASE: Final = 298
+_NUM_IDS: Final = 306
+_DISCARDS: Final = [
+    Action("discard", tuple(i + 1 for i in range(8) if m >> i & 1)) for m in range(256)
+]
+_SELECTS: Final = [Action("select", (s,)) for s in range(1, 9)] + [
+    Action("select", p) for p in PAIRS
+]
+_REPLACES: Final = [Action("replace", s) for s in range(1, 9)]
 
 
 #: The 96 cards gathered between deals, in order (copied).
-_GATHERED: list[int] = list(range(96))
+_GATHERED: Final[list[int]] = list(range(96))
 
 #: ``frozenset((p,))`` for each seat ``p`` (the actors of a turn), made once.
-_ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((p,)) for p in range(8))
+_ONE_SEAT: Final[tuple[frozenset[int], ...]] = tuple(frozenset((p,)) for p in range(8))
 
 
 def discard_action(mask: int) -> Action:
@@ -473,18 +478,18 @@ def replace_action(suit: int) -> Action:
     return _REPLACES[suit - 1]
 
 
-# phases (SHUFFLE: waiting for the order of a shuffle, see State.apply_shuffle)
-BRINGIN, ANSWER, DRAW, DECLARE, SELECT, BET, REPLACE, OVER, SHUFFLE = (
-    "bringin",
-    "answer",
-    "draw",
-    "declare",
-    "select",
-    "bet",
-    "replace",
-    "over",
-    "shuffle",
-)
+# phases (SHUFFLE: waiting for the order of a shuffle, see State.apply_shuffle); Final, as
+# the module's other constants read on hot paths: compiled, a name that is not Final is
+# looked up in the module's dict at every read
+BRINGIN: Final = "bringin"
+ANSWER: Final = "answer"
+DRAW: Final = "draw"
+DECLARE: Final = "declare"
+SELECT: Final = "select"
+BET: Final = "bet"
+REPLACE: Final = "replace"
+OVER: Final = "over"
+SHUFFLE: Final = "shuffle"
 
 
 class Getha(Game):
@@ -1541,7 +1546,7 @@ class GethaState(State):
         conformance suite checks it on every legal action and every illegal probe)."""
         if self._unread:
             self._draw_unread()
-        if type(action) is not Action or type(seat) is not int:
+        if type(action) is not _ACTION or type(seat) is not int:
             return False
         phase = self.phase
         kind, arg = action
@@ -2082,7 +2087,7 @@ def _discards_upto(k: int) -> list[Legal]:
     return list(chosen)
 
 
-_DISCARD_LISTS = [_discards_upto(k) for k in range(7)]
+_DISCARD_LISTS: Final = [_discards_upto(k) for k in range(7)]
 
 
 def _selections(held: int) -> list[Legal]:
@@ -2095,5 +2100,5 @@ def _selections(held: int) -> list[Legal]:
 
 
 #: The legal selections per mask of the suits held (:func:`_selections`).
-_SELECT_LISTS = [_selections(held) for held in range(256)]
-_DISCARD_SETS = [frozenset(legal) for legal in _DISCARD_LISTS]
+_SELECT_LISTS: Final = [_selections(held) for held in range(256)]
+_DISCARD_SETS: Final = [frozenset(legal) for legal in _DISCARD_LISTS]
