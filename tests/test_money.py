@@ -192,6 +192,71 @@ def test_strongest_hand_takes_every_pot_it_is_eligible_for(
             assert r.winners == (best,)
 
 
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.lists(st.integers(0, 4), min_size=8, max_size=8), st.integers(0, 7))
+def test_settle_best_is_settle_by_with_the_best_scores(
+    table: tuple[Money, list[tuple[str, int, int]]], strength: list[int], odd_from: int
+) -> None:
+    """The unchecked settlement by scores gives the very settlement (and table) that the
+    checked one gives when each pot is decided by the best scores among its seats."""
+    m, ops = table
+    run_ops(m, ops)
+    odd_from %= m.seats
+    scores = strength[: m.seats]
+    twin = m.clone()
+
+    def best(eligible: tuple[int, ...]) -> list[int]:
+        top = max(scores[p] for p in eligible)
+        return [p for p in eligible if scores[p] == top]
+
+    expected = twin.settle_by(best, odd_from)
+    got = m.settle_best(scores, odd_from)
+    assert got == expected
+    assert [list(r.shares.items()) for r in got.results] == [
+        list(r.shares.items()) for r in expected.results
+    ]
+    assert snapshot(m) == snapshot(twin)
+    assert got.carry == 0 and m.carry == 0  # every pot has a winner
+    m.check()
+
+
+def test_settle_best_checks_its_arguments_and_changes_nothing() -> None:
+    m = Money([5, 5, 5])
+    m.start_deal()
+    m.pay(0, 2)
+    m.pay(1, 3)
+    m.pay(2, 3)
+    before = snapshot(m)
+    for bad in (
+        lambda: m.settle_best([1, 2], odd_from=0),  # a score short
+        lambda: m.settle_best([1, 2, 3, 4], odd_from=0),
+        lambda: m.settle_best([1, 2, 3], odd_from=3),  # no such seat
+    ):
+        with pytest.raises(ChipError):
+            bad()
+        assert snapshot(m) == before
+    # seat 0 (all of 2 in) has the best score: it takes the main pot (6), the side pot
+    # (2) is shared by seats 1 and 2, tied
+    result = m.settle_best([9, 4, 4], odd_from=2)
+    assert [(r.pot.amount, r.winners) for r in result.results] == [(6, (0,)), (2, (1, 2))]
+    assert result.received == (6, 1, 1) and m.stacks == [9, 3, 3]
+
+
+def test_start_deal_deals_in_every_seat_with_chips_unless_told() -> None:
+    m = Money([3, 0, 4])
+    m.start_deal()
+    assert m.dealt == [True, False, True] and m.folded == [False] * 3
+    m.pay(0, 1)
+    with pytest.raises(ChipError, match="settle it first"):
+        m.start_deal()
+    m.settle([(0,)], odd_from=0)  # its own chip back
+    m.start_deal([2])
+    assert m.dealt == [False, False, True]
+    for bad in ([1], [3], [2, 2]):
+        with pytest.raises(ChipError):
+            m.start_deal(bad)
+
+
 # --------------------------------------------------------------------------- examples
 
 

@@ -25,6 +25,8 @@ API at a glance:
   seat goes back to it, a pot with no winner joins the carry-over, a shared pot is split
   evenly with odd chips given one at a time clockwise from ``odd_from`` (see
   :func:`split`). Returns a :class:`Settlement` and ends the deal.
+* ``settle_best(scores, odd_from)`` — ``settle_by`` where each pot goes to its eligible
+  seats with the highest score, without the per-pot checks of winners given from outside.
 * ``split_carry(seats, odd_from)`` — hand the carry-over out (the end of a game).
 
 Side pots by levels (RULINGS 1.6): the levels ``L1 < L2 < ...`` are the distinct totals of
@@ -144,6 +146,13 @@ def split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dic
         raise ChipError(f"winners listed twice: {sorted(winners)}")
     if not all(0 <= w < seats for w in winners):
         raise ChipError(f"no such seat among winners {sorted(winners)} (0..{seats - 1})")
+    return _split(amount, winners, odd_from, seats)
+
+
+def _split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dict[int, int]:
+    """:func:`split` without checking its arguments (distinct seats, at least one)."""
+    if len(winners) == 1:
+        return {winners[0]: amount}
     order = sorted(winners, key=lambda w: (w - odd_from) % seats)
     share, odd = divmod(amount, len(order))
     return {w: share + (1 if i < odd else 0) for i, w in enumerate(order)}
@@ -171,13 +180,19 @@ def build_pots(
         raise ChipError("totals and unfolded flags differ in length")
     if any(t < 0 for t in totals) or carry < 0:
         raise ChipError("negative contributions")
-    live = [p for p, u in enumerate(unfolded) if u]
+    return _pots(totals, unfolded, carry, mode == "whole_pot")
+
+
+def _pots(totals: Sequence[int], unfolded: Sequence[bool], carry: int, whole: bool) -> list[Pot]:
+    """:func:`build_pots` without checking its arguments (a :class:`Money` builds its own
+    pots from lists it keeps valid)."""
+    live = [p for p in range(len(unfolded)) if unfolded[p]]
     if not live:
         if sum(totals) + carry:
             raise ChipError("chips in the pot but no unfolded seat to win them")
         return []
     first = totals[live[0]]
-    if mode == "whole_pot" or all(totals[p] == first for p in live):
+    if whole or all(totals[p] == first for p in live):
         # One pot: the whole pot, or one level (every seat still in put the same; each
         # folded seat's chips, below the level or above it, join that pot).
         amount = sum(totals) + carry
@@ -273,25 +288,29 @@ class Money:
         dealt = self.dealt
         folded = self.folded
         unfolded = [dealt[p] and not folded[p] for p in range(len(dealt))]
-        return build_pots(self.totals, unfolded, self.carry, self.mode)
+        return _pots(self.totals, unfolded, self.carry, self.mode == "whole_pot")
 
     # -- the deal ----------------------------------------------------------------------
 
     def start_deal(self, seats: Iterable[int] | None = None) -> None:
         """Deal in ``seats`` (default: every seat with chips) for a new deal."""
-        chosen = [p for p, s in enumerate(self.stacks) if s > 0] if seats is None else sorted(seats)
-        if any(self.totals):
-            raise ChipError("the previous deal still has chips in the pot; settle it first")
-        for p in chosen:
-            self._check_seat(p)
-            if self.stacks[p] <= 0:
-                raise ChipError(f"seat {p} has no chips and cannot be dealt in")
-        if len(set(chosen)) != len(chosen):
-            raise ChipError(f"seat dealt in twice: {chosen}")
+        for t in self.totals:
+            if t:
+                raise ChipError("the previous deal still has chips in the pot; settle it first")
         n = len(self.stacks)
-        self.dealt = [False] * n
-        for p in chosen:
-            self.dealt[p] = True
+        if seats is None:  # every seat with chips: valid seats, each once, by construction
+            self.dealt = [s > 0 for s in self.stacks]
+        else:
+            chosen = sorted(seats)
+            for p in chosen:
+                self._check_seat(p)
+                if self.stacks[p] <= 0:
+                    raise ChipError(f"seat {p} has no chips and cannot be dealt in")
+            if len(set(chosen)) != len(chosen):
+                raise ChipError(f"seat dealt in twice: {chosen}")
+            self.dealt = [False] * n
+            for p in chosen:
+                self.dealt[p] = True
         self.folded = [False] * n
         self.put = [0] * n
 
@@ -388,6 +407,45 @@ class Money:
         pots = self.pots()
         winners = [tuple(decide(p.eligible)) if p.contested else p.eligible for p in pots]
         return self.settle(winners, odd_from, pots)
+
+    def settle_best(self, scores: Sequence[int], odd_from: int) -> Settlement:
+        """Award each pot to its eligible seats with the highest ``scores[p]`` (shared on a
+        tie; a pot with one eligible seat goes back to it): :meth:`settle_by` with that
+        choice, and the same :class:`Settlement`. Only ``scores`` and ``odd_from`` are
+        checked: this object builds the pots and picks each pot's winners among its
+        eligible seats itself, so no pot needs the checks :meth:`settle` makes of winners
+        given from outside (a hand's end in Somachi settles this way)."""
+        n = len(self.stacks)
+        if len(scores) != n:
+            raise ChipError(f"{len(scores)} scores for {n} seats")
+        self._check_seat(odd_from)
+        results: list[PotResult] = []
+        received = [0] * n
+        for pot in self.pots():
+            eligible = pot.eligible
+            amount = pot.amount
+            won: tuple[int, ...] = eligible
+            if len(eligible) == 1:
+                w = eligible[0]
+                shares = {w: amount}
+                received[w] += amount
+            else:
+                top = scores[eligible[0]]
+                for s in eligible:
+                    if scores[s] > top:
+                        top = scores[s]
+                won = tuple([s for s in eligible if scores[s] == top])
+                shares = _split(amount, won, odd_from, n)
+                for w, chips in shares.items():
+                    received[w] += chips
+            results.append(tuple.__new__(PotResult, (pot, won, shares)))
+        # every pot has a winner: nothing carries over (the carry joined the first pot)
+        stacks = self.stacks
+        for p in range(n):
+            stacks[p] += received[p]
+        self.carry = 0
+        self._end_deal()
+        return tuple.__new__(Settlement, (tuple(results), tuple(received), 0))
 
     def split_carry(self, seats: Sequence[int], odd_from: int) -> dict[int, int]:
         """Share the carry-over among ``seats`` (odd chips clockwise from ``odd_from``)."""
