@@ -75,9 +75,8 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         "reason": reason,
     }
     if st.money is not None:
-        settlement = st.money.settle_by(
-            lambda eligible: best_of(scores, eligible), odd_from=(st.dealer + 1) % n
-        )
+        # each pot to its eligible seats with the best score (best_of's choice)
+        settlement = st.money.settle_best(scores, (st.dealer + 1) % n)
         entry["pots"] = [r.to_json() for r in settlement.results]
         entry["received"] = list(settlement.received)
         entry["chips"] = list(st.money.stacks)
