@@ -70,8 +70,9 @@ OPENERS_AFO: Final[tuple[tuple[int, ...], ...]] = tuple(
 #: is the card; ``(T_DREW, kind, seat, card, deck_size)`` a card drawn unseen (the seat's
 #: own side with the card, everyone else's without); ``(T_TAKE, seat, card,
 #: discard_size)`` the discard pile's top taken; ``(T_DEALT, seat, cards)`` a hand dealt;
-#: ``(T_HAND_END, entry, tallies, piles)`` a hand's end (its :attr:`hand_log` entry, the
-#: tallies after it, each seat's piles as they lay); ``(T_GAME,)`` the game's start.
+#: ``(T_HAND_END, entry, tallies, tableaus, pile_of)`` a hand's end (its :attr:`hand_log`
+#: entry, the tallies after it, each seat's tableau and the table of piles as they lay);
+#: ``(T_GAME,)`` the game's start.
 T_CARD: Final = 0
 T_DREW: Final = 1
 T_TAKE: Final = 2

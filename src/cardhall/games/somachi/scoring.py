@@ -82,15 +82,23 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         entry["chips"] = list(st.money.stacks)
     st.hand_log.append(entry)
     if not st.quiet:  # a silenced world (search) builds no event
-        # the tableaus as the hand ended (they are cleared next), for whoever shows it
-        piles = tuple([st._piles(s) for s in range(n)])
-        st._told.append((T_HAND_END, entry, tuple(st.tallies), piles))
-    # cleanup
+        # the tableaus as the hand ended, read when the event is (the cleanup below
+        # replaces the tableaus' lists and the pile table without changing them)
+        st._told.append((T_HAND_END, entry, tuple(st.tallies), tuple(st.tab), st.pile_of))
+    # cleanup: every hand and tableau leaves the table (whose tables start again)
+    hands = st.hands
+    tab = st.tab
+    removed_priv = st.removed_priv
+    removed_pub = st.removed_pub
+    pub = st.pub
     for s in range(n):
-        st.removed_priv[s].extend(st.hands[s])
-        st.hands[s] = []
-        st.pub[s] = 0
-        st._clear_tableau(s)
+        removed_priv[s].extend(hands[s])
+        hands[s] = []
+        pub[s] = 0
+        removed_pub.extend(tab[s])
+        tab[s] = []
+    st.loc = [-1] * 96
+    st.pile_of = [-1] * 96
     if st.limbo >= 0:  # pragma: no cover - attacks resolve before any end
         st.removed_pub.append(D[st.limbo])
         st.limbo = -1

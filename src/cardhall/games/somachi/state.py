@@ -307,6 +307,26 @@ class SomachiObservation(Observation):
         return data
 
 
+def piles_of(tab: list[RailogCard], pile_of: list[int]) -> tuple[tuple[RailogCard, ...], ...]:
+    """A tableau ``tab`` (in placement order) as piles, each opened by a face card, then
+    its numbers in order (``pile_of[c]``: the face card that opened the pile of the number
+    ``c``), in one pass over the tableau for each kind of card."""
+    rank = RANK
+    faces: list[RailogCard] = []
+    for card in tab:
+        c: int = card  # its index, for the tables
+        if rank[c] > 8:
+            faces.append(card)
+    if len(faces) == len(tab):
+        return tuple([(f,) for f in faces])
+    piles: dict[int, list[RailogCard]] = {f: [f] for f in faces}
+    for card in tab:
+        c = card
+        if rank[c] <= 8:
+            piles[pile_of[c]].append(card)
+    return tuple([tuple(p) for p in piles.values()])
+
+
 class SomachiState(State):
     """A game of Somachi in progress (see the package docstring).
 
@@ -598,7 +618,10 @@ class SomachiState(State):
             private = {"cards": sorted(cards)}
             return self._private_pair("deal", entry[1], private, {"count": len(cards)})
         if code == T_HAND_END:
-            tableaus = [[[str(c) for c in pile] for pile in piles] for piles in entry[3]]
+            # the tableaus as the hand ended: their lists (replaced, never changed, when the
+            # table was cleared) and the pile each number lay on then
+            pile_of = entry[4]
+            tableaus = [[[str(c) for c in pile] for pile in piles_of(t, pile_of)] for t in entry[3]]
             data = {**entry[1], "tallies": list(entry[2]), "tableaus": tableaus}
             return [("hand_end", None, data, None)]
         options = dict(self.game.options)  # T_GAME
@@ -693,23 +716,8 @@ class SomachiState(State):
         return [list(p) for p in self._piles(seat)]
 
     def _piles(self, seat: int) -> tuple[tuple[RailogCard, ...], ...]:
-        """:meth:`piles` as tuples, in one pass over the tableau for each kind of card."""
-        tab = self.tab[seat]
-        pile_of = self.pile_of
-        rank = RANK
-        faces: list[RailogCard] = []
-        for card in tab:
-            c: int = card  # its index, for the tables
-            if rank[c] > 8:
-                faces.append(card)
-        if len(faces) == len(tab):
-            return tuple([(f,) for f in faces])
-        piles: dict[int, list[RailogCard]] = {f: [f] for f in faces}
-        for card in tab:
-            c = card
-            if rank[c] <= 8:
-                piles[pile_of[c]].append(card)
-        return tuple([tuple(p) for p in piles.values()])
+        """:meth:`piles` as tuples."""
+        return piles_of(self.tab[seat], self.pile_of)
 
     def pending(self) -> dict[str, Any] | None:
         """The decision the game waits for, as public data (:meth:`pending_decision`)."""
