@@ -245,14 +245,42 @@ class Somachi(Game):
     conformance_weight = 40
 
     n_hands: int
+    # The options as the states read them, read once per game (a state copies them).
+    acc: bool
+    thousand: bool
+    afo: bool
+    seed_discard: bool
+    gambling: bool
+    to_pile: bool
+    w2: bool
+    binds_earlier: bool
+    stack: bool
+    clear_discard: bool
+    max_turns: int
+    chips: int
+    allin_mode: str
 
     def _check_options(self) -> None:
-        if self.options["hands_per_game"] is None:
+        o = self.options
+        if o["hands_per_game"] is None:
             self.n_hands = self.players
         else:
-            self.n_hands = int(self.options["hands_per_game"])
-        if self.options["gambling"] and self.options["chips"] < 1:
+            self.n_hands = int(o["hands_per_game"])
+        if o["gambling"] and o["chips"] < 1:
             raise OptionError("somachi: chips must be >= 1 when gambling")
+        self.acc = bool(o["all_cards_count"])
+        self.thousand = bool(o["thousand_points"])
+        self.afo = bool(o["any_face_opens"])
+        self.seed_discard = bool(o["seed_discard"])
+        self.gambling = bool(o["gambling"])
+        self.to_pile = o["collect_to"] == "pile"
+        self.w2 = bool(o["arl_tableau_collect"])
+        self.binds_earlier = bool(o["bring_in_binds_earlier"])
+        self.stack = bool(o["challenge_stack"])
+        self.clear_discard = bool(o["clear_discard_between_hands"])
+        self.max_turns = int(o["max_turns_per_hand"])
+        self.chips = int(o["chips"])
+        self.allin_mode = str(o["allin_mode"])
 
     def _initial_state(self, chance: Chance) -> SomachiState:
         return SomachiState(self, chance)

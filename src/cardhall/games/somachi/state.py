@@ -344,22 +344,22 @@ class SomachiState(State):
         if game is None or chance is None:
             return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         super().__init__(game, chance)
-        o = game.options
         n = game.players
-        self.acc = bool(o["all_cards_count"])
-        self.thousand = bool(o["thousand_points"])
-        self.afo = bool(o["any_face_opens"])
-        self.seed_discard = bool(o["seed_discard"])
-        self.gambling = bool(o["gambling"])
-        self.to_pile = o["collect_to"] == "pile"
-        self.w2 = bool(o["arl_tableau_collect"])
-        self.binds_earlier = bool(o["bring_in_binds_earlier"])
-        self.stack = bool(o["challenge_stack"])
-        self.clear_discard = bool(o["clear_discard_between_hands"])
+        # the options, read once per game (Somachi._check_options)
+        self.acc = game.acc
+        self.thousand = game.thousand
+        self.afo = game.afo
+        self.seed_discard = game.seed_discard
+        self.gambling = game.gambling
+        self.to_pile = game.to_pile
+        self.w2 = game.w2
+        self.binds_earlier = game.binds_earlier
+        self.stack = game.stack
+        self.clear_discard = game.clear_discard
         self.hands_per_game = game.n_hands
-        self.max_turns = int(o["max_turns_per_hand"])
+        self.max_turns = game.max_turns
         self.money: Money | None = (
-            Money([int(o["chips"])] * n, mode=str(o["allin_mode"])) if self.gambling else None
+            Money([game.chips] * n, mode=game.allin_mode) if self.gambling else None
         )
         self.deck: list[RailogCard] = []
         self.pub_tail = 0
