@@ -384,6 +384,18 @@ def test_bad_requests_raise_and_change_nothing() -> None:
     assert m.stacks == [7, 3, 0]
 
 
+def test_a_table_refuses_bad_stacks_and_modes() -> None:
+    for stacks in ([], [3, -1], [3, True], [3, 2.5], [3, "4"]):
+        with pytest.raises(ChipError):
+            Money(stacks)  # type: ignore[arg-type]
+    with pytest.raises(ChipError):
+        Money([3, 3], carry=-1)
+    with pytest.raises(ChipError):
+        Money([3, 3], mode="split")
+    m = Money([3, 0], carry=2)
+    assert (m.chips, m.stacks, m.dealt) == (5, [3, 0], [False, False])
+
+
 def test_rounds_and_owe() -> None:
     m = Money([10, 10])
     m.start_deal()

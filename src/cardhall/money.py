@@ -231,8 +231,10 @@ class Money:
             return  # an empty shell, for clone() and unpickling (see engine.COMPILED)
         if not stacks:
             raise ChipError("a table needs at least one seat")
-        if any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in stacks):
-            raise ChipError(f"stacks must be whole numbers >= 0, got {list(stacks)}")
+        given: Sequence[object] = stacks  # read as objects: anything may be handed in
+        for s in given:  # a loop: compiled, no generator object per table
+            if isinstance(s, bool) or not isinstance(s, int) or s < 0:
+                raise ChipError(f"stacks must be whole numbers >= 0, got {list(stacks)}")
         if isinstance(carry, bool) or not isinstance(carry, int) or carry < 0:
             raise ChipError(f"carry-over must be a whole number >= 0, got {carry!r}")
         if mode not in MODES:
