@@ -228,6 +228,28 @@ def test_s8_s35_an_arl_sweeps_other_tableaus_and_the_discard_run_into_the_hand()
     assert state.scores_now() == [0, 0]
 
 
+def test_hands_are_kept_in_card_order_as_cards_arrive() -> None:
+    """Dealt, drawn, taken, swept, claimed and collected cards go into a hand in card
+    order (the legal lists and the views read it as it is); the invariants check it."""
+    state = new(*SWEEP_HANDS, then=SWEEP_THEN)
+    play(state, *SWEEP_MOVES)  # the sweep took cards of all ranks into seat 1's hand
+    assert state.hands[1] == sorted(state.hands[1]) and len(state.hands[1]) == 8
+    state.check_invariants()
+    for players, options in ((2, {}), (3, {"seed_discard": True}), (4, {"gambling": True})):
+        game = make_game("somachi", players, hands_per_game=2, **options)
+        for seed in range(3):
+            st = game.new_state(seed=seed)
+            assert isinstance(st, SomachiState)
+            rng = random.Random(seed)
+            while not st.is_over:
+                assert all(h == sorted(h) for h in st.hands)
+                seat = min(st.actors())
+                st.apply(seat, choose_uniform(rng, st.legal_actions(seat)))
+    state.hands[1].reverse()  # white-box: out of order
+    with pytest.raises(AssertionError, match="out of order"):
+        state.check_invariants()
+
+
 def test_s31_collect_to_pile_puts_the_takings_on_the_arl_pile() -> None:
     state = new(*SWEEP_HANDS, then=SWEEP_THEN, collect_to="pile")
     play(state, *SWEEP_MOVES)
@@ -293,6 +315,7 @@ def test_s10_the_owner_cannot_claim_his_own_discard() -> None:
     play(state, "0 stand", "1 stand", "2 open arl/S3")
     play(state, "0 draw", "0 discard 1/S8", "1 draw", "1 discard 1/S7", "2 draw")
     state.hands[2].append(state.hands[0].pop(0))  # hand seat 2 a 5/S3 (white-box)
+    state.hands[2].sort()  # hands are kept in card order
     state._cache_seat = -1
     play(state, "2 discard 5/S3")
     assert state.actors() == {0}  # no window for its own discard
@@ -525,12 +548,14 @@ def test_s19_the_reshuffle_uses_removed_cards_and_the_discards_under_the_top(
                 + [c for r in state.removed_priv for c in r]
                 + (state.discard if seed_discard else state.discard[:-1])
             )
+            held = list(state.hands[seat])
             state.apply(seat, action)
             seen += 1
             assert state.events[-1].kind == "draw" or any(
                 e.kind == "reshuffle" for e in state.events[-4:]
             )
-            now = sorted(state.zones()["deck"] + [state.hands[seat][-1]])
+            drawn = [c for c in state.hands[seat] if c not in held]  # hands are in card order
+            now = sorted(state.zones()["deck"] + drawn)
             if seed_discard:
                 # the whole pile went in, and the new deck's top card was turned up
                 assert len(state.discard) == 1 and state.disc_by == [-1]
@@ -566,6 +591,7 @@ def test_s36_the_opening_draw_falls_back_to_the_discard_pile() -> None:
     state = new(["alak/S1", "1/S8", "2/S8", "3/S8"], LOW1)
     # white-box: empty the deck into seat 1's hand, leaving one card on the discard pile
     state.hands[1].extend(state.deck[1:])
+    state.hands[1].sort()  # hands are kept in card order
     state.discard = [state.deck[0]]
     state.disc_by = [-1]
     state.deck = []
@@ -1009,6 +1035,7 @@ def test_s19_when_the_deck_cannot_be_rebuilt_the_draw_comes_from_the_discard_pil
     assert state.actors() == {1} and legal(state, 1) == ["draw", "take"]
     # white-box: the rest of the deck goes into seat 0's hand; nothing to rebuild from
     state.hands[0].extend(state.deck)
+    state.hands[0].sort()  # hands are kept in card order
     state.deck = []
     state._cache_seat = -1
     assert legal(state, 1) == ["take"]

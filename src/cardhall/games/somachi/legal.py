@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX
 from cardhall.engine import Action, Legal, amount_range
 from cardhall.games.somachi.actions import (
     ADD_A,
@@ -65,7 +65,8 @@ def legal(st: SomachiState, need: tuple[int, ...]) -> list[Legal]:
         rank = RANK
         open_a = OPEN_A
         afo = st.afo
-        for c in hand_indexes(st.hands[seat]):
+        for card in st.hands[seat]:  # in card order
+            c: int = card  # its index, for the tables
             r = rank[c]
             if r in (ALAK, ARL) or (afo and r > 8):
                 out.append(open_a[c])
@@ -101,26 +102,10 @@ PAY_FOLD: Final[list[Legal]] = [PAY, FOLD]
 MEET_DECLINE: Final[list[Legal]] = [MEET, DECLINE]
 
 
-def hand_indexes(hand: list[RailogCard]) -> list[int]:
-    """A hand's cards in ascending order, read as ints: compiled, plain ints, which
-    compare and index tables natively (a card object indexes a table through Python's
-    generic item lookup); the pure build keeps the card objects (ints too).
-
-    >>> [int(c) for c in hand_indexes(RailogCard.parse_many("5/S3 alak/S1 2/S1"))]
-    [1, 8, 28]
-    """
-    out: list[int] = []
-    for c in hand:
-        i: int = c
-        out.append(i)
-    out.sort()
-    return out
-
-
 def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     """The legal actions of ``seat``'s turn, in this order: adds, claim, collects, a
     challenge range, plays and attacks, discards (never the card just taken)."""
-    hand = hand_indexes(st.hands[seat])
+    hand = st.hands[seat]  # in card order
     taken = st.taken
     out: list[Legal] = []  # the adds first
     plays: list[Action] = []
@@ -136,7 +121,8 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     add_a = ADD_A
     play_a = PLAY_A
     attack_a = ATTACK_A
-    for c in hand:
+    for card in hand:
+        c: int = card  # its index, for the tables
         r = rank[c]
         if r <= 8:
             x = suit_of[c]
@@ -192,7 +178,8 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
             out.append(amount_range("challenge", 1, stack))
     out.extend(plays)
     discard_a = DISCARD_A
-    for c in hand:
+    for card in hand:
+        c = card
         if c != taken:
             out.append(discard_a[c])
     return out

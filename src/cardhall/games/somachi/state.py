@@ -337,7 +337,8 @@ class SomachiState(State):
     seat ``s`` saw), ``hands`` and ``tab`` (each seat's tableau in placement order;
     ``pile_of[c]`` is the face card that opened the pile card ``c`` lies on, ``loc[c]`` the
     seat whose tableau holds it, -1 elsewhere). ``pub[s]`` is a bitmask of the cards in
-    seat ``s``'s hand that everyone saw it take.
+    seat ``s``'s hand that everyone saw it take. Each hand is kept in card order
+    (:meth:`_to_hand`).
     """
 
     def __init__(self, game: Somachi | None = None, chance: Chance | None = None) -> None:
@@ -588,8 +589,21 @@ class SomachiState(State):
         if seen and seen >> c & 1:  # most hands hold no card seen taken: no big-int work
             self.pub[seat] = seen ^ (1 << c)
 
+    def _to_hand(self, seat: int, card: RailogCard) -> None:
+        """Put ``card`` in ``seat``'s hand, which is kept in card order (the legal lists
+        and the views read it as it is, without sorting it)."""
+        hand = self.hands[seat]
+        c: int = card  # its index, compared natively
+        k = len(hand)
+        while k > 0:
+            x: int = hand[k - 1]
+            if x < c:
+                break
+            k -= 1
+        hand.insert(k, card)
+
     def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
-        self.hands[seat].append(c)
+        self._to_hand(seat, c)
         size = len(self.deck)
         if self.deck_known_flag:
             self.pub[seat] |= 1 << c
@@ -759,7 +773,7 @@ class SomachiState(State):
         else:
             taken = self.taken
             own = (
-                tuple(sorted(self.hands[seat])),
+                tuple(self.hands[seat]),  # in card order
                 D[taken] if seat == self.turn_seat and taken >= 0 else None,
             )
         return SomachiObservation(*(common_fields(common) + head + own + rest))
@@ -945,7 +959,7 @@ class SomachiState(State):
             if s == seat:
                 continue
             k = len(other.hands[s]) - len(keep_hands[s])
-            other.hands[s] = keep_hands[s] + pool[i : i + k]
+            other.hands[s] = sorted(keep_hands[s] + pool[i : i + k])  # hands in card order
             i += k
         k = len(other.deck) - tail
         other.deck = other.deck[:tail] + pool[i : i + k]
@@ -1009,3 +1023,6 @@ class SomachiState(State):
             assert not self._someone_out(), "a hand is empty but the hand goes on"
         assert self.turns <= self.max_turns
         assert self.over == (self.need is None)
+        # 9. every hand is kept in card order (the legal lists read it as it is)
+        for s in range(n):
+            assert self.hands[s] == sorted(self.hands[s]), f"seat {s}'s hand is out of order"

@@ -92,7 +92,7 @@ def deal(st: SomachiState, k: int) -> None:
         c = st._draw_card()
         if c is not None:
             s = order[k % m]
-            st.hands[s].append(c)
+            st._to_hand(s, c)
             if st.deck_known_flag:
                 st.pub[s] |= 1 << c
         elif st._pending is not None:
@@ -159,7 +159,7 @@ def open_draw(st: SomachiState, seat: int) -> None:
     elif st.discard:
         d = st.discard.pop()
         st.disc_by.pop()
-        st.hands[seat].append(d)
+        st._to_hand(seat, d)
         st.pub[seat] |= 1 << d
         if not st.quiet:
             st._told.append((T_TAKE, seat, d, len(st.discard)))
@@ -228,7 +228,7 @@ def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
     else:
         c = st.discard.pop()
         st.disc_by.pop()
-        st.hands[seat].append(c)
+        st._to_hand(seat, c)
         st.pub[seat] |= 1 << c
         st.taken = c
         if not st.quiet:

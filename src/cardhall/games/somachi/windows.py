@@ -209,8 +209,8 @@ def take_cards(st: SomachiState, seat: int, x: int, cards: list[RailogCard], wha
             st.loc[c] = seat
             st.pile_of[c] = arl if RANK[c] <= 8 else c
     else:
-        st.hands[seat].extend(cards)
         for c in cards:
+            st._to_hand(seat, c)
             st.pub[seat] |= 1 << c
     st._emit(what, seat, cards=cards, suit=x + 1, to="pile" if st.to_pile else "hand")
 
