@@ -57,6 +57,11 @@ NEED_NAMES: Final = (
 )
 #: Decisions after which no active seat may hold an empty hand (invariant 8).
 QUIET: Final = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
+#: The frequent decisions (``SomachiState.need``) per seat, built once: a seat's turn
+#: (``(K_MAIN, seat)``), its draw and its opening.
+NEED_MAIN: Final[tuple[tuple[int, ...], ...]] = tuple((K_MAIN, s) for s in range(8))
+NEED_DRAW: Final[tuple[tuple[int, ...], ...]] = tuple((K_DRAW, s) for s in range(8))
+NEED_OPEN: Final[tuple[tuple[int, ...], ...]] = tuple((K_OPEN, s) for s in range(8))
 
 #: The faces that open a pile taking adds, per suit (alak, arl; every face under AFO).
 OPENERS: Final[tuple[tuple[int, int], ...]] = tuple(

@@ -100,6 +100,8 @@ DEFEND_PASS: Final[list[Legal]] = [DEFEND, PASS]
 PASS_ONLY: Final[list[Legal]] = [PASS]
 PAY_FOLD: Final[list[Legal]] = [PAY, FOLD]
 MEET_DECLINE: Final[list[Legal]] = [MEET, DECLINE]
+#: A pile's single face card as the faces of its suit (``legal_main``), built once.
+ONE_FACE: Final[tuple[tuple[int, ...], ...]] = tuple((c,) for c in range(96))
 
 
 def legal_main(st: SomachiState, seat: int) -> list[Legal]:
@@ -109,13 +111,14 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     taken = st.taken
     out: list[Legal] = []  # the adds first
     plays: list[Action] = []
-    faces_of: list[list[int] | None] = [None] * 8  # by suit, found once
+    faces_of: list[tuple[int, ...] | None] = [None] * 8  # by suit, found once
     stranding = -1  # 1 if adding the other card would strand the taken one
     two = len(hand) == 2 and taken >= 0
     afo = st.afo
     loc = st.loc
     # the module-level tables as locals (the compiled build reads a global from a dict)
     openers = OPENERS
+    one = ONE_FACE
     rank = RANK
     suit_of = SUIT_INDEX
     add_a = ADD_A
@@ -133,9 +136,9 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
                 else:  # the usual case inline: the alak and the arl of suit x
                     b, b1 = openers[x]  # the alak and the arl
                     if loc[b] < 0:
-                        faces = [b1] if loc[b1] >= 0 else []
+                        faces = one[b1] if loc[b1] >= 0 else ()
                     elif loc[b1] < 0:
-                        faces = [b]
+                        faces = one[b]
                     else:
                         faces = pile_faces(st, x)
                 faces_of[x] = faces
@@ -185,7 +188,7 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     return out
 
 
-def pile_faces(st: SomachiState, x: int) -> list[int]:
+def pile_faces(st: SomachiState, x: int) -> tuple[int, ...]:
     """The face cards of suit ``x``'s piles that accept adds, in seat then placement
     order. There is one card of each face per suit, so this is at most four look-ups
     in :attr:`loc`."""
@@ -194,7 +197,7 @@ def pile_faces(st: SomachiState, x: int) -> list[int]:
     if len(found) > 1:
         tab = st.tab
         found.sort(key=lambda f: (loc[f], tab[loc[f]].index(f)))  # type: ignore[arg-type]
-    return found
+    return tuple(found)
 
 
 def stranded(st: SomachiState, seat: int, taken: int) -> bool:

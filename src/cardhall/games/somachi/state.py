@@ -42,7 +42,9 @@ from cardhall.games.somachi.actions import (
     K_W1,
     K_W2,
     K_W3,
+    NEED_MAIN,
     NEED_NAMES,
+    NEED_OPEN,
     NOBODY,
     QUIET,
     T_CARD,
@@ -488,7 +490,7 @@ class SomachiState(State):
             if type(t) is FLUSH_T:
                 flush(self, t.actor)
             elif type(t) is ASK_TURN_T:
-                self.need = (K_MAIN, t.seat)
+                self.need = NEED_MAIN[t.seat]
             elif type(t) is DRAW_T:
                 draw(self, t)
             elif type(t) is CHECK_OUT_T:
@@ -521,7 +523,7 @@ class SomachiState(State):
             match_stay_bets(self, t.start, t.k)
         elif type(t) is ASK_OPEN_T:
             if self.active[t.seat]:
-                self.need = (K_OPEN, t.seat)
+                self.need = NEED_OPEN[t.seat]
         elif type(t) is CATCH_UP_T:
             catch_up(self, t.k)
         elif type(t) is RESOLVE_ATTACK_T:

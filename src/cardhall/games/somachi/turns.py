@@ -21,12 +21,12 @@ from cardhall.engine import Action
 from cardhall.games.somachi.actions import (
     HAND_SIZE,
     K_BRINGIN,
-    K_DRAW,
-    K_MAIN,
-    K_OPEN,
     K_OWE,
     K_RAISE,
     K_STAY,
+    NEED_DRAW,
+    NEED_MAIN,
+    NEED_OPEN,
     T_DEALT,
     T_TAKE,
 )
@@ -122,7 +122,7 @@ def open_step(st: SomachiState, k: int) -> None:
             st.tasks.append(AskOpen(s))
             st.need = (K_OWE, s, st.bi_level - st.bi_paid[s], 0)
             return
-    st.need = (K_OPEN, s)
+    st.need = NEED_OPEN[s]
 
 
 def apply_opening(st: SomachiState, seat: int, action: Action) -> None:
@@ -211,10 +211,10 @@ def next_turn(st: SomachiState) -> None:
     st.taken = -1
     st.challenged = False
     if st.deck or st.discard or st._can_refill():
-        st.need = (K_DRAW, p)
+        st.need = NEED_DRAW[p]
     else:
         st._emit("no_draw", p)
-        st.need = (K_MAIN, p)
+        st.need = NEED_MAIN[p]
 
 
 def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
