@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall.errors import ChipError
-from cardhall.money import Money, Pot, build_pots, split
+from cardhall.money import Money, Pot, build_pots, results_json, split
 
 # --------------------------------------------------------------------------- oracle
 
@@ -240,6 +240,21 @@ def test_settle_best_checks_its_arguments_and_changes_nothing() -> None:
     result = m.settle_best([9, 4, 4], odd_from=2)
     assert [(r.pot.amount, r.winners) for r in result.results] == [(6, (0,)), (2, (1, 2))]
     assert result.received == (6, 1, 1) and m.stacks == [9, 3, 3]
+
+
+def test_a_settlement_as_json() -> None:
+    m = Money([5, 5, 5], carry=1)
+    m.start_deal()
+    m.pay(0, 2)
+    m.pay(1, 3)
+    m.pay(2, 3)
+    result = m.settle_best([4, 9, 9], odd_from=2)
+    pots = [
+        {"amount": 7, "eligible": [0, 1, 2], "winners": [1, 2], "shares": {"1": 3, "2": 4}},
+        {"amount": 2, "eligible": [1, 2], "winners": [1, 2], "shares": {"1": 1, "2": 1}},
+    ]
+    assert results_json(result.results) == pots == [r.to_json() for r in result.results]
+    assert result.to_json() == {"pots": pots, "received": [0, 4, 5], "carry": 0}
 
 
 def test_start_deal_deals_in_every_seat_with_chips_unless_told() -> None:

@@ -61,6 +61,7 @@ __all__ = [
     "PotResult",
     "Settlement",
     "build_pots",
+    "results_json",
     "split",
 ]
 
@@ -100,12 +101,7 @@ class PotResult(NamedTuple):
         return not self.winners
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "amount": self.pot.amount,
-            "eligible": list(self.pot.eligible),
-            "winners": list(self.winners),
-            "shares": {str(k): v for k, v in sorted(self.shares.items())},
-        }
+        return _result_json(self)
 
 
 class Settlement(NamedTuple):
@@ -118,10 +114,27 @@ class Settlement(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "pots": [r.to_json() for r in self.results],
+            "pots": results_json(self.results),
             "received": list(self.received),
             "carry": self.carry,
         }
+
+
+def results_json(results: Sequence[PotResult]) -> list[dict[str, Any]]:
+    """Each pot's result as JSON (:meth:`PotResult.to_json`), by a plain function: a named
+    tuple's method is called through Python even compiled."""
+    return [_result_json(r) for r in results]
+
+
+def _result_json(r: PotResult) -> dict[str, Any]:
+    pot = r.pot
+    shares = r.shares
+    return {
+        "amount": pot.amount,
+        "eligible": list(pot.eligible),
+        "winners": list(r.winners),
+        "shares": {str(k): shares[k] for k in sorted(shares)},
+    }
 
 
 def split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dict[int, int]:
@@ -180,32 +193,48 @@ def build_pots(
         raise ChipError("totals and unfolded flags differ in length")
     if any(t < 0 for t in totals) or carry < 0:
         raise ChipError("negative contributions")
-    return _pots(totals, unfolded, carry, mode == "whole_pot")
+    return _pots(list(totals), list(unfolded), carry, mode == "whole_pot")
 
 
-def _pots(totals: Sequence[int], unfolded: Sequence[bool], carry: int, whole: bool) -> list[Pot]:
+def _pots(totals: list[int], unfolded: list[bool], carry: int, whole: bool) -> list[Pot]:
     """:func:`build_pots` without checking its arguments (a :class:`Money` builds its own
-    pots from lists it keeps valid)."""
-    live = [p for p in range(len(unfolded)) if unfolded[p]]
+    pots from lists it keeps valid). Plain loops: compiled, no generator per sum."""
+    n = len(totals)
+    live: list[int] = []
+    in_pot = carry
+    for p in range(n):
+        in_pot += totals[p]
+        if unfolded[p]:
+            live.append(p)
     if not live:
-        if sum(totals) + carry:
+        if in_pot:
             raise ChipError("chips in the pot but no unfolded seat to win them")
         return []
-    first = totals[live[0]]
-    if whole or all(totals[p] == first for p in live):
-        # One pot: the whole pot, or one level (every seat still in put the same; each
-        # folded seat's chips, below the level or above it, join that pot).
-        amount = sum(totals) + carry
-        return [tuple.__new__(Pot, (amount, tuple(live)))] if amount else []
+    one = whole
+    if not one:  # every seat still in put the same: one level
+        first = totals[live[0]]
+        one = True
+        for p in live:
+            if totals[p] != first:
+                one = False
+                break
+    if one:
+        # One pot: the whole pot, or one level (each folded seat's chips, below the level
+        # or above it, join that pot).
+        return [tuple.__new__(Pot, (in_pot, tuple(live)))] if in_pot else []
     levels = sorted({totals[p] for p in live})
+    top = len(levels) - 1
     pots: list[Pot] = []
     prev = 0
-    for i, level in enumerate(levels):
-        amount = sum(min(t, level) - min(t, prev) for t in totals)
-        if i == 0:
-            amount += carry
-        if i == len(levels) - 1:
-            amount += sum(t - level for p, t in enumerate(totals) if t > level and not unfolded[p])
+    for i in range(len(levels)):
+        level = levels[i]
+        amount = carry if i == 0 else 0
+        for p in range(n):
+            t = totals[p]
+            if t > prev:  # what seat p put in between the two levels
+                amount += (t if t < level else level) - prev
+                if i == top and t > level and not unfolded[p]:
+                    amount += t - level  # a folded seat's chips above the top level
         if amount:
             pots.append(
                 tuple.__new__(Pot, (amount, tuple([p for p in live if totals[p] >= level])))
@@ -352,7 +381,11 @@ class Money:
             raise ChipError(f"seat {seat} is not dealt in and cannot fold")
         if self.folded[seat]:
             raise ChipError(f"seat {seat} has already folded")
-        if sum(1 for p in range(len(self.stacks)) if self.is_live(p)) <= 1:
+        live = 0
+        for p in range(len(self.stacks)):  # a loop: compiled, no generator per fold
+            if self.dealt[p] and not self.folded[p]:
+                live += 1
+        if live <= 1:
             raise ChipError(f"seat {seat} is the last seat in and cannot fold")
         self.folded[seat] = True
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from cardhall.cards import ALAK, RANK
 from cardhall.engine import Outcome
 from cardhall.games.somachi.actions import MAX_HANDS, T_HAND_END, TARGET_POINTS, D
+from cardhall.money import results_json
 
 if TYPE_CHECKING:
     from cardhall.games.somachi.state import SomachiState
@@ -77,7 +78,7 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     if st.money is not None:
         # each pot to its eligible seats with the best score (best_of's choice)
         settlement = st.money.settle_best(scores, (st.dealer + 1) % n)
-        entry["pots"] = [r.to_json() for r in settlement.results]
+        entry["pots"] = results_json(settlement.results)
         entry["received"] = list(settlement.received)
         entry["chips"] = list(st.money.stacks)
     st.hand_log.append(entry)
