@@ -88,7 +88,16 @@ def deal(st: SomachiState, k: int) -> None:
     """Deal the hands, one card at a time clockwise, from the ``k``-th card on."""
     order = st.open_order
     m = len(order)
-    while k < HAND_SIZE * m:
+    end = HAND_SIZE * m
+    deck = st.deck
+    if k < end and len(deck) - (end - k) >= st.pub_tail:
+        # the usual case: the deck holds every card still to deal, none of them seen
+        # (what _draw_card finds card by card)
+        while k < end:
+            st._to_hand(order[k % m], deck.pop())
+            k += 1
+        st.deck_known_flag = False
+    while k < end:
         c = st._draw_card()
         if c is not None:
             s = order[k % m]
@@ -250,7 +259,19 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
     with the turn; ``discard``, ``play`` and ``attack`` end it."""
     a = action.kind
     tasks = st.tasks
-    if a == "add":
+    if a == "discard":  # the most frequent first
+        c = action.arg
+        st._from_hand(seat, c)
+        st.in_turn = False
+        st.taken = -1
+        st.discard.append(c)
+        st.disc_by.append(seat)
+        st._tell_card("discard", seat, c)
+        trig_w1(st)
+        tasks.append(NEXT_TURN)
+        tasks.append(FLUSH[seat])
+        tasks.append(CHECK_OUT)
+    elif a == "add":
         c, f = action.arg
         ci: int = c  # the cards' indexes, for the tables (the zones keep the cards)
         fi: int = f
@@ -277,18 +298,6 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         st._emit("challenge", seat, amount=action.arg)
         tasks.append(ASK_TURN[seat])
         tasks.append(ChallengeStep(seat, action.arg, 1))
-    elif a == "discard":
-        c = action.arg
-        st._from_hand(seat, c)
-        st.in_turn = False
-        st.taken = -1
-        st.discard.append(c)
-        st.disc_by.append(seat)
-        st._tell_card("discard", seat, c)
-        trig_w1(st)
-        tasks.append(NEXT_TURN)
-        tasks.append(FLUSH[seat])
-        tasks.append(CHECK_OUT)
     else:  # play / attack
         st.in_turn = False
         st.taken = -1
