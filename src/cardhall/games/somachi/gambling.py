@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING
 
 from cardhall.engine import Action
 from cardhall.games.somachi.actions import K_BRINGIN, K_CHAL, K_OWE, K_RAISE, K_STAY
-from cardhall.games.somachi.tasks import CatchUp, ChallengeStep, MatchStay
+from cardhall.games.somachi.tasks import (
+    CATCH_UP,
+    MATCH_STAY,
+    ChallengeStep,
+    challenge_step_task,
+)
 
 if TYPE_CHECKING:
     from cardhall.games.somachi.state import SomachiState
@@ -87,7 +92,7 @@ def catch_up(st: SomachiState, i: int) -> None:
             and st.bi_paid[s] < st.bi_level
             and st.money.stacks[s] > 0
         ):
-            st.tasks.append(CatchUp(k + 1))
+            st.tasks.append(CATCH_UP[k + 1])
             st.need = (K_OWE, s, st.bi_level - st.bi_paid[s], 0)
             return
 
@@ -109,7 +114,7 @@ def match_stay_bets(st: SomachiState, start: int, i: int) -> None:
             continue
         owed = sum(amt for b, amt in bets if b != s)
         if owed:
-            st.tasks.append(MatchStay(start, k + 1))
+            st.tasks.append(MATCH_STAY[start][k + 1])
             st.need = (K_OWE, s, owed, 1)
             return
     st.stay_bets = []
@@ -123,7 +128,7 @@ def challenge_step(st: SomachiState, seat: int, amount: int, i: int) -> None:
     for k in range(i, n):
         s = (seat + k) % n
         if st.active[s] and st.money.stacks[s] > 0:
-            st.tasks.append(ChallengeStep(seat, amount, k + 1))
+            st.tasks.append(challenge_step_task(seat, amount, k + 1))
             st.need = (K_CHAL, s, amount)
             return
     paid = {}

@@ -212,7 +212,7 @@ DEAL_START: Final = Deal(0)
 FLUSH: Final[tuple[Flush, ...]] = tuple(Flush(s) for s in range(8))
 ASK_TURN: Final[tuple[AskTurn, ...]] = tuple(AskTurn(s) for s in range(8))
 DRAW: Final[tuple[Draw, ...]] = tuple(Draw(s) for s in range(8))
-MATCH_FROM: Final[tuple[MatchStay, ...]] = tuple(MatchStay(s, 0) for s in range(8))
+MATCH_FROM: Final[tuple[MatchStay, ...]] = tuple(MatchStay(s, 0) for s in range(8))  # k = 0
 CLAIM_WINDOW: Final[tuple[tuple[ClaimWindow, ...], ...]] = tuple(
     tuple(ClaimWindow(s, c) for c in RAILOG_DECK)
     for s in range(8)  # cards, not ints
@@ -222,6 +222,32 @@ COLLECT_WINDOW: Final[tuple[tuple[CollectWindow, ...], ...]] = tuple(
 )
 OPEN_STEP: Final[tuple[OpenStep, ...]] = tuple(OpenStep(k) for k in range(10))
 OPENING_DRAW: Final[tuple[OpeningDraw, ...]] = tuple(OpeningDraw(s) for s in range(8))
+#: With gambling: ``ASK_OPEN[s]``, ``CATCH_UP[k]`` and ``MATCH_STAY[start][k]``, built
+#: once too; the tasks with an amount or a card are made by :func:`challenge_step_task`,
+#: :func:`effect_task` and :func:`resolve_attack_task` (``tuple.__new__``: no Python
+#: frame).
+ASK_OPEN: Final[tuple[AskOpen, ...]] = tuple(AskOpen(s) for s in range(8))
+CATCH_UP: Final[tuple[CatchUp, ...]] = tuple(CatchUp(k) for k in range(10))
+MATCH_STAY: Final[tuple[tuple[MatchStay, ...], ...]] = tuple(
+    tuple(MatchStay(s, k) for k in range(10)) for s in range(8)
+)
+
+
+def challenge_step_task(seat: int, amount: int, k: int) -> ChallengeStep:
+    """``ChallengeStep(seat, amount, k)``."""
+    return tuple.__new__(ChallengeStep, (seat, amount, k))
+
+
+def effect_task(seat: int, card: int, target: int) -> Effect:
+    """``Effect(seat, card, target)``."""
+    return tuple.__new__(Effect, (seat, card, target))
+
+
+def resolve_attack_task(seat: int, target: int, card: int) -> ResolveAttack:
+    """``ResolveAttack(seat, target, card)``."""
+    return tuple.__new__(ResolveAttack, (seat, target, card))
+
+
 PLAY_EFFECT: Final[tuple[tuple[Effect, ...], ...]] = tuple(
     tuple(Effect(s, c, -1) for c in RAILOG_DECK) for s in range(8)
 )

@@ -32,7 +32,9 @@ from cardhall.games.somachi.actions import (
 )
 from cardhall.games.somachi.tasks import (
     AFTER_OPENING,
+    ASK_OPEN,
     ASK_TURN,
+    CATCH_UP,
     CHECK_OUT,
     DEAL_START,
     DRAW,
@@ -44,12 +46,10 @@ from cardhall.games.somachi.tasks import (
     PLAY_EFFECT,
     REGULAR_START,
     SEED_FLIP,
-    AskOpen,
-    CatchUp,
-    ChallengeStep,
     Deal,
     Draw,
-    Effect,
+    challenge_step_task,
+    effect_task,
 )
 from cardhall.games.somachi.windows import claim, collect, sweep, trig_w1, trig_w2
 
@@ -128,7 +128,7 @@ def open_step(st: SomachiState, k: int) -> None:
     if st.gambling and st.bi_state == 1 and st.bi_paid[s] < st.bi_level:
         assert st.money is not None
         if st.money.stacks[s] > 0:
-            st.tasks.append(AskOpen(s))
+            st.tasks.append(ASK_OPEN[s])
             st.need = (K_OWE, s, st.bi_level - st.bi_paid[s], 0)
             return
     st.need = NEED_OPEN[s]
@@ -191,7 +191,7 @@ def after_opening(st: SomachiState) -> None:
     tasks = st.tasks
     tasks.append(REGULAR_START)
     if st.gambling and st.bi_level > 0:
-        tasks.append(CatchUp(0))
+        tasks.append(CATCH_UP[0])
 
 
 def regular_start(st: SomachiState) -> None:
@@ -297,7 +297,7 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         st.challenged = True
         st._emit("challenge", seat, amount=action.arg)
         tasks.append(ASK_TURN[seat])
-        tasks.append(ChallengeStep(seat, action.arg, 1))
+        tasks.append(challenge_step_task(seat, action.arg, 1))
     else:  # play / attack
         st.in_turn = False
         st.taken = -1
@@ -311,7 +311,7 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
             st._from_hand(seat, c)
             st.limbo = c
             st._emit("attack", seat, card=c, target=target)
-            tasks.append(Effect(seat, c, target))
+            tasks.append(effect_task(seat, c, target))
         else:
             c = action.arg
             ci = c

@@ -33,7 +33,7 @@ from cardhall.games.somachi.tasks import (
     CLAIM_WINDOW,
     COLLECT_WINDOW,
     FLUSH,
-    ResolveAttack,
+    resolve_attack_task,
 )
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ def effect(st: SomachiState, seat: int, c: int, target: int) -> None:
     if target >= 0:
         st.negated = False
         dk = CARD_OF[x][DEISKATUN]
-        st.tasks.append(ResolveAttack(seat, target, c))
+        st.tasks.append(resolve_attack_task(seat, target, c))
         if st.loc[dk] == target:
             st.negated = True
         else:
