@@ -160,15 +160,18 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
             active = st.active
             for t in range(st.players):
                 if t != seat and active[t]:
-                    for d in tab[t]:
+                    for card_d in tab[t]:
+                        d: int = card_d  # its index, for the tables
                         if suit_of[d] == x:
                             plays.append(attack_a[x][t])
                             break
         else:
             plays.append(play_a[c])
     discard = st.discard
-    if discard and st.arl_owner[suit_of[discard[-1]]] == seat and st.disc_by[-1] != seat:
-        out.append(CLAIM)  # claimable(), inline
+    if discard:
+        top: int = discard[-1]  # its index, for the tables
+        if st.arl_owner[suit_of[top]] == seat and st.disc_by[-1] != seat:
+            out.append(CLAIM)  # claimable(), inline
     if st.w2:
         owner = st.arl_owner
         for s in range(8):
@@ -182,9 +185,9 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     out.extend(plays)
     discard_a = DISCARD_A
     for card in hand:
-        c = card
-        if c != taken:
-            out.append(discard_a[c])
+        i: int = card  # declared, not assigned: an assignment would narrow it to the card
+        if i != taken:
+            out.append(discard_a[i])
     return out
 
 

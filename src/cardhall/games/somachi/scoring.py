@@ -43,7 +43,7 @@ def tableau_score(cards: Sequence[int], all_cards_count: bool = False) -> int:
     return total
 
 
-def best_of(scores: list[int], seats: Sequence[int]) -> list[int]:
+def best_of(scores: list[int], seats: list[int]) -> list[int]:
     """The seats among ``seats`` with the highest score, in the order given (none when
     ``seats`` is empty).
 

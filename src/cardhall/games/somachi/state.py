@@ -323,9 +323,9 @@ def piles_of(tab: list[RailogCard], pile_of: list[int]) -> tuple[tuple[RailogCar
         return tuple([(f,) for f in faces])
     piles: dict[int, list[RailogCard]] = {f: [f] for f in faces}
     for card in tab:
-        c = card
-        if rank[c] <= 8:
-            piles[pile_of[c]].append(card)
+        i: int = card  # declared, not assigned: an assignment would narrow it to the card
+        if rank[i] <= 8:
+            piles[pile_of[i]].append(card)
     return tuple([tuple(p) for p in piles.values()])
 
 
@@ -405,7 +405,9 @@ class SomachiState(State):
         self._run()
 
     def _first_deck(self, order: list[RailogCard]) -> None:
-        self.deck = order[::-1]
+        deck = order.copy()  # reversed (compiled, a slice with a step is a generic call)
+        deck.reverse()
+        self.deck = deck
         if not self.quiet:
             self._told.append((T_GAME,))
         start_hand(self)

@@ -147,13 +147,14 @@ def apply_opening(st: SomachiState, seat: int, action: Action) -> None:
 def open_pile(st: SomachiState, seat: int, c: RailogCard) -> None:
     """``seat`` opens a pile with ``c``; an arl sweeps its suit at once, an alak may open
     a collect window; the opening draw follows."""
-    st._from_hand(seat, c)
+    ci: int = c  # its index, for the tables (the zones and the event keep the card)
+    st._from_hand(seat, ci)
     st._place_pile(seat, c)
     st._tell_card("open", seat, c)
-    if RANK[c] == ARL:
-        sweep(st, seat, SUIT_INDEX[c])
+    if RANK[ci] == ARL:
+        sweep(st, seat, SUIT_INDEX[ci])
     else:
-        trig_w2(st, SUIT_INDEX[c], seat)
+        trig_w2(st, SUIT_INDEX[ci], seat)
     st.tasks.append(OPENING_DRAW[seat])
 
 

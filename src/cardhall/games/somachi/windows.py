@@ -94,9 +94,11 @@ def trig_w2(st: SomachiState, suit: int, into: int) -> None:
 
 def ask_claim(st: SomachiState, o: int, c: int) -> None:
     """W1 for seat ``o`` and card ``c``, if the card is still on top and ``o`` may claim it."""
+    if not st.discard:
+        return
+    top: int = st.discard[-1]  # its index, compared natively
     if (
-        st.discard
-        and st.discard[-1] == c
+        top == c
         and st.active[o]
         and st.arl_owner[SUIT_INDEX[c]] == o
         and st.disc_by[-1] != o
