@@ -32,7 +32,7 @@ from typing import cast
 
 from cardhall.bots import Bot, register_bot
 from cardhall.bots.ismcts import SearchKnowledge, provisional, register_search
-from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
 from cardhall.engine import (
     Action,
     AmountRange,
@@ -71,6 +71,7 @@ from cardhall.games.somachi import (
     SomachiState,
     tableau_score,
 )
+from cardhall.games.somachi.actions import CARD_OF, RANK, SUIT_INDEX
 
 __all__ = ["SomachiHeuristicBot", "SomachiRandomBot"]
 

@@ -5,17 +5,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from cardhall.cards import (
-    ALAK,
-    ARL,
-    ARLAS,
-    CARD_OF,
-    DEISKATUN,
-    RAILOG_DECK,
-    RANK,
-    SUIT_INDEX,
-    RailogCard,
-)
+from cardhall import cards
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
 from cardhall.engine import Action, arg_int
 from cardhall.errors import NotationError
 
@@ -27,6 +18,13 @@ TARGET_POINTS: Final = 584
 MAX_HANDS: Final = 1000
 
 D: Final = RAILOG_DECK
+#: The card tables of :mod:`cardhall.cards`, as constants of this module: compiled, a name
+#: imported from an interpreted module (``cards``) is looked up in this module's dict at
+#: every read, a ``Final`` of a compiled module is a C static. The rule modules and the
+#: bot import them from here.
+RANK: Final[tuple[int, ...]] = cards.RANK
+SUIT_INDEX: Final[tuple[int, ...]] = cards.SUIT_INDEX
+CARD_OF: Final[tuple[tuple[int, ...], ...]] = cards.CARD_OF
 
 # ----------------------------------------------------------------------------- decisions
 

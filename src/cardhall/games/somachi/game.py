@@ -7,7 +7,7 @@ modules beside it (see the package docstring).
 
 from __future__ import annotations
 
-from cardhall.cards import ALAK, CARD_OF, RANK, SUIT_INDEX, RailogCard
+from cardhall.cards import ALAK, RailogCard
 from cardhall.engine import Action, Chance, Game, OptionSpec, arg_card, arg_int
 from cardhall.errors import NotationError, OptionError
 from cardhall.games.somachi.actions import (
@@ -19,13 +19,16 @@ from cardhall.games.somachi.actions import (
     BASE_DISCARD,
     BASE_OPEN,
     BASE_PLAY,
+    CARD_OF,
     COLLECT_A,
     DISCARD_A,
     NUM_IDS,
     OPEN_A,
     PLAY_A,
+    RANK,
     SIMPLE,
     SIMPLE_ID,
+    SUIT_INDEX,
     TARGET_POINTS,
     arg_add,
     arg_attack,

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from cardhall.cards import ALAK, ARL, ARLAS, CARD_OF, DEISKATUN, RANK, SUIT_INDEX
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN
 from cardhall.engine import Action, Legal, amount_range
 from cardhall.games.somachi.actions import (
     ADD_A,
     ATTACK_A,
+    CARD_OF,
     CHECK,
     CLAIM,
     COLLECT_A,
@@ -39,7 +40,9 @@ from cardhall.games.somachi.actions import (
     PASS,
     PAY,
     PLAY_A,
+    RANK,
     STAND,
+    SUIT_INDEX,
     TAKE,
 )
 from cardhall.games.somachi.windows import claimable, others_have

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardhall.cards import ALAK, RANK
+from cardhall.cards import ALAK
 from cardhall.engine import Outcome
-from cardhall.games.somachi.actions import MAX_HANDS, T_HAND_END, TARGET_POINTS, D
+from cardhall.games.somachi.actions import MAX_HANDS, RANK, T_HAND_END, TARGET_POINTS, D
 from cardhall.money import results_json
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cardhall.cards import ALAK, ARL, ARLAS, RAILOG_TEXT, RANK, SUIT_INDEX, RailogCard
+from cardhall.cards import ALAK, ARL, ARLAS, RAILOG_TEXT, RailogCard
 from cardhall.engine import (
     COMPILED,
     Action,
@@ -47,6 +47,8 @@ from cardhall.games.somachi.actions import (
     NEED_OPEN,
     NOBODY,
     QUIET,
+    RANK,
+    SUIT_INDEX,
     T_CARD,
     T_DEALT,
     T_DREW,

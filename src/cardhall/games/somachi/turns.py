@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardhall.cards import ARL, RANK, SUIT_INDEX, RailogCard
+from cardhall.cards import ARL, RailogCard
 from cardhall.engine import Action
 from cardhall.games.somachi.actions import (
     HAND_SIZE,
@@ -27,6 +27,8 @@ from cardhall.games.somachi.actions import (
     NEED_DRAW,
     NEED_MAIN,
     NEED_OPEN,
+    RANK,
+    SUIT_INDEX,
     T_DEALT,
     T_TAKE,
 )

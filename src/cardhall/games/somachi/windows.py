@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardhall.cards import ARL, CARD_OF, DEISKATUN, RANK, SUIT_INDEX, RailogCard
+from cardhall.cards import ARL, DEISKATUN, RailogCard
 from cardhall.engine import Action
-from cardhall.games.somachi.actions import K_STAY, K_W1, K_W2, K_W3, D
+from cardhall.games.somachi.actions import CARD_OF, K_STAY, K_W1, K_W2, K_W3, RANK, SUIT_INDEX, D
 from cardhall.games.somachi.tasks import (
     CLAIM_WINDOW,
     COLLECT_WINDOW,
