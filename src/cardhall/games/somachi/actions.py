@@ -89,6 +89,9 @@ ALONE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((s,)) for s in range(
 
 # ----------------------------------------------------------------------------- actions
 
+#: The action type as a constant (compiled, a C static: ``Action`` itself is looked up in
+#: the module's dict at every read, being a named tuple from another module).
+ACTION_T: Final = Action
 DRAW: Final = Action("draw")
 TAKE: Final = Action("take")
 STAND: Final = Action("stand")

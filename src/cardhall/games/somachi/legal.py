@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN
-from cardhall.engine import Action, Legal, amount_range
+from cardhall.engine import Legal, amount_range
 from cardhall.games.somachi.actions import (
     ADD_A,
     ATTACK_A,
@@ -109,12 +109,12 @@ ONE_FACE: Final[tuple[tuple[int, ...], ...]] = tuple((c,) for c in range(96))
 
 def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     """The legal actions of ``seat``'s turn, in this order: adds, claim, collects, a
-    challenge range, plays and attacks, discards (never the card just taken)."""
+    challenge range, plays and attacks, discards (never the card just taken). One pass
+    over the hand for each part (a few cards each: cheaper than lists to gather them)."""
     hand = st.hands[seat]  # in card order
     taken = st.taken
     out: list[Legal] = []  # the adds first
-    plays: list[Action] = []
-    faces_of: list[tuple[int, ...] | None] = [None] * 8  # by suit, found once
+    faces_of: list[tuple[int, ...] | None] | None = None  # by suit, when sorted piles
     stranding = -1  # 1 if adding the other card would strand the taken one
     two = len(hand) == 2 and taken >= 0
     afo = st.afo
@@ -127,49 +127,37 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     add_a = ADD_A
     play_a = PLAY_A
     attack_a = ATTACK_A
+    faces: tuple[int, ...]
     for card in hand:
         c: int = card  # its index, for the tables
-        r = rank[c]
-        if r <= 8:
-            x = suit_of[c]
-            faces = faces_of[x]
-            if faces is None:
-                if afo:
-                    faces = pile_faces(st, x)
-                else:  # the usual case inline: the alak and the arl of suit x
-                    b, b1 = openers[x]  # the alak and the arl
-                    if loc[b] < 0:
-                        faces = one[b1] if loc[b1] >= 0 else ()
-                    elif loc[b1] < 0:
-                        faces = one[b]
-                    else:
-                        faces = pile_faces(st, x)
-                faces_of[x] = faces
-            if not faces:
+        if rank[c] > 8:
+            continue
+        x = suit_of[c]
+        b, b1 = openers[x]  # the alak and the arl
+        if not afo and (loc[b] < 0 or loc[b1] < 0):  # the usual case, inline
+            if loc[b] >= 0:
+                faces = one[b]
+            elif loc[b1] >= 0:
+                faces = one[b1]
+            else:
+                faces = ()
+        else:  # the piles of suit x in seat then placement order: found once a suit
+            if faces_of is None:
+                faces_of = [None] * 8
+            found = faces_of[x]
+            if found is None:
+                found = faces_of[x] = pile_faces(st, x)
+            faces = found
+        if not faces:
+            continue
+        if two and c != taken:
+            if stranding < 0:
+                stranding = 1 if stranded(st, seat, taken) else 0
+            if stranding:
                 continue
-            if two and c != taken:
-                if stranding < 0:
-                    stranding = 1 if stranded(st, seat, taken) else 0
-                if stranding:
-                    continue
-            row = add_a[c]
-            for f in faces:
-                out.append(row[rank[f] - ALAK])
-        elif r == ARLAS:
-            if afo:
-                plays.append(play_a[c])
-            x = suit_of[c]
-            tab = st.tab
-            active = st.active
-            for t in range(st.players):
-                if t != seat and active[t]:
-                    for card_d in tab[t]:
-                        d: int = card_d  # its index, for the tables
-                        if suit_of[d] == x:
-                            plays.append(attack_a[x][t])
-                            break
-        else:
-            plays.append(play_a[c])
+        row = add_a[c]
+        for f in faces:
+            out.append(row[rank[f] - ALAK])
     discard = st.discard
     if discard:
         top: int = discard[-1]  # its index, for the tables
@@ -185,10 +173,29 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
         stack = st.money.stacks[seat]
         if stack > 0:
             out.append(amount_range("challenge", 1, stack))
-    out.extend(plays)
+    for card in hand:  # plays and attacks
+        p: int = card  # declared, not assigned: an assignment would narrow it to the card
+        r = rank[p]
+        if r <= 8:
+            continue
+        if r != ARLAS:
+            out.append(play_a[p])
+            continue
+        if afo:
+            out.append(play_a[p])
+        x = suit_of[p]
+        tab = st.tab
+        active = st.active
+        for t in range(st.players):
+            if t != seat and active[t]:
+                for card_d in tab[t]:
+                    d: int = card_d  # its index, for the tables
+                    if suit_of[d] == x:
+                        out.append(attack_a[x][t])
+                        break
     discard_a = DISCARD_A
     for card in hand:
-        i: int = card  # declared, not assigned: an assignment would narrow it to the card
+        i: int = card
         if i != taken:
             out.append(discard_a[i])
     return out

@@ -33,6 +33,7 @@ from cardhall.engine import (
     legal_contains,
 )
 from cardhall.games.somachi.actions import (
+    ACTION_T,
     ALONE,
     K_CHAL,
     K_DRAW,
@@ -445,7 +446,7 @@ class SomachiState(State):
         legal range counting), without copying the kept list (the conformance suite
         checks the two agree)."""
         need = self.need
-        if need is None or type(seat) is not int or need[1] != seat or type(action) is not Action:
+        if need is None or type(seat) is not int or need[1] != seat or type(action) is not ACTION_T:
             return False
         kept = self._kept_legal(need, seat)
         for entry in kept:  # an action taken from the list itself: found without comparing
@@ -492,7 +493,8 @@ class SomachiState(State):
         while self.need is None and not self.over and self._pending is None:
             t = self.tasks.pop()
             if type(t) is FLUSH_T:
-                flush(self, t.actor)
+                if self.trig:  # most actions open no window: no call
+                    flush(self, t.actor)
             elif type(t) is ASK_TURN_T:
                 self.need = NEED_MAIN[t.seat]
             elif type(t) is DRAW_T:
