@@ -3,6 +3,7 @@ random play, for every registered game."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -136,6 +137,12 @@ def test_a_game_registers_its_knowledge_as_one_object(monkeypatch: pytest.Monkey
         None,
         "random",
     )
+    assert not bare.judge_in_tree
+    # the tree walk asks the evaluator only where a game says so, and only with a horizon
+    assert not yamiro.judge_in_tree
+    monkeypatch.setitem(KNOWLEDGE, "yamiro", dataclasses.replace(known, judge_in_tree=True))
+    assert ISMCTSBot(make_game("yamiro")).judge_in_tree
+    assert not ISMCTSBot(make_game("yamiro"), horizon=None).judge_in_tree
 
 
 def test_the_ismcts_level_uses_each_games_measured_budget() -> None:

@@ -49,6 +49,8 @@ gets the defaults):
   sampling by the likelihood of the other seats' public actions);
 * ``prepare(world)``: called on each sampled world before the search plays in it (e.g. to
   stop recording events that no one will read);
+* ``judge_in_tree``: the evaluator is also asked during the tree walk (below the root), and
+  a world it judges ends the iteration there (with a horizon only);
 * ``reward`` and ``c``: the default reward mode and exploration constant.
 
 Budget: ``iterations`` (deterministic for a seed) or ``time_limit`` in seconds (whichever
@@ -209,6 +211,7 @@ class ISMCTSBot(Bot):
         self.tree_actions = known.tree_actions
         self.prepare = known.prepare
         self.horizon = int(horizon) if horizon is not None and self.evaluator else None
+        self.judge_in_tree = known.judge_in_tree and self.horizon is not None
         if iterations is None and time_limit is None:
             iterations = known.iterations
         self.iterations = int(iterations) if iterations is not None else None
@@ -296,12 +299,18 @@ class ISMCTSBot(Bot):
         sqrt = math.sqrt
         first = True
         tree_actions = self.tree_actions
+        judge = self.evaluator if self.judge_in_tree else None
+        outcome: Outcome | None = None
         # Selection and expansion.
         while not world.is_over:
             if first:
                 actor = seat
                 first = False
             else:
+                if judge is not None:
+                    outcome = judge(world, at_root)  # type: ignore[arg-type]
+                    if outcome is not None:
+                        break
                 actor = min(world.actors())
             legal = world.legal_actions(actor)
             if tree_actions is not None and (len(legal) > 1 or legal_count(legal) > 1):
@@ -348,9 +357,8 @@ class ISMCTSBot(Bot):
         mast = self._mast if self.playout == "mast" else None
         epsilon = self.epsilon
         policy = self.policy
-        outcome: Outcome | None = None
         steps = 0
-        while not world.is_over:
+        while outcome is None and not world.is_over:
             if horizon is not None and steps >= horizon:
                 outcome = self.evaluator(world, at_root)  # type: ignore[misc,arg-type]
                 if outcome is not None:
@@ -474,6 +482,10 @@ class SearchKnowledge:
     sampler: WorldSampler | None = None
     #: Readies each sampled world before the search plays in it.
     prepare: Callable[[State], None] | None = None
+    #: Whether the tree walk asks the evaluator too (before each step below the root): a
+    #: world it judges ends the iteration there, with no node for what follows (Getha:
+    #: a deal settled on the way down is not played into the next one).
+    judge_in_tree: bool = False
     #: The default reward mode and exploration constant.
     reward: str = "mixed"
     c: float = 0.7
