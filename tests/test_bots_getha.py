@@ -27,7 +27,7 @@ from cardhall.bots.getha import (
     win_chance,
     win_chances,
 )
-from cardhall.cards import RAILOG_DECK, RailogCard
+from cardhall.cards import ALAK, RAILOG_DECK, RANK, RailogCard
 from cardhall.engine import Action, choose_uniform, legal_at, legal_contains, legal_count
 from cardhall.errors import OptionError
 from cardhall.games.getha import GethaState, parse
@@ -277,7 +277,7 @@ def test_sampler_believes_a_raise() -> None:
 
 
 def _sampler_by_copies(state: GethaState, seat: int, rng: random.Random) -> GethaState:
-    """The search sampler as first written: a new sampled world for every draw."""
+    """The search sampler of the eighth session: a whole sampled world for every try."""
     best: GethaState | None = None
     best_like = -1.0
     for _ in range(SAMPLER_TRIES):
@@ -298,12 +298,17 @@ def _world(w: Any) -> tuple[Any, ...]:
     return (w.zones(), w.choice, w.chance.seed, w.chance.used, w.view(None), w.history)
 
 
+def _suits(cards: list[int]) -> set[int]:
+    return {RAILOG_DECK[c].suit for c in cards}
+
+
 @pytest.mark.parametrize("players", [2, 4, 8])
-def test_the_sampler_redeals_one_world_as_new_samples_would_be_drawn(players: int) -> None:
-    """The search sampler redeals a rejected world in place (redeal_hidden) and copies only
-    the likeliest so far: the worlds, and the numbers drawn, are those of drawing a new
-    sampled world for every try; and redeal_hidden on a sampled world gives the world
-    determinize gives with the same generator."""
+def test_the_search_sampler_keeps_what_the_seat_knows(players: int) -> None:
+    """At every decision point of seeded games: away from a betting point after another
+    seat's bet, call or check, the search sampler's world is ``sampler.sample``'s with the
+    same numbers drawn; at one, the world shows the seat what the state shows it, holds
+    the same cards in zones of the same sizes, and every live other seat plays one or
+    two whole suits (two with a reserve), its reserve of other suits."""
     game = make_game("getha", players, chips=30)
     checked = betting = 0
     for g in range(12):
@@ -314,17 +319,53 @@ def test_the_sampler_redeals_one_world_as_new_samples_would_be_drawn(players: in
             legal = state.legal_actions(seat)
             if legal_count(legal) > 1:
                 a, b = random.Random(checked), random.Random(checked)
-                assert _world(search_sampler(state.sampler(seat), a)) == _world(
-                    _sampler_by_copies(state, seat, b)  # type: ignore[arg-type]
-                )
-                assert a.getstate() == b.getstate()
-                betting += bool(_signals(state, seat))  # type: ignore[arg-type]
-                world = state.determinize(seat, random.Random(1))
-                world.redeal_hidden(seat, a)  # type: ignore[attr-defined]
-                assert _world(world) == _world(state.determinize(seat, b))
+                world = search_sampler(state.sampler(seat), a)
+                if not _signals(state, seat):  # type: ignore[arg-type]
+                    assert _world(world) == _world(state.determinize(seat, b))
+                    assert a.getstate() == b.getstate()
+                else:
+                    betting += 1
+                    plain = state.determinize(seat, b)
+                    assert world.view(seat) == state.view(seat)
+                    zones, others = world.zones(), plain.zones()
+                    assert {k: len(v) for k, v in zones.items()} == {
+                        k: len(v) for k, v in others.items()
+                    }
+                    cards = sorted(c for v in zones.values() for c in v)
+                    assert cards == sorted(c for v in others.values() for c in v)
+                    for p in world.money.live_seats():  # type: ignore[attr-defined]
+                        if p != seat:
+                            played = _suits(world.played[p])  # type: ignore[attr-defined]
+                            held = _suits(world.reserve[p])  # type: ignore[attr-defined]
+                            assert len(played) == 2 or (len(played) == 1 and not held)
+                            assert not played & held
                 checked += 1
             state.apply(seat, choose_uniform(rng, legal))
     assert checked > 100 and betting > 10, (checked, betting)
+
+
+def test_the_search_sampler_keeps_the_worlds_the_whole_redeals_kept() -> None:
+    """The played cards of the search sampler's worlds (drawn alone for each try) are
+    distributed as those of the eighth session's sampler (a whole world redealt for each
+    try): after a bet and after a check, the mean quick chance of the other seat's played
+    cards and the share of worlds where it holds an alak agree."""
+    for signal in ("bet 5", "check"):
+        state = stacked({1: WEAK, 0: "3/S7 4/S7 3/S8 4/S8 3/S5 4/S5 3/S6 4/S6"})
+        to_betting(state)
+        state.apply(1, signal)
+        new, old = random.Random(5), random.Random(5)
+        q_new = q_old = 0.0
+        alak_new = alak_old = 0
+        n = 300
+        for _ in range(n):
+            w = search_sampler(state.sampler(0), new)
+            v = _sampler_by_copies(state, 0, old)  # type: ignore[arg-type]
+            q_new += quick_chance(w.played[1]) / n  # type: ignore[attr-defined]
+            q_old += quick_chance(v.played[1]) / n  # type: ignore[attr-defined]
+            alak_new += any(RANK[c] == ALAK for c in w.played[1])  # type: ignore[attr-defined]
+            alak_old += any(RANK[c] == ALAK for c in v.played[1])  # type: ignore[attr-defined]
+        assert abs(q_new - q_old) < 0.04, (signal, q_new, q_old)
+        assert abs(alak_new - alak_old) < 0.1 * n, (signal, alak_new, alak_old)
 
 
 def test_ismcts_with_getha_knowledge_beats_the_random_bot() -> None:
@@ -352,8 +393,38 @@ def test_ismcts_uses_the_getha_knowledge_by_default() -> None:
     assert bot.c == 0.2 and bot.reward == "mixed"  # type: ignore[attr-defined]
     assert bot.tree_actions is search_tree_actions  # type: ignore[attr-defined]
     assert bot.knowledge.sampler is search_sampler and bot.policy is search_policy  # type: ignore[attr-defined]
+    assert bot.judge_in_tree  # type: ignore[attr-defined]
     state = game.new_state(seed=4)
     result = bot.search(state, 0)  # type: ignore[attr-defined]
     # the dealer's bring-in: only the abstraction's sizes were searched
     assert {a.arg for a, _, _ in result.stats} <= {1, 2, 3, 5, 9}
     assert state.is_legal(0, result.action)
+
+
+def test_the_search_judges_a_deal_settled_in_the_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Getha's knowledge (``judge_in_tree``) a tree walk that settles the searched
+    deal is judged there, before the next deal is dealt (without it, a search at a
+    betting point deals the next deal in most of its iterations); the search still
+    answers the bet."""
+    dealt = [0]
+    deal_cards = GethaState._deal_cards
+
+    def counting(self: GethaState, deck: list[int]) -> None:
+        dealt[0] += 1
+        deal_cards(self, deck)
+
+    monkeypatch.setattr(GethaState, "_deal_cards", counting)
+    state = stacked({1: WEAK, 0: STRONG})
+    to_betting(state)
+    state.apply(1, "bet 5")
+    game = state.game
+    deals = []
+    for judge in (True, False):
+        dealt[0] = 0
+        bot = make_bot(game, "ismcts", seed=3, iterations=100)
+        bot.judge_in_tree = judge  # type: ignore[attr-defined]
+        result = bot.search(state, 0)  # type: ignore[attr-defined]
+        assert state.is_legal(0, result.action) and result.iterations == 100
+        deals.append(dealt[0])
+    # (a deal whose dealer cannot bring in is dealt at once, before it is judged)
+    assert deals[0] * 10 < deals[1] and deals[1] > 50, deals

@@ -64,6 +64,7 @@ from cardhall.games.getha import (
     resolve_pot,
     select_action,
 )
+from cardhall.shuffle import randbelow
 
 __all__ = [
     "GethaHeuristicBot",
@@ -775,37 +776,197 @@ def _world_likelihood(world: GethaState, signals: list[tuple[int, str]]) -> floa
 
 
 def search_sampler(sampler: Sampler, rng: random.Random) -> State:
-    """Worlds for the search: ``sampler.sample(rng)``, kept with the likelihood of the
-    other seats' betting actions this round under the policy model (rejection sampling,
-    at most :data:`SAMPLER_TRIES` draws, else the likeliest). The betting actions are
-    public: every world has the same (they are read from the first one). A rejected
-    world is redealt in place (:meth:`GethaState.redeal_hidden`: the very world a new
-    sample would be, without a copy); a likeliest-so-far one is kept, in case no draw is
-    kept, and the next draws are redealt in another world (one copy at most: the world
-    it displaces from being the likeliest is redealt next)."""
-    seat = sampler.seat
-    world = sampler.sample(rng)
-    assert isinstance(world, GethaState)
-    signals = _signals(world, seat)
-    if not signals:
-        return world
-    best: GethaState | None = None
+    """Worlds for the search: ``sampler.sample(rng)``, except at a betting point after
+    other seats' bets, calls or checks (public signals, :func:`_signals`), where a world
+    is kept with the likelihood of those actions under the policy model (rejection
+    sampling, at most :data:`SAMPLER_TRIES` tries, else the likeliest try).
+
+    The likelihood reads only the other seats' played cards, so a try draws only those
+    (:func:`_draw_played`: a handful of numbers, where redealing a whole world draws over
+    a hundred), and the world is made once, from the kept try (:func:`_build_world`).
+    The played cards are drawn as :meth:`GethaState.determinize` draws them (the first
+    pair of suits, in a random order of the 28, that can hold them, the number of cards
+    of each suit uniform over what fits, the cards uniform within their suit); the
+    reserves are then drawn uniformly among the cards of the other suits, and the other
+    hidden cards are spread uniformly over their zones."""
+    position = _position(sampler)
+    if not position.signals:
+        return sampler.sample(rng)
+    suits = [cards.copy() for cards in position.by_suit]
+    pairs = _PAIRS.copy()
+    best: list[list[int]] | None = None
     best_like = -1.0
-    for i in range(SAMPLER_TRIES):
-        if i:
-            world.redeal_hidden(seat, rng)
-        like = _world_likelihood(world, signals)
+    for _ in range(SAMPLER_TRIES):
+        played = _draw_played(position, suits, pairs, rng)
+        if played is None:  # pragma: no cover - no pair of suits could hold the cards
+            return sampler.sample(rng)
+        like = position.likelihood(played)
         if rng.random() < like:
-            return world
+            best = played
+            break
         if like > best_like:
-            best_like = like
-            if i == SAMPLER_TRIES - 1:
-                return world
-            spare = world.clone() if best is None else best
-            best = world
-            world = spare
+            best, best_like = played, like
     assert best is not None
-    return best
+    world = _build_world(position, best, rng)
+    if world is None:  # pragma: no cover - the other suits cannot fill a reserve
+        return sampler.sample(rng)
+    return world
+
+
+class _Position:
+    """What the search sampler reads once per searched position (one sampler): a world
+    sampled for the seat (with a generator of its own: every hidden card of it is replaced
+    in each world made from it), the betting signals, the live other seats with how many
+    played and reserve cards each holds, and the cards hidden from the seat by suit."""
+
+    def __init__(self, sampler: Sampler) -> None:
+        seat = sampler.seat
+        template = sampler.sample(random.Random(0))
+        assert isinstance(template, GethaState)
+        self.sampler = sampler
+        self.template = template
+        self.seat = seat
+        self.signals = _signals(template, seat)
+        money = template.money
+        self.opponents = max(1, len(money.live_seats()) - 1)
+        self.live = [p for p in range(template.game.players) if p != seat and money.is_live(p)]
+        self.played = [len(template.played[p]) for p in self.live]
+        self.reserve = [len(template.reserve[p]) for p in self.live]
+        #: per signal, the index of its seat in ``live`` (-1: folded since: no cards)
+        self.signal_at = [self.live.index(p) if p in self.live else -1 for p, _ in self.signals]
+        self.kinds = [kind for _, kind in self.signals]
+        pool, _ = template._hidden_pool(seat)
+        self.pool = pool
+        self.by_suit = [[c for c in pool if SUIT_INDEX[c] == s] for s in range(8)]
+
+    def likelihood(self, played: list[list[int]]) -> float:
+        """:func:`_world_likelihood` of a world where the live other seats play ``played``."""
+        like = 1.0
+        opponents = self.opponents
+        kinds = self.kinds
+        for i, at in enumerate(self.signal_at):
+            like *= _likelihood(quick_chance(played[at] if at >= 0 else [], opponents), kinds[i])
+        return like
+
+
+#: The search sampler's last position (a search draws every world from one sampler; a
+#: position is never changed once made, so searches in several threads only make theirs
+#: again).
+_POSITIONS: list[_Position] = []
+
+
+def _position(sampler: Sampler) -> _Position:
+    kept = _POSITIONS[0] if _POSITIONS else None  # read once
+    if kept is not None and kept.sampler is sampler:
+        return kept
+    position = _Position(sampler)
+    _POSITIONS[:] = [position]
+    return position
+
+
+#: The 28 pairs of suit indexes, in order (as ``GethaState.determinize`` tries them).
+_PAIRS: list[tuple[int, int]] = list(combinations(range(8), 2))
+
+
+def _pick(cards: list[int], start: int, k: int, rng: random.Random) -> list[int]:
+    """``k`` cards drawn uniformly from ``cards[start:]``, moved to ``cards[start:start +
+    k]`` (a partial Fisher-Yates shuffle) and returned."""
+    n = len(cards)
+    for i in range(start, start + k):
+        j = i + randbelow(rng, n - i)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards[start : start + k]
+
+
+def _draw_played(
+    position: _Position, suits: list[list[int]], pairs: list[tuple[int, int]], rng: random.Random
+) -> list[list[int]] | None:
+    """One try of the search sampler: the played cards of each live other seat, drawn
+    from ``suits`` (the hidden cards by suit) as ``determinize`` draws them, the pairs of
+    suits tried in a random order (a partial shuffle of ``pairs``, from any order);
+    ``suits`` and ``pairs`` are reordered. ``None`` if no pair of suits can hold some
+    seat's cards."""
+    used = [0] * 8  # cards of each suit taken in this try (the first of suits[s])
+    out: list[list[int]] = []
+    reserve = position.reserve
+    for i, a in enumerate(position.played):
+        b = reserve[i]
+        got: list[int] | None = None
+        for t in range(28):  # the pairs in a random order, drawn as they are tried
+            j = t + randbelow(rng, 28 - t)
+            pair = pairs[j]
+            pairs[j] = pairs[t]
+            pairs[t] = pair
+            x, y = pair
+            nx = len(suits[x]) - used[x]
+            ny = len(suits[y]) - used[y]
+            if b == 0 and rng.random() < 0.3 and nx >= a:
+                got = _pick(suits[x], used[x], a, rng)
+                used[x] += a
+            elif nx + ny >= a and a >= 2:
+                lo = max(1, a - ny)
+                hi = min(nx, a - 1)
+                if lo > hi:
+                    continue
+                kx = lo + randbelow(rng, hi - lo + 1)
+                got = _pick(suits[x], used[x], kx, rng) + _pick(suits[y], used[y], a - kx, rng)
+                used[x] += kx
+                used[y] += a - kx
+            else:
+                continue
+            break
+        if got is None:
+            return None
+        out.append(got)
+    return out
+
+
+def _build_world(
+    position: _Position, played: list[list[int]], rng: random.Random
+) -> GethaState | None:
+    """The world of a kept try: the position's world with the live other seats playing
+    ``played``, each reserve drawn uniformly among the hidden cards of its seat's other
+    suits, the other hidden zones filled uniformly with the rest and the future deck
+    order redrawn (as ``determinize`` does); ``None`` if a reserve cannot be filled."""
+    world = position.template.clone()
+    world.chance = world.chance.fork(rng.getrandbits(64))
+    seat = position.seat
+    out = [False] * 96
+    for cards in played:
+        for c in cards:
+            out[c] = True
+    pool = position.pool
+    suit_index = SUIT_INDEX
+    for i, p in enumerate(position.live):
+        cards = played[i]
+        world.played[p] = sorted(cards)
+        b = position.reserve[i]
+        mine = 0
+        for c in cards:
+            mine |= 1 << suit_index[c]
+        others = [c for c in pool if not out[c] and not mine >> suit_index[c] & 1]
+        if len(others) < b:  # pragma: no cover - never with 96 cards
+            return None
+        reserve = _pick(others, 0, b, rng)
+        for c in reserve:
+            out[c] = True
+        world.reserve[p] = sorted(reserve)
+    rest = [c for c in pool if not out[c]]
+    at = 0
+    zones: list[list[int]] = []
+    for p in range(world.game.players):
+        if p == seat:
+            continue
+        zones += [world.folded[p], world.hand[p], world.dead[p], world.pool[p]]
+        if p not in position.live:
+            zones += [world.played[p], world.reserve[p]]
+    for zone in zones + world.extra:
+        k = len(zone)
+        if k:
+            zone[:] = sorted(_pick(rest, at, k, rng))
+            at += k
+    world.deck[:] = rest[at:]  # its order is not read: the next deal gathers every card
+    return world
 
 
 #: Risk aversion of the search's chip reward: ``k`` in the utility of a stack x out of T
@@ -877,6 +1038,7 @@ register_search(
         tree_actions=search_tree_actions,
         sampler=search_sampler,
         prepare=State.silence,  # nobody reads a sampled world's events or showdown steps
+        judge_in_tree=True,  # a deal settled in the tree is judged there (not dealt again)
         reward="mixed",
         c=0.2,
     ),
