@@ -428,3 +428,35 @@ def test_the_search_judges_a_deal_settled_in_the_tree(monkeypatch: pytest.Monkey
         deals.append(dealt[0])
     # (a deal whose dealer cannot bring in is dealt at once, before it is judged)
     assert deals[0] * 10 < deals[1] and deals[1] > 50, deals
+
+
+def test_the_searching_seats_choices_are_kept_by_hand() -> None:
+    """The searching seat's discards and selections are kept by its hand (what they
+    read): asked again they are the same, a caller's change to its list changes nothing,
+    and they are those made afresh."""
+    import cardhall.bots.getha as bots_getha
+
+    game = make_game("getha", 3)
+    asked = 0
+    for g in range(6):
+        state = game.new_state(seed=f"k{g}")
+        rng = random.Random(g)
+        while not state.is_over and state.deals < 2:  # type: ignore[attr-defined]
+            seat = min(state.actors())
+            legal = state.legal_actions(seat)
+            if state.phase in ("draw", "declare", "select"):  # type: ignore[attr-defined]
+                bots_getha._OWN_CHOICES.clear()
+                first = search_tree_actions(state, seat, legal, seat)
+                first.append(Action("pay"))
+                again = search_tree_actions(state, seat, legal, seat)
+                assert again == first[:-1] and again
+                hand = state.hand[seat]  # type: ignore[attr-defined]
+                if state.phase == "select":  # type: ignore[attr-defined]
+                    live = len(state.money.live_seats())  # type: ignore[attr-defined]
+                    fresh = bots_getha._ranked_selections(hand, max(1, live - 1), 4)
+                else:
+                    fresh = bots_getha._own_discards(hand, bots_getha._most_discards(legal))
+                assert again == fresh
+                asked += 1
+            state.apply(seat, choose_uniform(rng, legal))
+    assert asked > 20, asked

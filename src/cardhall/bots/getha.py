@@ -714,26 +714,44 @@ def search_tree_actions(world: State, actor: int, legal: list[Legal], seat: int)
         if hi <= SHOVE_STACK_POTS * max(1, money.in_play):
             sizes.add(hi)
         return [_amount("bringin", t) for t in sorted(sizes) if t <= hi]
-    if phase == "draw" or phase == "declare":
+    select = phase == "select"
+    if select or phase == "draw" or phase == "declare":
         hand = world.hand[actor]
-        most = _most_discards(legal)
-        suits = sorted({SUIT[c] for c in hand})
-        if len(suits) < 3:
-            return [discard_action(0)]  # nothing to discard outside two suits: keep everything
-        value = [0.0] * 9  # suit_strength of each suit's cards (exact: halves add exactly)
-        for c in hand:
-            value[SUIT[c]] += _VALUE[c]
-        pairs = sorted(combinations(suits, 2), key=lambda pair: -(value[pair[0]] + value[pair[1]]))[
-            :3
-        ]
-        seen: dict[Action, None] = {}
-        for pair in pairs:
-            thrown = _discard_choice(hand, pair)[:most]
-            seen[_discard_action(hand, thrown)] = None
-        return list(seen)
-    if phase == "select":
-        return _ranked_selections(world.hand[actor], _opponents(world), 4)
+        k = _opponents(world) if select else _most_discards(legal)
+        key = (select, tuple(hand), k)
+        kept = _OWN_CHOICES.get(key)
+        if kept is None:
+            kept = _ranked_selections(hand, k, 4) if select else _own_discards(hand, k)
+            if len(_OWN_CHOICES) >= _OWN_CHOICES_KEPT:
+                _OWN_CHOICES.clear()
+            _OWN_CHOICES[key] = kept
+        return kept.copy()
     return [a for a in legal if isinstance(a, Action)]  # answer, replace: every choice
+
+
+#: The searching seat's discards and selections (:func:`search_tree_actions`) by
+#: (selecting?, its hand, the most cards it may discard or its opponents): they read
+#: nothing else, and a search asks for the same hand in every world it passes there
+#: (kept up to ``_OWN_CHOICES_KEPT``, then started afresh).
+_OWN_CHOICES: dict[tuple[bool, tuple[int, ...], int], list[Action]] = {}
+_OWN_CHOICES_KEPT = 4096
+
+
+def _own_discards(hand: list[int], most: int) -> list[Action]:
+    """The discards the searching seat considers: for each of its three strongest pairs
+    of suits, the weakest cards outside them (at most ``most``); keep all with two suits."""
+    suits = sorted({SUIT[c] for c in hand})
+    if len(suits) < 3:
+        return [discard_action(0)]  # nothing to discard outside two suits: keep everything
+    value = [0.0] * 9  # suit_strength of each suit's cards (exact: halves add exactly)
+    for c in hand:
+        value[SUIT[c]] += _VALUE[c]
+    pairs = sorted(combinations(suits, 2), key=lambda pair: -(value[pair[0]] + value[pair[1]]))[:3]
+    seen: dict[Action, None] = {}
+    for pair in pairs:
+        thrown = _discard_choice(hand, pair)[:most]
+        seen[_discard_action(hand, thrown)] = None
+    return list(seen)
 
 
 _BETTING = frozenset(("check", "call", "fold", "allin", "bet", "raise"))
