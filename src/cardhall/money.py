@@ -428,11 +428,7 @@ class Money:
                 carried += r.pot.amount
             for seat, chips in r.shares.items():
                 received[seat] += chips
-        for p, chips in enumerate(received):
-            self.stacks[p] += chips
-        self.carry = carried
-        self._end_deal()
-        return tuple.__new__(Settlement, (tuple(results), tuple(received), carried))
+        return self._pay(results, received, carried)
 
     def settle_by(
         self, decide: Callable[[tuple[int, ...]], Sequence[int]], odd_from: int
@@ -475,12 +471,18 @@ class Money:
                     received[w] += chips
             results.append(tuple.__new__(PotResult, (pot, won, shares)))
         # every pot has a winner: nothing carries over (the carry joined the first pot)
+        return self._pay(results, received, 0)
+
+    def _pay(self, results: list[PotResult], received: list[int], carried: int) -> Settlement:
+        """The one mutation of a settlement, once its pots are decided and checked: each
+        seat's ``received`` chips join its stack, ``carried`` becomes the carry-over and the
+        deal ends (:meth:`settle` and :meth:`settle_best`)."""
         stacks = self.stacks
-        for p in range(n):
+        for p in range(len(stacks)):
             stacks[p] += received[p]
-        self.carry = 0
+        self.carry = carried
         self._end_deal()
-        return tuple.__new__(Settlement, (tuple(results), tuple(received), 0))
+        return tuple.__new__(Settlement, (tuple(results), tuple(received), carried))
 
     def split_carry(self, seats: Sequence[int], odd_from: int) -> dict[int, int]:
         """Share the carry-over among ``seats`` (odd chips clockwise from ``odd_from``)."""
