@@ -317,6 +317,114 @@ def test_envs_pickle_and_deepcopy_mid_game() -> None:
             )
 
 
+def _stock_env(game: str, players: int, **options: Any) -> Any:
+    """``raw_env`` in PettingZoo's own classic wrappers (what ``env()`` stood for)."""
+    from pettingzoo.utils import wrappers
+
+    e: Any = raw_env(game, players=players, **options)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1.0)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def _turns(e: Any, seed: int, illegal_at: int | None) -> list[Any]:
+    """What PettingZoo's loop reads at every turn of two seeded games (an illegal action at
+    turn ``illegal_at`` of the first), and what a copy of the env reads."""
+    import copy
+
+    seen: list[Any] = []
+    rng = random.Random(seed)
+    e.reset(seed=seed)
+    for episode in range(2):
+        for turn, agent in enumerate(e.agent_iter()):
+            obs, reward, terminated, truncated, info = e.last()
+            seen.append(
+                (
+                    agent,
+                    obs["observation"].tobytes(),
+                    obs["action_mask"].tobytes(),
+                    reward,
+                    terminated,
+                    truncated,
+                    dict(info),
+                    dict(e.rewards),
+                    dict(e._cumulative_rewards),
+                    list(e.agents),
+                    e.num_agents,
+                )
+            )
+            if terminated or truncated:
+                action = None
+            elif episode == 0 and turn == illegal_at:
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            else:
+                action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            e.step(action)
+        seen.append((dict(e.terminations), dict(e.truncations), str(e)))
+        twin = copy.deepcopy(e)
+        seen.append((twin.agents, str(twin)))
+        e.reset()
+    return seen
+
+
+@pytest.mark.parametrize("illegal_at", [None, 3])
+def test_env_plays_as_pettingzoos_own_wrappers(illegal_at: int | None) -> None:
+    """``env()``'s wrappers read the wrapped env's attributes without failing a look-up
+    first: every turn, reward, termination, error and name is what PettingZoo's own
+    classic wrappers give."""
+    from pettingzoo.utils import wrappers
+
+    for name in game_names():
+        players, options = next(iter(configs(game_class(name))))
+        ours, stock = env(name, players=players, **options), _stock_env(name, players, **options)
+        for kind in (
+            wrappers.TerminateIllegalWrapper,
+            wrappers.AssertOutOfBoundsWrapper,
+            wrappers.OrderEnforcingWrapper,
+        ):
+            assert any(isinstance(w, kind) for w in (ours, ours.env, ours.env.env))
+        for attribute in ("agents", "num_agents", "agent_selection", "rewards", "terminations"):
+            errors = []
+            for e in (ours, stock):
+                with pytest.raises(AttributeError) as error:
+                    getattr(e, attribute)
+                errors.append(str(error.value))
+            assert errors[0] == errors[1] == f"{attribute} cannot be accessed before reset"
+        with pytest.raises(AttributeError, match="private attribute '_prev_obs'"):
+            ours._prev_obs  # noqa: B018
+        assert str(ours) == str(stock) == f"cardhall_{name}_v0"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the illegal move's warning
+            assert _turns(ours, 11, illegal_at) == _turns(stock, 11, illegal_at)
+        ours.env.note = "set on a wrapper"  # an attribute of the wrapper itself comes first
+        assert ours.note == "set on a wrapper"
+        ours.env.agents = ["shadow"]
+        assert ours.agents == ["shadow"] and ours.unwrapped.agents != ["shadow"]
+
+
+def test_env_reads_through_its_wrappers_without_failed_lookups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PettingZoo's wrappers find the wrapped env's attributes in ``__getattr__``, after a
+    failed look-up that makes an exception at each wrapper; ``env()``'s find them first."""
+    from pettingzoo.utils.wrappers import BaseWrapper
+
+    missed: list[str] = []
+    fallback = BaseWrapper.__getattr__
+
+    def counted(self: Any, name: str) -> Any:
+        missed.append(name)
+        return fallback(self, name)
+
+    monkeypatch.setattr(BaseWrapper, "__getattr__", counted)
+    e = env("getha", players=2)
+    _turns(e, 3, None)
+    assert e.num_agents == 2
+    assert not [m for m in missed if not m.startswith("__")], sorted(set(missed))
+    _turns(_stock_env("getha", 2), 3, None)
+    assert "agent_selection" in missed  # the stock wrappers do fail them
+
+
 def test_every_tensor_value_has_a_unique_name() -> None:
     for name, players, options in [next(c for c in CASES if c[0] == n) for n in game_names()]:
         game = make_game(name, players, **options)

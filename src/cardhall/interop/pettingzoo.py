@@ -438,12 +438,85 @@ def parallel_env(
     return parallel_raw_env(game, illegal_reward=illegal_reward, **kwargs)
 
 
+class _Forwarded:
+    """An attribute a wrapper reads from the environment it wraps, as PettingZoo's
+    ``BaseWrapper.__getattr__`` does, but found by the normal look-up: ``__getattr__`` runs
+    only after that look-up has failed, and each failure makes an ``AttributeError`` and
+    its message, at each of the three wrappers of :func:`env` (PettingZoo's loop reads
+    ``agent_selection``, ``terminations``, ``rewards`` ... through them some twenty times a
+    turn: about half the turn's time). A non-data descriptor: an attribute set on the
+    wrapper itself still comes first, as before; and a failure still ends in the wrapper's
+    own ``__getattr__``, with its error."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, wrapper: Any, owner: type | None = None) -> Any:
+        if wrapper is None:
+            return self
+        return getattr(wrapper.env, self.name)
+
+
+class _ForwardedAfterReset(_Forwarded):
+    """:class:`_Forwarded` for ``OrderEnforcingWrapper``: before ``reset()`` its look-up
+    fails, and the wrapper's ``__getattr__`` raises its own error ("cannot be accessed
+    before reset")."""
+
+    __slots__ = ()
+
+    def __get__(self, wrapper: Any, owner: type | None = None) -> Any:
+        if wrapper is None:
+            return self
+        if not wrapper._has_reset:
+            raise AttributeError(self.name)
+        return getattr(wrapper.env, self.name)
+
+
+#: What PettingZoo's AEC loop and wrappers read through the wrappers at every turn.
+_FORWARDED = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper[str, dict[str, np.ndarray], int]):
+    """PettingZoo's ``TerminateIllegalWrapper``, reading the wrapped env's attributes
+    through :class:`_Forwarded` (the same behaviour)."""
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper[str, dict[str, np.ndarray], int]):
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading through :class:`_Forwarded`."""
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper[str, dict[str, np.ndarray], int]):
+    """PettingZoo's ``OrderEnforcingWrapper``, reading through
+    :class:`_ForwardedAfterReset` (the same errors before ``reset()``)."""
+
+    def __str__(self) -> str:
+        return str(self.env)  # as the base class names itself (it tests its exact class)
+
+
+for _name in _FORWARDED:
+    setattr(_TerminateIllegal, _name, _Forwarded(_name))
+    setattr(_AssertOutOfBounds, _name, _Forwarded(_name))
+    setattr(_OrderEnforcing, _name, _ForwardedAfterReset(_name))
+
+
 def env(game: str | Game = "abstrac", illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
-    """``raw_env`` in PettingZoo's classic wrapper stack (see the module docstring)."""
+    """``raw_env`` in PettingZoo's classic wrapper stack (see the module docstring): its
+    three wrappers, each reading the attributes of the env it wraps without failing a
+    look-up first (:class:`_Forwarded`)."""
     e: AECEnv = raw_env(game, **kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _TerminateIllegal(e, illegal_reward=illegal_reward)
+    e = _AssertOutOfBounds(e)
+    e = _OrderEnforcing(e)
     return e
 
 
