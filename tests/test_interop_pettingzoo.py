@@ -614,3 +614,27 @@ def test_a_billion_chips_keep_the_action_space_small() -> None:
             amounts.add(action.arg)
         e.step(choice)
     assert max(amounts) > 10**8  # the pot-sized and all-in amounts were offered
+
+
+def test_masks_are_kept_per_list_of_legal_ids() -> None:
+    """A mask is made once per list of legal ids (the same object for the same actions),
+    not once per length: Getha's selections of different suits list as many ids as one
+    another, and alternate. Each mask is still exactly its seat's legal ids."""
+    e = raw_env("getha", players=2)
+    e.reset(seed=4)
+    rng = np.random.default_rng(4)
+    made: dict[int, list[int]] = {}
+    lengths: dict[int, set[int]] = {}
+    while not e.engine_state.is_over and len(made) < 40:
+        st, seat = e.engine_state, e._seat[e.agent_selection]
+        mask = e.observe(e.agent_selection)["action_mask"]
+        ids = e._legal(st, seat)[0]
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(ids)
+        if id(ids) in made and made[id(ids)] is ids:
+            assert e._masks[id(ids)][0] is ids  # the list met before kept its mask
+        made[id(ids)] = ids
+        lengths.setdefault(len(ids), set()).add(id(ids))
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert any(len(lists) > 1 for lists in lengths.values())  # lists of one length met
+    kept = [ids for ids, _ in e._masks.values()]
+    assert len({len(ids) for ids in kept}) < len(kept)  # kept side by side

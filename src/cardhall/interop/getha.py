@@ -43,7 +43,15 @@ import numpy as np
 from cardhall.engine import Event, State
 from cardhall.games.getha import GethaObservation
 from cardhall.interop.spec import Research, Spec, register_spec
-from cardhall.interop.tensor import RAILOG_CARD, Encoder, KeptRun, card_labels, cells, fixed
+from cardhall.interop.tensor import (
+    RAILOG_CARD,
+    Encoder,
+    KeptRun,
+    _zeroed,
+    card_labels,
+    cells,
+    fixed,
+)
 from cardhall.money import split
 
 __all__ = ["GethaEncoder", "GethaSpec"]
@@ -319,10 +327,9 @@ class GethaEncoder(Encoder):
         for name in ("hand", "played", "reserve", "my_discards", "my_folded"):
             self._private_at.append(q_.add(name, cards))
         self._private_at.append(q_.add("choice", range(1, 9)))
-        #: The last deal's blocks (to the end of the public tensor) change once a deal, and a
-        #: seat's private tensor when its cards move: each kept with what it was written from.
+        #: The last deal's blocks (to the end of the public tensor) change once a deal: kept
+        #: with what they were written from.
         self._last_deal = KeptRun(p["last_deal"].start, p.size)
-        self._private = [KeptRun(0, q_.size) for _ in seats]
         self.codes: dict[str, int] = {}
         size = 0
         for kind, arg in _TOKENS:
@@ -428,8 +435,30 @@ class GethaEncoder(Encoder):
         assert isinstance(obs, GethaObservation)
         return obs
 
+    def observation(
+        self,
+        state: State,
+        seat: int,
+        out: np.ndarray | None = None,
+        view: Any = None,
+    ) -> np.ndarray:
+        """As :meth:`Encoder.observation` (public ⊕ private), both parts written through one
+        view of the buffer (no slice of it, no view of each slice)."""
+        buf = _zeroed(out, self.observation_size)
+        seen = self.seen(state, seat) if view is None else view
+        mv = cells(buf)
+        self._write_public(seen, buf, mv)
+        self._write_private(seen, seat, mv, self.public.size)
+        return buf
+
     def encode_public(self, view: GethaObservation, out: np.ndarray) -> None:
-        mv = cells(out)
+        self._write_public(view, out, cells(out))
+
+    def encode_private(self, view: GethaObservation, seat: int, out: np.ndarray) -> None:
+        self._write_private(view, seat, cells(out), 0)
+
+    def _write_public(self, view: GethaObservation, out: np.ndarray, mv: Any) -> None:
+        """The public part, at the start of ``out`` (``mv``: :func:`cells` of it)."""
         n = self.players
         chips = self.chips
         self.encode_common(view, mv)
@@ -507,9 +536,11 @@ class GethaEncoder(Encoder):
             self._showdown(last["steps"], "last_deal.steps", mv)
             self._last_deal.keep(dict(last), out)
 
-    def encode_private(self, view: GethaObservation, seat: int, out: np.ndarray) -> None:
-        mv = cells(out)
-        kept = self._private[_seat(seat, self.players)]
+    def _write_private(self, view: GethaObservation, seat: int, mv: Any, start: int) -> None:
+        """The private part, from ``start`` on in ``mv`` (:func:`cells` of the tensor).
+        Written card by card every time: about 16 values (the copy of a kept run, and the
+        comparison that decided it, cost as much)."""
+        _seat(seat, self.players)
         hand, played, reserve, discards, folded = (
             view.hand,
             view.played,
@@ -519,24 +550,21 @@ class GethaEncoder(Encoder):
         )
         if hand is None or played is None or reserve is None or discards is None or folded is None:
             raise ValueError("a spectator's observation has no private part")
-        part = (hand, played, reserve, discards, folded, view.choice)
-        if kept.restore(part, mv):  # the seat's cards did not move since it was last encoded
-            return
         at = self._private_at
-        mv[at[0] + seat] = 1.0
+        mv[start + at[0] + seat] = 1.0
         zones = (hand, played, reserve, discards, folded)  # the blocks at[1] .. at[5]
         for z in range(5):
-            base = at[z + 1]
+            base = start + at[z + 1]
             for card in zones[z]:
                 mv[base + _card(card)] = 1.0
-        if view.choice is not None:
-            choice = self._private_at[-1]
-            for suit in view.choice:
+        choices = view.choice
+        if choices is not None:
+            choice = start + at[-1]
+            for suit in choices:
                 s = int(suit) - 1
                 if not 0 <= s < 8:
                     raise IndexError(f"choice: no suit {suit!r}")
                 mv[choice + s] = 1.0
-        kept.keep(part, out)
 
     # -- history --------------------------------------------------------------------------
 

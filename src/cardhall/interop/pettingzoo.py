@@ -72,6 +72,8 @@ VERSION = 0
 
 #: What an action id may be (a tuple: ``int | np.integer`` is made again at each test).
 _INTEGERS = (int, np.integer)
+#: At most this many action masks kept by an env (then they start again).
+_KEPT_MASKS = 512
 
 
 class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
@@ -146,7 +148,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
         #: The legal ids of the last seat asked (its state, seat and move number first):
         #: ``observe`` lists them for the mask and ``step`` takes its action from them.
         self._legal_now: tuple[State, int, int, tuple[list[int], list[Action]]] | None = None
-        #: The last mask made for each number of legal ids, with its list (see _mask).
+        #: The masks made lately, by the id of their list of legal ids (kept alive with
+        #: them, so that the id names that list; see _mask).
         self._masks: dict[int, tuple[list[int], np.ndarray]] = {}
 
     # -- spaces ----------------------------------------------------------------------------
@@ -185,7 +188,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             obs = self.encoder.observation(st, seat)
         else:
             obs = self.encoder.information_state(st, seat)
-        if not self.research.finished(st) and agent == self.agent_selection:
+        if agent == self.agent_selection and not self.research.finished(st):
             mask = self._mask(self._legal(st, seat)[0])
         else:
             mask = np.zeros(self.space.size, dtype=np.int8)
@@ -194,12 +197,21 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
     def _mask(self, ids: list[int]) -> np.ndarray:
         """The action mask of these legal ids: a copy of the one made for the same list
         (:meth:`ActionSpace.legal_ids` gives the same list object for the same actions),
-        since numpy reads a list of indexes slowly (Getha lists up to 255 discards)."""
-        made = self._masks.get(len(ids))
+        since numpy reads a list of indexes slowly (Getha lists up to 255 discards). Kept
+        per list, not per length: Getha's selections of different suits, its answers and
+        its bring-ins often list as many ids as one another."""
+        masks = self._masks
+        made = masks.get(id(ids))
         if made is None or made[0] is not ids:
+            if len(masks) >= _KEPT_MASKS:
+                masks.clear()
             mask = np.zeros(self.space.size, dtype=np.int8)
-            mask[ids] = 1
-            made = self._masks[len(ids)] = (ids, mask)
+            if len(ids) > 16:
+                mask[ids] = 1
+            else:  # a few: one by one costs less than numpy reading the list
+                for i in ids:
+                    mask[i] = 1
+            made = masks[id(ids)] = (ids, mask)
         return made[1].copy()
 
     def _legal(self, st: State, seat: int) -> tuple[list[int], list[Action]]:
