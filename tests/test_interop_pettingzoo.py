@@ -638,3 +638,36 @@ def test_masks_are_kept_per_list_of_legal_ids() -> None:
     assert any(len(lists) > 1 for lists in lengths.values())  # lists of one length met
     kept = [ids for ids, _ in e._masks.values()]
     assert len({len(ids) for ids in kept}) < len(kept)  # kept side by side
+
+
+def test_action_spaces_contain_what_gymnasiums_own_contain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The env's ``Discrete`` answers a plain int without numpy: the same answers as
+    Gymnasium's own, for every kind of value."""
+    from gymnasium import spaces
+
+    e = raw_env("getha", players=2)
+    ours = e.action_space("player_0")
+    stock = spaces.Discrete(e.space.size)
+    assert isinstance(ours, spaces.Discrete) and ours == stock and repr(ours) == repr(stock)
+    n = e.space.size
+    values: list[Any] = [0, 1, n - 1, n, n + 1, -1, 2**63, 2**64, -(2**63) - 1, True, False]
+    values += [np.int64(3), np.int32(n), np.uint8(2), np.array(4), np.array([1]), 1.0, "1", None]
+    for x in values:
+        assert ours.contains(x) == stock.contains(x), x
+        assert (x in ours) == (x in stock), x
+    shifted, stock_shifted = type(ours)(5, start=-2), spaces.Discrete(5, start=-2)
+    for x in range(-4, 6):
+        assert shifted.contains(x) == stock_shifted.contains(x), x
+    small, stock_small = type(ours)(100, dtype=np.int8), spaces.Discrete(100, dtype=np.int8)
+    for x in (0, 44, 99, 100, 127, 128, 300):
+        assert small.contains(x) == stock_small.contains(x), x
+
+    def no_numpy(*args: Any) -> Any:
+        raise AssertionError("asked numpy")
+
+    monkeypatch.setattr(np, "iinfo", no_numpy)  # what Gymnasium's own asks first
+    assert ours.contains(3) and not ours.contains(n) and not ours.contains(-1)
+    with pytest.raises(AssertionError, match="asked numpy"):
+        stock.contains(3)

@@ -74,6 +74,21 @@ VERSION = 0
 _INTEGERS = (int, np.integer)
 #: At most this many action masks kept by an env (then they start again).
 _KEPT_MASKS = 512
+_INT64 = np.dtype(np.int64)
+
+
+class _Discrete(spaces.Discrete):
+    """Gymnasium's ``Discrete`` space, whose ``contains`` answers a plain ``int`` without
+    numpy when its values are ``int64`` (the default): whether it lies in ``start ..
+    start + n - 1``, the answer Gymnasium's own gives (it makes a numpy integer of it, and
+    of its bounds, and asks numpy whether it casts). ``AssertOutOfBoundsWrapper`` asks at
+    every step; any other value (a ``bool``, a numpy integer...) gets Gymnasium's answer."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int and self.dtype == _INT64:
+            start = int(self.start)
+            return start <= x < start + int(self.n)
+        return super().contains(x)
 
 
 class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
@@ -142,7 +157,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces = {a: _Discrete(n) for a in self.possible_agents}
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self.engine_state: State | None = None
         #: The legal ids of the last seat asked (its state, seat and move number first):
