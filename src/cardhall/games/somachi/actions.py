@@ -7,7 +7,7 @@ from typing import Final
 
 from cardhall import cards
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
-from cardhall.engine import Action, arg_int
+from cardhall.engine import Action, AmountRange, arg_int
 from cardhall.errors import NotationError
 
 HAND_SIZE: Final = 4
@@ -75,13 +75,19 @@ OPENERS_AFO: Final[tuple[tuple[int, ...], ...]] = tuple(
 #: discard_size)`` the discard pile's top taken; ``(T_DEALT, seat, cards)`` a hand dealt;
 #: ``(T_HAND_END, entry, tallies, tableaus, pile_of)`` a hand's end (its :attr:`hand_log`
 #: entry, the tallies after it, each seat's tableau and the table of piles as they lay);
-#: ``(T_GAME,)`` the game's start.
+#: ``(T_GAME,)`` the game's start; ``(T_PLAIN, kind, seat)`` an event without data (a
+#: stand, a fold, a met challenge ...); ``(T_AMOUNT, kind, seat, amount)`` an event whose
+#: data is an amount of chips (a bring-in, a stay-in bet, a challenge); ``(T_PAY, seat,
+#: paid, owed, all_in)`` chips paid of what was owed.
 T_CARD: Final = 0
 T_DREW: Final = 1
 T_TAKE: Final = 2
 T_DEALT: Final = 3
 T_HAND_END: Final = 4
 T_GAME: Final = 5
+T_PLAIN: Final = 6
+T_AMOUNT: Final = 7
+T_PAY: Final = 8
 
 #: ``actors()`` answers, built once.
 NOBODY: Final[frozenset[int]] = frozenset()
@@ -92,6 +98,8 @@ ALONE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((s,)) for s in range(
 #: The action type as a constant (compiled, a C static: ``Action`` itself is looked up in
 #: the module's dict at every read, being a named tuple from another module).
 ACTION_T: Final = Action
+#: The amount range type, likewise (``SomachiState.is_legal`` finds an amount in it).
+AMOUNT_RANGE_T: Final = AmountRange
 DRAW: Final = Action("draw")
 TAKE: Final = Action("take")
 STAND: Final = Action("stand")

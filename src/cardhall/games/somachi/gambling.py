@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardhall.engine import Action
-from cardhall.games.somachi.actions import K_BRINGIN, K_CHAL, K_OWE, K_RAISE, K_STAY
+from cardhall.games.somachi.actions import K_BRINGIN, K_CHAL, K_OWE, K_RAISE, K_STAY, T_PAY
 from cardhall.games.somachi.tasks import (
     CATCH_UP,
     MATCH_STAY,
@@ -45,12 +45,13 @@ def apply_money(st: SomachiState, seat: int, need: tuple[int, ...], action: Acti
             paid = money.pay_up_to(seat, need[2])
             if need[3] == 0:
                 st.bi_paid[seat] += paid
-            st._emit("pay", seat, amount=paid, owed=need[2], all_in=money.stacks[seat] == 0)
+            if not st.quiet:
+                st._told.append((T_PAY, seat, paid, need[2], money.stacks[seat] == 0))
         else:
             fold(st, seat)
     elif kind == K_CHAL:
         if a == "meet":
-            st._emit("meet", seat)
+            st._tell("meet", seat)
         else:
             st.declines += 1
             top = st.tasks.pop()
@@ -62,10 +63,10 @@ def apply_money(st: SomachiState, seat: int, need: tuple[int, ...], action: Acti
             st.bi_level = action.arg
             st.bi_paid[seat] = action.arg
             st.bi_state = 1
-            st._emit("bring_in", seat, amount=action.arg)
+            st._tell_amount("bring_in", seat, action.arg)
         else:
             st.bi_state = 2
-            st._emit("no_bring_in", seat)
+            st._tell("no_bring_in", seat)
     elif kind == K_RAISE:
         if a == "raise":
             money.pay(seat, action.arg)
@@ -75,7 +76,7 @@ def apply_money(st: SomachiState, seat: int, need: tuple[int, ...], action: Acti
     elif kind == K_STAY and a == "bet":
         money.pay(seat, action.arg)
         st.stay_bets.append((seat, action.arg))
-        st._emit("stay_in", seat, amount=action.arg)
+        st._tell_amount("stay_in", seat, action.arg)
 
 
 def catch_up(st: SomachiState, i: int) -> None:
@@ -148,6 +149,10 @@ def fold(st: SomachiState, seat: int) -> None:
     st.hands[seat] = []
     st.pub[seat] = 0
     st._clear_tableau(seat)
-    st._emit("fold", seat)
-    if sum(st.active) <= 1:
+    st._tell("fold", seat)
+    left = 0
+    for on in st.active:  # a loop: sum() of bools is a generic call
+        if on:
+            left += 1
+    if left <= 1:
         st._end_hand("fold")

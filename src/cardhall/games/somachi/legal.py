@@ -44,6 +44,7 @@ from cardhall.games.somachi.actions import (
     STAND,
     SUIT_INDEX,
     TAKE,
+    D,
 )
 from cardhall.games.somachi.windows import claimable, others_have
 
@@ -206,10 +207,26 @@ def pile_faces(st: SomachiState, x: int) -> tuple[int, ...]:
     order. There is one card of each face per suit, so this is at most four look-ups
     in :attr:`loc`."""
     loc = st.loc
-    found = [f for f in (OPENERS_AFO if st.afo else OPENERS)[x] if loc[f] >= 0]
-    if len(found) > 1:
-        tab = st.tab
-        found.sort(key=lambda f: (loc[f], tab[loc[f]].index(f)))  # type: ignore[arg-type]
+    found: list[int] = []
+    for f in (OPENERS_AFO if st.afo else OPENERS)[x]:
+        if loc[f] >= 0:
+            found.append(f)
+    if len(found) <= 1:
+        return ONE_FACE[found[0]] if found else ()
+    tab = st.tab
+    # seat, then place in its tableau (< 96), as one number
+    keys = [loc[f] * 128 + tab[loc[f]].index(D[f]) for f in found]
+    # an insertion sort of a few faces (no sort call with a key made per face)
+    for i in range(1, len(found)):
+        f = found[i]
+        key = keys[i]
+        k = i
+        while k > 0 and keys[k - 1] > key:
+            found[k] = found[k - 1]
+            keys[k] = keys[k - 1]
+            k -= 1
+        found[k] = f
+        keys[k] = key
     return tuple(found)
 
 

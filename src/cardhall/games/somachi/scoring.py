@@ -117,8 +117,12 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     st.turn_seat = -1
     played = len(st.hand_log)
     done = max(st.tallies) >= TARGET_POINTS if st.thousand else played >= st.hands_per_game
-    if st.money is not None and sum(1 for x in st.money.stacks if x > 0) <= 1:
-        done = True
+    if st.money is not None and not done:
+        with_chips = 0
+        for x in st.money.stacks:  # a loop: no generator object
+            if x > 0:
+                with_chips += 1
+        done = with_chips <= 1
     if done or played >= MAX_HANDS:
         st.over = True
         st._emit("game_end", None, tallies=list(st.tallies))

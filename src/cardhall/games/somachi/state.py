@@ -30,11 +30,11 @@ from cardhall.engine import (
     Outcome,
     State,
     common_fields,
-    legal_contains,
 )
 from cardhall.games.somachi.actions import (
     ACTION_T,
     ALONE,
+    AMOUNT_RANGE_T,
     K_CHAL,
     K_DRAW,
     K_MAIN,
@@ -50,11 +50,14 @@ from cardhall.games.somachi.actions import (
     QUIET,
     RANK,
     SUIT_INDEX,
+    T_AMOUNT,
     T_CARD,
     T_DEALT,
     T_DREW,
     T_GAME,
     T_HAND_END,
+    T_PAY,
+    T_PLAIN,
     T_TAKE,
     D,
 )
@@ -452,7 +455,18 @@ class SomachiState(State):
         for entry in kept:  # an action taken from the list itself: found without comparing
             if entry is action:
                 return True
-        return action in kept or legal_contains(kept, action)
+        if type(action.arg) is not int:  # no amount: ``action in kept``
+            return action in kept
+        # an amount (the only actions of Somachi with an int): inside a range of the list,
+        # as ``legal_contains`` finds it, without comparing the action with each range
+        # (an action never equals a range; a frozen dataclass's __eq__ is a Python call)
+        for entry in kept:
+            if type(entry) is AMOUNT_RANGE_T:
+                if action in entry:
+                    return True
+            elif entry == action:
+                return True
+        return False
 
     def amount_sizes(self, seat: int, amounts: AmountRange) -> dict[str, int]:
         """The minimum, half the pot, the pot (every chip put in this hand) and the maximum
@@ -624,11 +638,29 @@ class SomachiState(State):
         if not self.quiet:
             self._told.append((T_CARD, kind, seat, c))
 
+    def _tell(self, kind: str, seat: int) -> None:
+        """Tell the event ``kind`` of ``seat`` without data (``_emit(kind, seat)``, without
+        a dictionary made for nothing)."""
+        if not self.quiet:
+            self._told.append((T_PLAIN, kind, seat))
+
+    def _tell_amount(self, kind: str, seat: int, amount: int) -> None:
+        """Tell the event ``kind`` of ``seat`` whose data is an ``amount`` of chips."""
+        if not self.quiet:
+            self._told.append((T_AMOUNT, kind, seat, amount))
+
     def _expand_told(self, entry: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """The events of the hot paths' short entries (see ``actions.T_CARD``)."""
         code = entry[0]
         if code == T_CARD:
             return [(entry[1], entry[2], {"card": entry[3]}, None)]
+        if code == T_PLAIN:
+            return [(entry[1], entry[2], {}, None)]
+        if code == T_AMOUNT:
+            return [(entry[1], entry[2], {"amount": entry[3]}, None)]
+        if code == T_PAY:
+            data = {"amount": entry[2], "owed": entry[3], "all_in": entry[4]}
+            return [("pay", entry[1], data, None)]
         if code == T_DREW:
             c, size = entry[3], entry[4]
             private = {"card": c, "deck_size": size}

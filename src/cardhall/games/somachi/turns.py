@@ -139,7 +139,7 @@ def open_step(st: SomachiState, k: int) -> None:
 def apply_opening(st: SomachiState, seat: int, action: Action) -> None:
     """``seat``'s answer in the opening round: ``stand``, or ``open c`` (then it draws)."""
     if action.kind == "stand":
-        st._emit("stand", seat)
+        st._tell("stand", seat)
         if st.bi_state == 0:
             st.bi_exempt[seat] = not st.binds_earlier
     else:
@@ -225,7 +225,7 @@ def next_turn(st: SomachiState) -> None:
     if st.deck or st.discard or st._can_refill():
         st.need = NEED_DRAW[p]
     else:
-        st._emit("no_draw", p)
+        st._tell("no_draw", p)
         st.need = NEED_MAIN[p]
 
 
@@ -298,7 +298,7 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         tasks.append(FLUSH[seat])
     elif a == "challenge":
         st.challenged = True
-        st._emit("challenge", seat, amount=action.arg)
+        st._tell_amount("challenge", seat, action.arg)
         tasks.append(ASK_TURN[seat])
         tasks.append(challenge_step_task(seat, action.arg, 1))
     else:  # play / attack
