@@ -7,6 +7,7 @@ and the deck continues with ``then``. ``moves`` are written ``"SEAT ACTION"``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Sequence
@@ -1149,3 +1150,70 @@ def test_the_package_keeps_the_old_import_path_and_pickles_resume() -> None:
             original.apply(seat, choose_uniform(a, original.legal_actions(seat)))
             copy.apply(seat, choose_uniform(b, copy.legal_actions(seat)))
             assert copy.digest() == original.digest()
+
+
+def test_chip_events_and_stands_keep_their_data() -> None:
+    """Stands, folds, payments, bring-ins, raises, challenges and their answers are told
+    as short entries and made events when read: their kinds, seats, data (with its keys
+    in order) and audiences are those of the events they always were (pinned from main
+    before the short entries)."""
+    kinds = {"stand", "fold", "pay", "meet", "decline", "bring_in", "no_bring_in", "stay_in"}
+    kinds |= {"challenge", "no_draw", "raise"}
+    out: list[list[Any]] = []
+    for seed in range(6):
+        state = make_game("somachi", 4, gambling=True, chips=3, max_turns_per_hand=4).new_state(
+            seed=seed
+        )
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = min(state.actors())
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+        for i, e in enumerate(state.events):
+            if e.kind in kinds:
+                out.append([i, e.kind, e.seat, e.data, sorted(e.to) if e.to is not None else None])
+    assert out[8] == [34, "pay", 3, {"amount": 2, "owed": 2, "all_in": False}, None]
+    assert out[0] == [10, "stand", 0, {}, None]
+    assert out[2] == [15, "bring_in", 2, {"amount": 3}, None]
+    text = json.dumps(out)  # key order included
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    assert digest == "7477f777edc13b430a39c80d2c4276b3591564a29b5f6b99cd49e6a7bc76fe2e"
+
+
+def test_an_amount_is_legal_exactly_inside_its_range() -> None:
+    """``is_legal`` finds an amount in the legal list's range (and nothing else with an
+    amount), as :func:`legal_contains` does."""
+    from cardhall.engine import legal_contains
+
+    state = make_game("somachi", 3, gambling=True, chips=5).new_state(seed=2)
+    rng = random.Random(3)
+    checked = 0
+    while not state.is_over and checked < 40:
+        seat = min(state.actors())
+        legal_now = state.legal_actions(seat)
+        for kind in ("bet", "raise", "challenge", "pay"):
+            for amount in (-1, 0, 1, 2, 5, 6, True):
+                action = Action(kind, amount)
+                assert state.is_legal(seat, action) == legal_contains(legal_now, action)
+                assert not state.is_legal(1 - seat if seat < 2 else 0, action)
+                checked += any(isinstance(e, AmountRange) for e in legal_now)
+        state.apply(seat, choose_uniform(rng, legal_now))
+    assert checked >= 40
+
+
+def test_pile_faces_come_in_seat_then_placement_order() -> None:
+    """With ``any_face_opens`` several piles of a suit take adds: their faces are offered
+    seat by seat, each seat's in the order its piles were opened."""
+    from cardhall.games.somachi.legal import pile_faces
+
+    state = new(LOW0, LOW1, LOW2, any_face_opens=True)
+    x = cards("alak/S1")[0].suit - 1  # the suit's index
+    for seat, face in ((2, "arl/S1"), (1, "deiskatun/S1"), (2, "alak/S1"), (1, "arlas/S1")):
+        state._place_pile(seat, cards(face)[0])
+    assert [str(RAILOG_DECK[f]) for f in pile_faces(state, x)] == [
+        "deiskatun/S1",
+        "arlas/S1",
+        "arl/S1",
+        "alak/S1",
+    ]
+    state.afo = False  # the option as the state reads it
+    assert [str(RAILOG_DECK[f]) for f in pile_faces(state, x)] == ["arl/S1", "alak/S1"]
