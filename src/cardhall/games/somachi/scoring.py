@@ -92,14 +92,18 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     removed_priv = st.removed_priv
     removed_pub = st.removed_pub
     pub = st.pub
+    loc = st.loc  # set only for the cards of the tableaus: cleared in place
     for s in range(n):
         removed_priv[s].extend(hands[s])
         hands[s] = []
         pub[s] = 0
-        removed_pub.extend(tab[s])
+        cards = tab[s]
+        for card in cards:
+            c: int = card  # its index, for the table
+            loc[c] = -1
+        removed_pub.extend(cards)
         tab[s] = []
-    st.loc = [-1] * 96
-    st.pile_of = [-1] * 96
+    st.pile_of = [-1] * 96  # a new table: the hand's end event reads the old one
     if st.limbo >= 0:  # pragma: no cover - attacks resolve before any end
         st.removed_pub.append(D[st.limbo])
         st.limbo = -1
@@ -107,8 +111,12 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         st.removed_pub.extend(st.discard)
         st.discard = []
         st.disc_by = []
-    st.arl_owner = [-1] * 8
-    st.active = [False] * n
+    arl_owner = st.arl_owner
+    for x in range(8):
+        arl_owner[x] = -1
+    active = st.active
+    for s in range(n):
+        active[s] = False
     st.dealer = (st.dealer + 1) % n
     st.tasks = []
     st.trig = []

@@ -1066,3 +1066,7 @@ class SomachiState(State):
         # 9. every hand is kept in card order (the legal lists read it as it is)
         for s in range(n):
             assert self.hands[s] == sorted(self.hands[s]), f"seat {s}'s hand is out of order"
+        # 10. loc names a seat for the cards of the tableaus only (2. checks which seat;
+        # a hand's end clears loc card by card from the tableaus)
+        on_table = sum(len(t) for t in self.tab)
+        assert sum(1 for o in self.loc if o >= 0) == on_table, "loc names a card off the table"

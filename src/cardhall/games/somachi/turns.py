@@ -63,25 +63,41 @@ def start_hand(st: SomachiState) -> None:
     """A new hand: the seats dealt in (with chips, when gambling) are active, the counters
     start again, and the deal, the opening round and what follows it are queued."""
     n = st.players
+    # the state's per-seat tables start again in place (a state's own lists: copies and
+    # views copy them), in one pass
+    dealt = st.dealt
+    active = st.active
+    bi_paid = st.bi_paid
+    bi_exempt = st.bi_exempt
     if st.money is not None:
         st.money.start_deal()
-        st.dealt = st.money.dealt.copy()
+        dealt_in = st.money.dealt
+        for s in range(n):
+            dealt[s] = dealt_in[s]
     else:
-        st.dealt = [True] * n
-    st.active = st.dealt.copy()
+        for s in range(n):
+            dealt[s] = True
+    for s in range(n):
+        active[s] = dealt[s]
+        bi_paid[s] = 0
+        bi_exempt[s] = False
     st.turns = 0
     st.declines = 0
     st.bi_level = 0
     st.bi_state = 0
-    st.bi_paid = [0] * n
-    st.bi_exempt = [False] * n
     st.turn_seat = -1
     st.in_turn = False
     st.taken = -1
     st.challenged = False
     st.stay_bets = []
-    order = [(st.dealer + k) % n for k in range(1, n + 1)]
-    st.open_order = [s for s in order if st.dealt[s]]
+    # clockwise from the dealer's left, the dealer last (a new list: the "hand" event
+    # holds it)
+    open_order: list[int] = []
+    for k in range(1, n + 1):
+        s = (st.dealer + k) % n
+        if dealt[s]:
+            open_order.append(s)
+    st.open_order = open_order
     st._emit("hand", None, number=len(st.hand_log) + 1, dealer=st.dealer, seats=st.open_order)
     st.tasks = [AFTER_OPENING, OPEN_STEP[0], DEAL_START]
 
