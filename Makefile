@@ -44,7 +44,7 @@ test: $(STAMP) $(COMPILED_STAMP)
 	CARDHALL_EXPECT_BUILD=compiled PYTHONPATH=$(COMPILED) $(PY) -m pytest -n 2 -p no:cacheprovider \
 		tests/test_conformance.py tests/test_build.py tests/test_shuffle.py tests/test_money.py \
 		tests/test_interop_openspiel.py tests/test_interop_pettingzoo.py \
-		tests/test_interop_tensors_pinned.py tests/test_engine.py tests/test_somachi.py -k "not identical_games"
+		tests/test_interop_tensors.py tests/test_interop_tensors_pinned.py tests/test_engine.py tests/test_somachi.py -k "not identical_games"
 	$(VENV)/bin/ruff check src tests
 	$(VENV)/bin/ruff format --check src tests
 	$(VENV)/bin/mypy

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -125,7 +125,7 @@ class AbstracEncoder(Encoder):
     :class:`~cardhall.games.abstrac.AbstracObservation`. Everything but the seat is
     public: Abstrac is a game of perfect information."""
 
-    DERIVED: tuple[str, ...] = (
+    DERIVED: ClassVar[tuple[str, ...]] = (
         "game",
         "players",
         "options",

@@ -219,7 +219,7 @@ class GethaEncoder(Encoder):
     counts after the selection, and every card seen at a showdown.
     """
 
-    DERIVED: tuple[str, ...] = (
+    DERIVED: ClassVar[tuple[str, ...]] = (
         "game",
         "players",
         "options",
@@ -258,7 +258,7 @@ class GethaEncoder(Encoder):
         "last_deal.steps.*.steps.*.*.*",
         "last_deal.steps.*.steps.*.*.*.*",
     )
-    UNORDERED: tuple[str, ...] = (
+    UNORDERED: ClassVar[tuple[str, ...]] = (
         "hand",
         "played",
         "reserve",

@@ -34,7 +34,7 @@ from the dealer's left).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -199,7 +199,7 @@ class SomachiEncoder(Encoder):
     follow from these by the rules.
     """
 
-    DERIVED: tuple[str, ...] = (
+    DERIVED: ClassVar[tuple[str, ...]] = (
         "game",
         "players",
         "options",
@@ -223,7 +223,7 @@ class SomachiEncoder(Encoder):
         "hands.*.pots.*.shares.*",
         "pending.challenger",
     )
-    UNORDERED: tuple[str, ...] = (
+    UNORDERED: ClassVar[tuple[str, ...]] = (
         "hand",
         "discard",
         "hands.*.winners",

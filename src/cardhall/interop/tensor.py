@@ -28,7 +28,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -199,10 +199,10 @@ class Encoder(ABC):
     #: them (``events``): glob patterns over dotted paths, ``*`` for a list index (e.g.
     #: ``"results.*.points"``). The tests change every other field of real observations
     #: and check that the tensor changes.
-    DERIVED: tuple[str, ...] = ()
+    DERIVED: ClassVar[tuple[str, ...]] = ()
     #: Lists whose order carries nothing beyond the other fields (a hand kept sorted, a
     #: list in the order of another one): the tests do not reorder them.
-    UNORDERED: tuple[str, ...] = ()
+    UNORDERED: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, research: Research) -> None:
         self.research = research

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -133,7 +133,7 @@ class YamiroEncoder(Encoder):
     """Yamiro's tensors (layout in ``docs/interop.md``), read from the typed
     :class:`~cardhall.games.yamiro.YamiroObservation`."""
 
-    DERIVED: tuple[str, ...] = (
+    DERIVED: ClassVar[tuple[str, ...]] = (
         # the configuration: constant
         "game",
         "players",
@@ -159,7 +159,7 @@ class YamiroEncoder(Encoder):
         "results.*.starter",
         "results.*.points",
     )
-    UNORDERED: tuple[str, ...] = (
+    UNORDERED: ClassVar[tuple[str, ...]] = (
         "hand",
         "results.*.captured",
     )  # sorted; in the order of the captures
