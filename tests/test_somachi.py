@@ -1217,3 +1217,64 @@ def test_pile_faces_come_in_seat_then_placement_order() -> None:
     ]
     state.afo = False  # the option as the state reads it
     assert [str(RAILOG_DECK[f]) for f in pile_faces(state, x)] == ["arl/S1", "alak/S1"]
+
+
+def test_the_usual_draw_and_discard_go_on_without_the_task_stack() -> None:
+    """A draw from a non-empty deck with no window waiting, and a discard that opens no
+    window, are done at once (what the task stack's steps would do): the stack is left as
+    it was, and the next decision is the one the stack would ask. A discard that opens a
+    claim window still goes through the stack: the window comes before the next turn."""
+    low3 = ["1/S5", "2/S5", "3/S5", "4/S5"]
+    state = new(["4/S4", "1/S8", "2/S8", "3/S8"], LOW1, ["arl/S4", "1/S6", "2/S6", "3/S6"], low3)
+    play(state, "0 stand", "1 stand", "2 open arl/S4", "3 stand")
+    tasks = list(state.tasks)
+    deck = len(state.deck)
+    play(state, "0 draw")
+    assert state.tasks == tasks and len(state.deck) == deck - 1 and len(state.hands[0]) == 5
+    assert state.actors() == {0} and state.pending() == {"kind": "turn", "seat": 0}
+    play(state, "0 discard 1/S8")  # no window: the next seat's turn at once
+    assert state.tasks == tasks and state.turns == 2
+    assert state.actors() == {1} and state.pending() == {"kind": "draw", "seat": 1}
+    play(state, "1 draw", "1 discard 4/S7")
+    play(state, "2 draw", "2 discard 1/S6", "3 draw", "3 discard 4/S5")
+    play(state, "0 draw", "0 discard 4/S4")  # seat 2's arl may claim it: the stack's window
+    assert state.actors() == {2} and legal(state, 2) == ["claim", "pass"]
+    play(state, "2 pass")
+    assert state.actors() == {1} and state.pending() == {"kind": "draw", "seat": 1}
+
+
+# The digests of seeded games as main played them before the usual draw and discard left
+# the task stack: views after every action in three games of each, only at the end in
+# three more.
+PINNED_GAMES = (
+    (2, {"hands_per_game": 2, "max_turns_per_hand": 12}, "5e72706ee078f9588186d57d"),
+    (3, {"seed_discard": True, "max_turns_per_hand": 10}, "11bca7a84c5e758f1395e235"),
+    (
+        4,
+        {"gambling": True, "chips": 3, "allin_mode": "whole_pot", "max_turns_per_hand": 6},
+        "1d41bb41cc24b388423d6370",
+    ),
+    (
+        6,
+        {"gambling": True, "chips": 3, "any_face_opens": True, "max_turns_per_hand": 4},
+        "ee7831ea446202a75276f6cd",
+    ),
+)
+
+
+@pytest.mark.parametrize(("players", "options", "digest"), PINNED_GAMES)
+def test_seeded_games_are_played_and_told_as_before(
+    players: int, options: dict[str, Any], digest: str
+) -> None:
+    h = hashlib.sha256()
+    for seed in range(6):
+        state = make_game("somachi", players, **options).new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = min(state.actors())
+            state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+            if seed < 3:  # read at every step; the other games only at the end
+                h.update(state.digest().encode())
+        h.update(state.digest().encode())
+        h.update(repr(state.outcome()).encode())
+    assert h.hexdigest()[:24] == digest

@@ -113,7 +113,10 @@ def match_stay_bets(st: SomachiState, start: int, i: int) -> None:
         s = (first + k) % n
         if not st.active[s] or st.money.stacks[s] == 0:
             continue
-        owed = sum(amt for b, amt in bets if b != s)
+        owed = 0
+        for b, amt in bets:  # a loop: no generator object per seat
+            if b != s:
+                owed += amt
         if owed:
             st.tasks.append(MATCH_STAY[start][k + 1])
             st.need = (K_OWE, s, owed, 1)

@@ -249,6 +249,14 @@ def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
     """The first step of a turn: ``draw`` (the deck; it may wait for a reshuffle) or
     ``take`` (the top of the discard pile, seen by all)."""
     tasks = st.tasks
+    if action.kind == "draw" and st.deck and not st.trig:
+        # the usual draw, at once: what the stack's DRAW, FLUSH (no window waits) and
+        # ASK_TURN would do
+        drawn = st._draw_card()
+        assert drawn is not None  # the deck holds a card
+        st._to_hand_private(seat, drawn, "draw")
+        st.need = NEED_MAIN[seat]
+        return
     tasks.append(ASK_TURN[seat])
     tasks.append(FLUSH[seat])
     if action.kind == "draw":
@@ -287,9 +295,14 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         st.disc_by.append(seat)
         st._tell_card("discard", seat, c)
         trig_w1(st)
-        tasks.append(NEXT_TURN)
-        tasks.append(FLUSH[seat])
-        tasks.append(CHECK_OUT)
+        if st.trig:  # a claim window opened: the stack orders it before the next turn
+            tasks.append(NEXT_TURN)
+            tasks.append(FLUSH[seat])
+            tasks.append(CHECK_OUT)
+        elif st._someone_out():  # what the stack's CHECK_OUT, FLUSH and NEXT_TURN do, at once
+            st._end_hand("out")
+        else:
+            next_turn(st)
     elif a == "add":
         c, f = action.arg
         ci: int = c  # the cards' indexes, for the tables (the zones keep the cards)
