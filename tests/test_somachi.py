@@ -18,7 +18,7 @@ import pytest
 from cardhall.bots import make_bot
 from cardhall.cards import RAILOG_DECK, RailogCard
 from cardhall.conformance import check_cards_conserved, random_playout
-from cardhall.engine import HIDDEN_EVENT, Action, AmountRange, choose_uniform
+from cardhall.engine import HIDDEN_EVENT, SPECTATOR, Action, AmountRange, choose_uniform
 from cardhall.errors import IllegalActionError, NotationError, OptionError, RecordError
 from cardhall.games.somachi import TARGET_POINTS, SomachiState, tableau_score
 from cardhall.record import Record, replay
@@ -1243,9 +1243,38 @@ def test_the_usual_draw_and_discard_go_on_without_the_task_stack() -> None:
     assert state.actors() == {1} and state.pending() == {"kind": "draw", "seat": 1}
 
 
-# The digests of seeded games as main played them before the usual draw and discard left
-# the task stack: views after every action in three games of each, only at the end in
-# three more.
+def test_a_hands_pots_are_made_json_when_read() -> None:
+    """A hand's end keeps its pots' results as the settlement gave them; the hand log,
+    the hand's end event and the views show them as JSON, made once on the first read."""
+    from cardhall.money import results_json
+
+    state = new(["alak/S3", "1/S8", "2/S8", "3/S8"], LOW1, gambling=True, chips=5, hands_per_game=2)
+    play(state, "0 stand", "1 stand", "0 draw", "0 play alak/S3", "0 bet 2", "1 fold")
+    raw = state._hand_log[0]["pots"]
+    assert type(raw) is tuple  # nobody read it yet
+    json_pots = results_json(raw)
+    assert json_pots == [{"amount": 2, "eligible": [0], "winners": [0], "shares": {"0": 2}}]
+    (event,) = [e for e in state.events if e.kind == "hand_end"]
+    assert event.data["pots"] == json_pots
+    assert list(event.data)[:8] == [
+        "dealer",
+        "scores",
+        "winners",
+        "multiplier",
+        "reason",
+        "pots",
+        "received",
+        "chips",
+    ]
+    assert state._hand_log[0]["pots"] == json_pots  # made JSON in place, once
+    assert state.hand_log[0]["pots"] is state._hand_log[0]["pots"]
+    assert state.view(0)["hands"][0]["pots"] == json_pots
+
+
+# The digests of seeded games as main played them before the eleventh session's changes
+# (the usual draw and discard without the task stack, a hand's pots made JSON when read,
+# fewer and shorter told entries): views after every action in three games of each, only
+# at the end in three more.
 PINNED_GAMES = (
     (2, {"hands_per_game": 2, "max_turns_per_hand": 12}, "5e72706ee078f9588186d57d"),
     (3, {"seed_discard": True, "max_turns_per_hand": 10}, "11bca7a84c5e758f1395e235"),
@@ -1278,3 +1307,69 @@ def test_seeded_games_are_played_and_told_as_before(
         h.update(state.digest().encode())
         h.update(repr(state.outcome()).encode())
     assert h.hexdigest()[:24] == digest
+
+
+def test_hands_deals_turn_limits_game_ends_and_challenges_are_told_as_before() -> None:
+    """A hand's start, its deal (one short entry for every hand), the turn limit, the
+    game's end, a declined challenge and a met one are told as short entries and made
+    events when read: their kinds, seats, data (keys in order) and audiences are those of
+    the events they always were (pinned from main before the short entries)."""
+    kinds = {"hand", "deal", "turn_limit", "game_end", "decline", "challenge_met", "hand_end"}
+    out: list[list[Any]] = []
+    for players, options in (
+        (3, {"max_turns_per_hand": 2, "hands_per_game": 2}),
+        (2, {"gambling": True, "chips": 6, "max_turns_per_hand": 3}),
+    ):
+        for seed in range(4):
+            state = make_game("somachi", players, **options).new_state(seed=seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                seat = min(state.actors())
+                state.apply(seat, choose_uniform(rng, state.legal_actions(seat)))
+            for i, e in enumerate(state.events):
+                if e.kind in kinds:
+                    out.append(
+                        [i, e.kind, e.seat, e.data, sorted(e.to) if e.to is not None else None]
+                    )
+    counts = {k: sum(1 for x in out if x[1] == k) for k in sorted(kinds)}
+    assert counts == {
+        "challenge_met": 3,
+        "deal": 76,
+        "decline": 1,
+        "game_end": 8,
+        "hand": 15,
+        "hand_end": 15,
+        "turn_limit": 13,
+    }
+    assert out[0] == [1, "hand", None, {"number": 1, "dealer": 2, "seats": [0, 1, 2]}, None]
+    assert out[1][1:] == ["deal", 0, {"cards": cards("5/S2 1/S3 6/S5 alak/S5")}, [0]]
+    assert out[2][1:] == ["deal", 0, {"count": 4}, [SPECTATOR, 1, 2]]
+    text = json.dumps(out, default=str)  # key order included
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    assert digest == "6e7e65a4548f248c4f790510890592793b2f06dbd7ddae3811565192696bd67b"
+
+
+def test_a_deal_from_a_deck_that_runs_out_tells_each_hand_as_it_is() -> None:
+    """White-box: a deal that cannot give every seat its four cards (nothing left to
+    reshuffle) tells each seat's hand as dealt, one entry each."""
+    from cardhall.games.somachi.turns import deal
+
+    state = new(LOW0, LOW1)
+    for h in state.hands:
+        h.clear()
+    state.deck = cards("5/S1 6/S1 7/S1")  # the top is last: 7/S1 first
+    state.discard = []
+    state.disc_by = []
+    state.removed_pub = []
+    state.removed_priv = [[], []]
+    told = len(state.events)
+    deal(state, 0)
+    assert [str(c) for c in state.hands[0]] == ["5/S1", "7/S1"]
+    assert [str(c) for c in state.hands[1]] == ["6/S1"]
+    deals = [(e.seat, e.data, sorted(e.to or ())) for e in state.events[told:]]
+    assert deals == [
+        (0, {"cards": cards("5/S1 7/S1")}, [0]),
+        (0, {"count": 2}, [SPECTATOR, 1]),
+        (1, {"cards": cards("6/S1")}, [1]),
+        (1, {"count": 1}, [SPECTATOR, 0]),
+    ]

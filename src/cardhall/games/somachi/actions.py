@@ -78,7 +78,12 @@ OPENERS_AFO: Final[tuple[tuple[int, ...], ...]] = tuple(
 #: ``(T_GAME,)`` the game's start; ``(T_PLAIN, kind, seat)`` an event without data (a
 #: stand, a fold, a met challenge ...); ``(T_AMOUNT, kind, seat, amount)`` an event whose
 #: data is an amount of chips (a bring-in, a stay-in bet, a challenge); ``(T_PAY, seat,
-#: paid, owed, all_in)`` chips paid of what was owed.
+#: paid, owed, all_in)`` chips paid of what was owed; ``(T_DEAL, order, cards)`` the usual
+#: deal, every seat of ``order`` dealt ``HAND_SIZE`` cards (``cards``: their hands one
+#: after the other); ``(T_HAND, number, dealer, seats)`` a hand's start; ``(T_TURN_LIMIT,
+#: turns)`` the turn limit reached; ``(T_GAME_END, tallies)`` the game's end;
+#: ``(T_DECLINE, seat, multiplier)`` a challenge declined; ``(T_MET, seat, amount,
+#: paid)`` a challenge met by all.
 T_CARD: Final = 0
 T_DREW: Final = 1
 T_TAKE: Final = 2
@@ -88,6 +93,12 @@ T_GAME: Final = 5
 T_PLAIN: Final = 6
 T_AMOUNT: Final = 7
 T_PAY: Final = 8
+T_DEAL: Final = 9
+T_HAND: Final = 10
+T_TURN_LIMIT: Final = 11
+T_GAME_END: Final = 12
+T_DECLINE: Final = 13
+T_MET: Final = 14
 
 #: ``actors()`` answers, built once.
 NOBODY: Final[frozenset[int]] = frozenset()

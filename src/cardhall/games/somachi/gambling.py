@@ -21,7 +21,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardhall.engine import Action
-from cardhall.games.somachi.actions import K_BRINGIN, K_CHAL, K_OWE, K_RAISE, K_STAY, T_PAY
+from cardhall.games.somachi.actions import (
+    K_BRINGIN,
+    K_CHAL,
+    K_OWE,
+    K_RAISE,
+    K_STAY,
+    T_DECLINE,
+    T_MET,
+    T_PAY,
+)
 from cardhall.games.somachi.tasks import (
     CATCH_UP,
     MATCH_STAY,
@@ -56,7 +65,8 @@ def apply_money(st: SomachiState, seat: int, need: tuple[int, ...], action: Acti
             st.declines += 1
             top = st.tasks.pop()
             assert isinstance(top, ChallengeStep)
-            st._emit("decline", seat, multiplier=st.multiplier())
+            if not st.quiet:
+                st._told.append((T_DECLINE, seat, st.multiplier()))
     elif kind == K_BRINGIN:
         if a == "bet":
             money.pay(seat, action.arg)
@@ -140,7 +150,8 @@ def challenge_step(st: SomachiState, seat: int, amount: int, i: int) -> None:
         s = (seat + k) % n
         if st.active[s]:
             paid[s] = st.money.pay_up_to(s, amount)
-    st._emit("challenge_met", seat, amount=amount, paid=paid)
+    if not st.quiet:
+        st._told.append((T_MET, seat, amount, paid))
 
 
 def fold(st: SomachiState, seat: int) -> None:

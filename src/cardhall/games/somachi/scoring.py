@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from cardhall.cards import ALAK
 from cardhall.engine import Outcome
-from cardhall.games.somachi.actions import MAX_HANDS, RANK, T_HAND_END, TARGET_POINTS, D
+from cardhall.games.somachi.actions import (
+    MAX_HANDS,
+    RANK,
+    T_GAME_END,
+    T_HAND_END,
+    TARGET_POINTS,
+    D,
+)
 from cardhall.money import results_json
 
 if TYPE_CHECKING:
@@ -78,14 +85,15 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     if st.money is not None:
         # each pot to its eligible seats with the best score (best_of's choice)
         settlement = st.money.settle_best(scores, (st.dealer + 1) % n)
-        entry["pots"] = results_json(settlement.results)
+        entry["pots"] = settlement.results  # as JSON when read (entry_json)
         entry["received"] = list(settlement.received)
         entry["chips"] = list(st.money.stacks)
-    st.hand_log.append(entry)
+    st._hand_log.append(entry)
+    tallies = tuple(st.tallies)
     if not st.quiet:  # a silenced world (search) builds no event
         # the tableaus as the hand ended, read when the event is (the cleanup below
         # replaces the tableaus' lists and the pile table without changing them)
-        st._told.append((T_HAND_END, entry, tuple(st.tallies), tuple(st.tab), st.pile_of))
+        st._told.append((T_HAND_END, entry, tallies, tuple(st.tab), st.pile_of))
     # cleanup: every hand and tableau leaves the table (whose tables start again)
     hands = st.hands
     tab = st.tab
@@ -94,8 +102,10 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     pub = st.pub
     loc = st.loc  # set only for the cards of the tableaus: cleared in place
     for s in range(n):
-        removed_priv[s].extend(hands[s])
-        hands[s] = []
+        hand = hands[s]  # the state's own list (copies and views copy it): emptied in place
+        if hand:
+            removed_priv[s].extend(hand)
+            hand.clear()
         pub[s] = 0
         cards = tab[s]
         for card in cards:
@@ -123,7 +133,7 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     st.need = None
     st.in_turn = False
     st.turn_seat = -1
-    played = len(st.hand_log)
+    played = len(st._hand_log)
     done = max(st.tallies) >= TARGET_POINTS if st.thousand else played >= st.hands_per_game
     if st.money is not None and not done:
         with_chips = 0
@@ -133,9 +143,29 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         done = with_chips <= 1
     if done or played >= MAX_HANDS:
         st.over = True
-        st._emit("game_end", None, tallies=list(st.tallies))
+        if not st.quiet:
+            st._told.append((T_GAME_END, tallies))
         return False
     return True
+
+
+def entry_json(entry: dict[str, Any]) -> dict[str, Any]:
+    """A hand's entry of :attr:`SomachiState.hand_log` as it is read: its pots' results
+    (kept as the settlement gave them, a tuple of :class:`~cardhall.money.PotResult`, by
+    :func:`end_hand`) made JSON in place on the first read, so a playout nobody reads
+    builds none. The entry itself, its keys in their order.
+
+    >>> from cardhall.money import Pot, PotResult
+    >>> entry = {"scores": [3, 0], "pots": (PotResult(Pot(4, (0, 1)), (0,), {0: 4}),)}
+    >>> entry_json(entry)["pots"]
+    [{'amount': 4, 'eligible': [0, 1], 'winners': [0], 'shares': {'0': 4}}]
+    >>> entry_json(entry) is entry
+    True
+    """
+    pots = entry.get("pots")
+    if type(pots) is tuple:
+        entry["pots"] = results_json(pots)
+    return entry
 
 
 def outcome(st: SomachiState) -> Outcome | None:

@@ -13,7 +13,7 @@ deck that all of them use.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -35,6 +35,7 @@ from cardhall.games.somachi.actions import (
     ACTION_T,
     ALONE,
     AMOUNT_RANGE_T,
+    HAND_SIZE,
     K_CHAL,
     K_DRAW,
     K_MAIN,
@@ -52,18 +53,24 @@ from cardhall.games.somachi.actions import (
     SUIT_INDEX,
     T_AMOUNT,
     T_CARD,
+    T_DEAL,
     T_DEALT,
+    T_DECLINE,
     T_DREW,
     T_GAME,
+    T_GAME_END,
+    T_HAND,
     T_HAND_END,
+    T_MET,
     T_PAY,
     T_PLAIN,
     T_TAKE,
+    T_TURN_LIMIT,
     D,
 )
 from cardhall.games.somachi.gambling import apply_money, catch_up, challenge_step, match_stay_bets
 from cardhall.games.somachi.legal import legal, legal_main
-from cardhall.games.somachi.scoring import end_hand, outcome, tableau_score
+from cardhall.games.somachi.scoring import end_hand, entry_json, outcome, tableau_score
 from cardhall.games.somachi.tasks import (
     AFTER_OPENING_T,
     ASK_OPEN_T,
@@ -385,7 +392,8 @@ class SomachiState(State):
         self.dealt: list[bool] = [False] * n
         self.active: list[bool] = [False] * n
         self.tallies: list[int] = [0] * n
-        self.hand_log: list[dict[str, Any]] = []
+        # the hands' summaries (hand_log), their pots' results made JSON when read
+        self._hand_log: list[dict[str, Any]] = []
         self.dealer = n - 1
         self.over = False
         self.need: tuple[int, ...] | None = None
@@ -411,14 +419,26 @@ class SomachiState(State):
         self._run()
 
     def _first_deck(self, order: list[RailogCard]) -> None:
-        deck = order.copy()  # reversed (compiled, a slice with a step is a generic call)
-        deck.reverse()
-        self.deck = deck
+        # reversed in place (compiled, a slice with a step is a generic call): the order is
+        # a new list of the chance's (its record keeps a tuple of it)
+        order.reverse()
+        self.deck = order
         if not self.quiet:
             self._told.append((T_GAME,))
         start_hand(self)
 
     # ------------------------------------------------------------------ protocol
+
+    @property
+    def hand_log(self) -> list[dict[str, Any]]:
+        """The finished hands' summaries, in order: ``dealer``, ``scores``, ``winners``,
+        ``multiplier``, ``reason`` and, with chips, ``pots`` (each pot's result as JSON),
+        ``received`` and ``chips``. The state's own list (read, never change it)."""
+        log = self._hand_log
+        if self.gambling:
+            for entry in log:
+                entry_json(entry)
+        return log
 
     def actors(self) -> frozenset[int]:
         need = self.need
@@ -668,18 +688,39 @@ class SomachiState(State):
         if code == T_TAKE:
             return [("take", entry[1], {"card": entry[2], "discard_size": entry[3]}, None)]
         if code == T_DEALT:
-            cards = entry[2]
-            private = {"cards": sorted(cards)}
-            return self._private_pair("deal", entry[1], private, {"count": len(cards)})
+            return self._dealt(entry[1], entry[2])
+        if code == T_DEAL:
+            order, dealt = entry[1], entry[2]
+            out: list[tuple[Any, ...]] = []
+            for i, s in enumerate(order):
+                out.extend(self._dealt(s, dealt[HAND_SIZE * i : HAND_SIZE * (i + 1)]))
+            return out
+        if code == T_HAND:
+            return [
+                ("hand", None, {"number": entry[1], "dealer": entry[2], "seats": entry[3]}, None)
+            ]
+        if code == T_TURN_LIMIT:
+            return [("turn_limit", None, {"turns": entry[1]}, None)]
+        if code == T_GAME_END:
+            return [("game_end", None, {"tallies": list(entry[1])}, None)]
+        if code == T_DECLINE:
+            return [("decline", entry[1], {"multiplier": entry[2]}, None)]
+        if code == T_MET:
+            return [("challenge_met", entry[1], {"amount": entry[2], "paid": entry[3]}, None)]
         if code == T_HAND_END:
             # the tableaus as the hand ended: their lists (replaced, never changed, when the
             # table was cleared) and the pile each number lay on then
             pile_of = entry[4]
             tableaus = [[[str(c) for c in pile] for pile in piles_of(t, pile_of)] for t in entry[3]]
-            data = {**entry[1], "tallies": list(entry[2]), "tableaus": tableaus}
+            data = {**entry_json(entry[1]), "tallies": list(entry[2]), "tableaus": tableaus}
             return [("hand_end", None, data, None)]
         options = dict(self.game.options)  # T_GAME
         return [("game", None, {"players": self.players, "options": options}, None)]
+
+    def _dealt(self, seat: int, cards: Sequence[RailogCard]) -> list[tuple[Any, ...]]:
+        """The events of the cards dealt to ``seat``: the cards to it, their count to the
+        others."""
+        return self._private_pair("deal", seat, {"cards": sorted(cards)}, {"count": len(cards)})
 
     def _place_pile(self, seat: int, card: RailogCard) -> None:
         self.tab[seat].append(card)
@@ -824,7 +865,7 @@ class SomachiState(State):
         money = self.money
         gambling = money is not None
         head = (
-            len(self.hand_log) + (0 if self.over else 1),
+            len(self._hand_log) + (0 if self.over else 1),
             self.dealer,
             self.turn_seat if self.turn_seat >= 0 else None,
             self.pending_decision(),
@@ -912,7 +953,7 @@ class SomachiState(State):
         other.dealt = self.dealt.copy()
         other.active = self.active.copy()
         other.tallies = self.tallies.copy()
-        other.hand_log = self.hand_log.copy()
+        other._hand_log = self._hand_log.copy()
         other.tasks = self.tasks.copy()
         other.trig = self.trig.copy()
         other.stay_bets = self.stay_bets.copy()
@@ -951,7 +992,7 @@ class SomachiState(State):
         d["dealt"] = self.dealt.copy()
         d["active"] = self.active.copy()
         d["tallies"] = self.tallies.copy()
-        d["hand_log"] = self.hand_log.copy()
+        d["_hand_log"] = self._hand_log.copy()
         d["tasks"] = self.tasks.copy()
         d["trig"] = self.trig.copy()
         d["stay_bets"] = self.stay_bets.copy()
@@ -1050,8 +1091,8 @@ class SomachiState(State):
             assert self.taken not in self.discard
         # 6. tallies are sums of non-negative hand scores
         for s in range(n):
-            assert self.tallies[s] == sum(h["scores"][s] for h in self.hand_log)
-            assert all(h["scores"][s] >= 0 for h in self.hand_log)
+            assert self.tallies[s] == sum(h["scores"][s] for h in self._hand_log)
+            assert all(h["scores"][s] >= 0 for h in self._hand_log)
         # 7. chips
         if self.money is not None:
             self.money.check()

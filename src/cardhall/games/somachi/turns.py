@@ -29,8 +29,11 @@ from cardhall.games.somachi.actions import (
     NEED_OPEN,
     RANK,
     SUIT_INDEX,
+    T_DEAL,
     T_DEALT,
+    T_HAND,
     T_TAKE,
+    T_TURN_LIMIT,
 )
 from cardhall.games.somachi.tasks import (
     AFTER_OPENING,
@@ -98,7 +101,8 @@ def start_hand(st: SomachiState) -> None:
         if dealt[s]:
             open_order.append(s)
     st.open_order = open_order
-    st._emit("hand", None, number=len(st.hand_log) + 1, dealer=st.dealer, seats=st.open_order)
+    if not st.quiet:
+        st._told.append((T_HAND, len(st._hand_log) + 1, st.dealer, open_order))
     st.tasks = [AFTER_OPENING, OPEN_STEP[0], DEAL_START]
 
 
@@ -127,8 +131,19 @@ def deal(st: SomachiState, k: int) -> None:
             return
         k += 1
     if not st.quiet:
+        hands = st.hands
+        dealt: list[RailogCard] = []  # the usual deal: one entry for every hand
         for s in order:
-            st._told.append((T_DEALT, s, tuple(st.hands[s])))
+            hand = hands[s]
+            if len(hand) != HAND_SIZE:
+                dealt = []
+                break
+            dealt.extend(hand)
+        if dealt:
+            st._told.append((T_DEAL, order, dealt))
+        else:  # a deck that ran out: each hand as it is
+            for s in order:
+                st._told.append((T_DEALT, s, tuple(hands[s])))
     st.trig = []
 
 
@@ -229,7 +244,8 @@ def next_turn(st: SomachiState) -> None:
     """The next active seat's turn: it draws or takes (or acts at once when there is
     nothing to draw); at the turn limit the hand ends instead."""
     if st.turns >= st.max_turns:
-        st._emit("turn_limit", None, turns=st.turns)
+        if not st.quiet:
+            st._told.append((T_TURN_LIMIT, st.turns))
         st._end_hand("turn limit")
         return
     st.turns += 1
