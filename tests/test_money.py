@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardhall.errors import ChipError
-from cardhall.money import Money, Pot, build_pots, results_json, split
+from cardhall.money import MODES, Money, Pot, PotResult, Settlement, build_pots, results_json, split
 
 # --------------------------------------------------------------------------- oracle
 
@@ -192,17 +192,11 @@ def test_strongest_hand_takes_every_pot_it_is_eligible_for(
             assert r.winners == (best,)
 
 
-@settings(max_examples=300, deadline=None)
-@given(tables(), st.lists(st.integers(0, 4), min_size=8, max_size=8), st.integers(0, 7))
-def test_settle_best_is_settle_by_with_the_best_scores(
-    table: tuple[Money, list[tuple[str, int, int]]], strength: list[int], odd_from: int
-) -> None:
-    """The unchecked settlement by scores gives the very settlement (and table) that the
-    checked one gives when each pot is decided by the best scores among its seats."""
-    m, ops = table
-    run_ops(m, ops)
-    odd_from %= m.seats
-    scores = strength[: m.seats]
+def settle_best_as_settle_by(m: Money, scores: list[int], odd_from: int) -> Settlement:
+    """Settle ``m`` by :meth:`Money.settle_best` and check it gives the very settlement (and
+    table) that the checked :meth:`Money.settle_by` gives on a clone when each pot is decided
+    by the best scores among its seats: results, shares in the same order, received,
+    carry-over, stacks, and the end of the deal."""
     twin = m.clone()
 
     def best(eligible: tuple[int, ...]) -> list[int]:
@@ -212,12 +206,138 @@ def test_settle_best_is_settle_by_with_the_best_scores(
     expected = twin.settle_by(best, odd_from)
     got = m.settle_best(scores, odd_from)
     assert got == expected
-    assert [list(r.shares.items()) for r in got.results] == [
-        list(r.shares.items()) for r in expected.results
-    ]
+    assert type(got) is Settlement and type(got.results) is tuple
+    assert type(got.received) is tuple and len(got.received) == m.seats
+    for r, e in zip(got.results, expected.results, strict=True):
+        assert type(r) is PotResult and type(r.pot) is Pot and type(r.winners) is tuple
+        assert list(r.shares.items()) == list(e.shares.items())
+    assert results_json(got.results) == results_json(expected.results)
+    assert got.to_json() == expected.to_json()
     assert snapshot(m) == snapshot(twin)
+    assert m.totals == [0] * m.seats and m.put == [0] * m.seats
+    assert m.dealt == [False] * m.seats and m.folded == [False] * m.seats
     assert got.carry == 0 and m.carry == 0  # every pot has a winner
     m.check()
+    return got
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.lists(st.integers(0, 4), min_size=8, max_size=8), st.integers(0, 7))
+def test_settle_best_is_settle_by_with_the_best_scores(
+    table: tuple[Money, list[tuple[str, int, int]]], strength: list[int], odd_from: int
+) -> None:
+    """The unchecked settlement by scores gives the very settlement (and table) that the
+    checked one gives when each pot is decided by the best scores among its seats."""
+    m, ops = table
+    run_ops(m, ops)
+    settle_best_as_settle_by(m, strength[: m.seats], odd_from % m.seats)
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[Money, list[int], int]:
+    """A hand's end as the betting games reach it: every seat with chips puts in a level
+    (all-in if short), some seats fold; scores with many ties. Mostly the shortcuts of
+    settle_best (one pot, one seat left, a single best seat, a shared pot, nothing in the
+    pot), sometimes side pots."""
+    n = draw(st.integers(2, 8))
+    stacks = draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
+    if sum(1 for s in stacks if s > 0) < 1:
+        stacks[draw(st.integers(0, n - 1))] = 3
+    m = Money(stacks, carry=draw(st.integers(0, 5)), mode=draw(st.sampled_from(MODES)))
+    m.start_deal()
+    level = draw(st.integers(0, 4))
+    for p in range(n):
+        if m.dealt[p]:
+            m.pay_up_to(p, level)
+    for p in draw(st.lists(st.integers(0, n - 1), max_size=n)):
+        if m.is_live(p) and len(m.live_seats()) > 1:
+            m.fold(p)
+    scores = draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    return m, scores, draw(st.integers(0, n - 1))
+
+
+@settings(max_examples=400, deadline=None)
+@given(hands())
+def test_settle_best_shortcuts_are_settle_by_at_a_hands_end(
+    hand: tuple[Money, list[int], int],
+) -> None:
+    m, scores, odd_from = hand
+    settle_best_as_settle_by(m, scores, odd_from)
+
+
+def test_settle_best_shortcuts_by_example() -> None:
+    """Each shortcut of settle_best, by hand: the settlement settle_by gives."""
+
+    def table(folds: list[int], short: bool = False, carry: int = 0) -> Money:
+        m = Money([1 if short else 3, 3, 3, 3], carry=carry)
+        m.start_deal()
+        for p in range(4):
+            m.pay_up_to(p, 2)
+        for p in folds:
+            m.fold(p)
+        return m
+
+    # one pot, a single best seat: all of it
+    r = settle_best_as_settle_by(table([1]), [1, 0, 5, 2], odd_from=0)
+    assert [(x.pot, x.winners, x.shares) for x in r.results] == [(Pot(8, (0, 2, 3)), (2,), {2: 8})]
+    # one pot shared by some of its seats: odd chip clockwise from seat 3 (seat 0 first)
+    r = settle_best_as_settle_by(table([1], carry=1), [4, 0, 1, 4], odd_from=3)
+    assert [(x.winners, list(x.shares.items())) for x in r.results] == [((0, 3), [(3, 5), (0, 4)])]
+    # one pot shared by all its seats, odd chips from seat 1: seats 2, 3 then 0
+    r = settle_best_as_settle_by(table([1], carry=2), [0, 0, 0, 0], odd_from=1)
+    assert [list(x.shares.items()) for x in r.results] == [[(2, 4), (3, 3), (0, 3)]]
+    # one seat left: every chip back to it
+    r = settle_best_as_settle_by(table([0, 1, 3], carry=1), [9, 9, 0, 9], odd_from=0)
+    assert r.received == (0, 0, 9, 0) and r.results[0].pot == Pot(9, (2,))
+    # nothing in the pot: no pot at all
+    m = Money([3, 3])
+    m.start_deal()
+    r = settle_best_as_settle_by(m, [1, 2], odd_from=0)
+    assert r.results == () and r.received == (0, 0) and m.stacks == [3, 3]
+    # a side pot: seat 0 all-in short takes the main pot, seat 3 the side pot
+    r = settle_best_as_settle_by(table([], short=True), [5, 1, 2, 3], odd_from=0)
+    assert [(x.pot.amount, x.winners) for x in r.results] == [(4, (0,)), (3, (3,))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 9), min_size=1, max_size=10, unique=True),
+    st.integers(0, 60),
+    st.integers(-12, 24),
+)
+def test_split_hands_odd_chips_clockwise_in_that_order(
+    winners: list[int], amount: int, odd_from: int
+) -> None:
+    """:func:`split` (two loops over the sorted seats) is the clockwise order from
+    ``odd_from`` (any integer, taken modulo the seats), shares in that order."""
+    seats = 10
+    order = sorted(winners, key=lambda w: (w - odd_from) % seats)
+    share, odd = divmod(amount, len(order))
+    expected = [(w, share + (1 if i < odd else 0)) for i, w in enumerate(order)]
+    assert list(split(amount, winners, odd_from, seats).items()) == expected
+
+
+def test_a_new_deal_starts_the_table_again_and_a_clone_keeps_its_own() -> None:
+    m = Money([3, 3, 3])
+    m.start_deal()
+    m.fold(0)  # before any chip: no settlement needed
+    twin = m.clone()
+    m.start_deal([1, 2])
+    assert m.dealt == [False, True, True] and m.folded == [False] * 3
+    assert twin.dealt == [True] * 3 and twin.folded == [True, False, False]
+    m.pay(1, 2)
+    m.pay(2, 2)
+    keep = m.clone()
+    m.settle_best([0, 1, 0], odd_from=0)
+    assert (m.stacks, m.totals, m.put, m.dealt) == ([3, 5, 1], [0] * 3, [0] * 3, [False] * 3)
+    assert (keep.stacks, keep.totals, keep.put, keep.dealt) == (
+        [3, 1, 1],
+        [0, 2, 2],
+        [0, 2, 2],
+        [False, True, True],
+    )
+    m.start_deal()
+    assert m.dealt == [True] * 3 and m.folded == [False] * 3 and m.put == [0] * 3
 
 
 def test_settle_best_checks_its_arguments_and_changes_nothing() -> None:

@@ -49,7 +49,7 @@ top pot; empty pots are dropped.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cardhall.engine import COMPILED
 from cardhall.errors import ChipError
@@ -73,7 +73,11 @@ MODES = ("side_pots", "whole_pot")
 # deal in most of its simulations), a named tuple costs a fraction of a frozen dataclass
 # (whose generated ``__init__`` sets each field through ``object.__setattr__``, in Python
 # even in the compiled build). This module makes them with ``tuple.__new__(Cls, fields)``
-# (the fields in order): a named tuple's own ``__new__`` is a Python function too.
+# (the fields in order): a named tuple's own ``__new__`` is a Python function too. ``_NEW``
+# is that method read once (compiled: a static, not an attribute lookup per value).
+_NEW: Final = tuple.__new__
+
+
 class Pot(NamedTuple):
     """A pot: ``amount`` chips that only the ``eligible`` seats (ascending) may win."""
 
@@ -163,12 +167,25 @@ def split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dic
 
 
 def _split(amount: int, winners: Sequence[int], odd_from: int, seats: int) -> dict[int, int]:
-    """:func:`split` without checking its arguments (distinct seats, at least one)."""
+    """:func:`split` without checking its arguments (distinct seats of ``0..seats-1``, at
+    least one). Clockwise from ``odd_from`` is the ascending seats from ``odd_from`` on,
+    then those before it: two plain loops (compiled: no key function, no closure)."""
     if len(winners) == 1:
         return {winners[0]: amount}
-    order = sorted(winners, key=lambda w: (w - odd_from) % seats)
+    order = sorted(winners)
     share, odd = divmod(amount, len(order))
-    return {w: share + (1 if i < odd else 0) for i, w in enumerate(order)}
+    start = odd_from % seats
+    shares: dict[int, int] = {}
+    for w in order:
+        if w >= start:
+            shares[w] = share + 1 if odd > 0 else share
+            odd -= 1
+    for w in order:
+        if w >= start:
+            break
+        shares[w] = share + 1 if odd > 0 else share
+        odd -= 1
+    return shares
 
 
 def build_pots(
@@ -193,19 +210,17 @@ def build_pots(
         raise ChipError("totals and unfolded flags differ in length")
     if any(t < 0 for t in totals) or carry < 0:
         raise ChipError("negative contributions")
-    return _pots(list(totals), list(unfolded), carry, mode == "whole_pot")
+    live = [p for p in range(len(unfolded)) if unfolded[p]]
+    return _pots(list(totals), live, carry, mode == "whole_pot")
 
 
-def _pots(totals: list[int], unfolded: list[bool], carry: int, whole: bool) -> list[Pot]:
-    """:func:`build_pots` without checking its arguments (a :class:`Money` builds its own
-    pots from lists it keeps valid). Plain loops: compiled, no generator per sum."""
-    n = len(totals)
-    live: list[int] = []
+def _pots(totals: list[int], live: list[int], carry: int, whole: bool) -> list[Pot]:
+    """:func:`build_pots` without checking its arguments, from the unfolded seats ``live``
+    (ascending; a :class:`Money` builds its own pots from lists it keeps valid). Plain
+    loops: compiled, no generator per sum."""
     in_pot = carry
-    for p in range(n):
-        in_pot += totals[p]
-        if unfolded[p]:
-            live.append(p)
+    for t in totals:
+        in_pot += t
     if not live:
         if in_pot:
             raise ChipError("chips in the pot but no unfolded seat to win them")
@@ -219,9 +234,13 @@ def _pots(totals: list[int], unfolded: list[bool], carry: int, whole: bool) -> l
                 one = False
                 break
     if one:
-        # One pot: the whole pot, or one level (each folded seat's chips, below the level
-        # or above it, join that pot).
-        return [tuple.__new__(Pot, (in_pot, tuple(live)))] if in_pot else []
+        # One pot (the common case): the whole pot, or one level (each folded seat's chips,
+        # below the level or above it, join that pot).
+        return [_NEW(Pot, (in_pot, tuple(live)))] if in_pot else []
+    n = len(totals)
+    unfolded = [False] * n
+    for p in live:
+        unfolded[p] = True
     levels = sorted({totals[p] for p in live})
     top = len(levels) - 1
     pots: list[Pot] = []
@@ -236,11 +255,40 @@ def _pots(totals: list[int], unfolded: list[bool], carry: int, whole: bool) -> l
                 if i == top and t > level and not unfolded[p]:
                     amount += t - level  # a folded seat's chips above the top level
         if amount:
-            pots.append(
-                tuple.__new__(Pot, (amount, tuple([p for p in live if totals[p] >= level])))
-            )
+            pots.append(_NEW(Pot, (amount, tuple([p for p in live if totals[p] >= level]))))
         prev = level
     return pots
+
+
+def _best_result(pot: Pot, scores: Sequence[int], odd_from: int, received: list[int]) -> PotResult:
+    """``pot`` settled for its eligible seats with the highest ``scores`` (shared on a tie,
+    odd chips clockwise from ``odd_from``; one eligible seat: its own), each winner's share
+    added to ``received``. Nothing is checked: the pot is the table's own, ``scores`` and
+    ``odd_from`` are (:meth:`Money.settle_best`)."""
+    amount = pot.amount
+    eligible = pot.eligible
+    w = eligible[0]
+    if len(eligible) == 1:  # its own chips back
+        received[w] = received[w] + amount  # (not +=: see Money._move)
+        return _NEW(PotResult, (pot, eligible, {w: amount}))
+    top = scores[w]
+    count = 0
+    for s in eligible:  # the best score and how many seats have it, in one pass
+        score = scores[s]
+        if score > top:
+            top = score
+            count = 1
+            w = s
+        elif score == top:
+            count += 1
+    if count == 1:  # a single best seat (w: the first seat with the best score)
+        received[w] = received[w] + amount
+        return _NEW(PotResult, (pot, (w,), {w: amount}))
+    won = eligible if count == len(eligible) else tuple([s for s in eligible if scores[s] == top])
+    shares = _split(amount, won, odd_from, len(received))
+    for s in won:
+        received[s] = received[s] + shares[s]
+    return _NEW(PotResult, (pot, won, shares))
 
 
 class Money:
@@ -308,7 +356,14 @@ class Money:
         return self.dealt[seat] and not self.folded[seat] and self.stacks[seat] == 0
 
     def live_seats(self) -> list[int]:
-        return [p for p in range(len(self.stacks)) if self.dealt[p] and not self.folded[p]]
+        """The seats dealt in and not folded, ascending."""
+        dealt = self.dealt
+        folded = self.folded
+        live: list[int] = []
+        for p in range(len(dealt)):
+            if dealt[p] and not folded[p]:
+                live.append(p)
+        return live
 
     def owe(self, seat: int) -> int:
         """What ``seat`` must add to match the highest put of this round."""
@@ -316,10 +371,7 @@ class Money:
 
     def pots(self) -> list[Pot]:
         """The pots as they stand (see :func:`build_pots`)."""
-        dealt = self.dealt
-        folded = self.folded
-        unfolded = [dealt[p] and not folded[p] for p in range(len(dealt))]
-        return _pots(self.totals, unfolded, self.carry, self.mode == "whole_pot")
+        return _pots(self.totals, self.live_seats(), self.carry, self.mode == "whole_pot")
 
     # -- the deal ----------------------------------------------------------------------
 
@@ -328,22 +380,31 @@ class Money:
         for t in self.totals:
             if t:
                 raise ChipError("the previous deal still has chips in the pot; settle it first")
-        n = len(self.stacks)
+        stacks = self.stacks
+        dealt = self.dealt
+        folded = self.folded
+        put = self.put
+        n = len(stacks)
+        # the table's own lists start again in place, in one pass, once checked
         if seats is None:  # every seat with chips: valid seats, each once, by construction
-            self.dealt = [s > 0 for s in self.stacks]
-        else:
-            chosen = sorted(seats)
-            for p in chosen:
-                self._check_seat(p)
-                if self.stacks[p] <= 0:
-                    raise ChipError(f"seat {p} has no chips and cannot be dealt in")
-            if len(set(chosen)) != len(chosen):
-                raise ChipError(f"seat dealt in twice: {chosen}")
-            self.dealt = [False] * n
-            for p in chosen:
-                self.dealt[p] = True
-        self.folded = [False] * n
-        self.put = [0] * n
+            for p in range(n):
+                dealt[p] = stacks[p] > 0
+                folded[p] = False
+                put[p] = 0
+            return
+        chosen = sorted(seats)
+        for p in chosen:
+            self._check_seat(p)
+            if stacks[p] <= 0:
+                raise ChipError(f"seat {p} has no chips and cannot be dealt in")
+        if len(set(chosen)) != len(chosen):
+            raise ChipError(f"seat dealt in twice: {chosen}")
+        for p in range(n):
+            dealt[p] = False
+            folded[p] = False
+            put[p] = 0
+        for p in chosen:
+            dealt[p] = True
 
     def new_round(self) -> None:
         """Start a betting round: every seat's round contribution goes back to 0."""
@@ -404,31 +465,37 @@ class Money:
         if len(winners) != len(pots):
             raise ChipError(f"{len(pots)} pots but winners given for {len(winners)}")
         self._check_seat(odd_from)
-        results: list[PotResult] = []
-        for i, (pot, won) in enumerate(zip(pots, winners, strict=True)):
-            won_t = tuple(won)
-            if len(won_t) > 1 and len(set(won_t)) != len(won_t):
-                raise ChipError(f"pot {i}: a winner is listed twice: {list(won_t)}")
-            stray = [w for w in won_t if w not in pot.eligible]
-            if stray:
-                raise ChipError(
-                    f"pot {i}: seat {stray[0]} is not eligible (eligible: {list(pot.eligible)})"
-                )
-            if not pot.contested and won_t != pot.eligible:
-                raise ChipError(
-                    f"pot {i} has the single eligible seat {pot.eligible[0]} and goes back to it"
-                )
-            shares = split(pot.amount, won_t, odd_from, len(self.stacks)) if won_t else {}
-            results.append(tuple.__new__(PotResult, (pot, won_t, shares)))
-        # all checks passed: mutate
-        received = [0] * len(self.stacks)
+        n = len(self.stacks)
+        received = [0] * n  # a local tally until every pot has passed its checks
         carried = 0
-        for r in results:
-            if r.carried:
-                carried += r.pot.amount
-            for seat, chips in r.shares.items():
-                received[seat] += chips
-        return self._pay(results, received, carried)
+        results: list[PotResult] = []
+        for i in range(len(pots)):  # plain loops: compiled, no zip or comprehension
+            pot = pots[i]
+            won_t = tuple(winners[i])
+            eligible = pot.eligible
+            amount = pot.amount
+            k = len(won_t)
+            if k > 1 and len(set(won_t)) != k:
+                raise ChipError(f"pot {i}: a winner is listed twice: {list(won_t)}")
+            for w in won_t:
+                if w not in eligible:
+                    raise ChipError(
+                        f"pot {i}: seat {w} is not eligible (eligible: {list(eligible)})"
+                    )
+            if len(eligible) == 1 and won_t != eligible:
+                raise ChipError(
+                    f"pot {i} has the single eligible seat {eligible[0]} and goes back to it"
+                )
+            # the winners are distinct eligible seats: split needs no further check
+            shares = _split(amount, won_t, odd_from, n) if k else {}
+            if k:
+                for w, chips in shares.items():
+                    received[w] = received[w] + chips
+            else:
+                carried += amount
+            results.append(_NEW(PotResult, (pot, won_t, shares)))
+        # all checks passed: mutate
+        return self._pay(tuple(results), received, carried)
 
     def settle_by(
         self, decide: Callable[[tuple[int, ...]], Sequence[int]], odd_from: int
@@ -445,44 +512,47 @@ class Money:
         choice, and the same :class:`Settlement`. Only ``scores`` and ``odd_from`` are
         checked: this object builds the pots and picks each pot's winners among its
         eligible seats itself, so no pot needs the checks :meth:`settle` makes of winners
-        given from outside (a hand's end in Somachi settles this way)."""
+        given from outside (a hand's end in Somachi settles this way). Made cheap for
+        the usual hand's end: one pot (no side pot) needs no list of results, and each
+        pot's winners come from one pass over its seats (:func:`_best_result`: one seat
+        left, a single best seat and a pot shared by all its seats build no list and sort
+        nothing)."""
         n = len(self.stacks)
         if len(scores) != n:
             raise ChipError(f"{len(scores)} scores for {n} seats")
         self._check_seat(odd_from)
-        results: list[PotResult] = []
+        pots = self.pots()
         received = [0] * n
-        for pot in self.pots():
-            eligible = pot.eligible
-            amount = pot.amount
-            won: tuple[int, ...] = eligible
-            if len(eligible) == 1:
-                w = eligible[0]
-                shares = {w: amount}
-                received[w] += amount
-            else:
-                top = scores[eligible[0]]
-                for s in eligible:
-                    if scores[s] > top:
-                        top = scores[s]
-                won = tuple([s for s in eligible if scores[s] == top])
-                shares = _split(amount, won, odd_from, n)
-                for w, chips in shares.items():
-                    received[w] += chips
-            results.append(tuple.__new__(PotResult, (pot, won, shares)))
+        results: tuple[PotResult, ...]
+        if len(pots) == 1:  # the usual case: one pot (no side pot), no list of results
+            results = (_best_result(pots[0], scores, odd_from, received),)
+        else:
+            settled: list[PotResult] = []
+            for pot in pots:
+                settled.append(_best_result(pot, scores, odd_from, received))
+            results = tuple(settled)
         # every pot has a winner: nothing carries over (the carry joined the first pot)
         return self._pay(results, received, 0)
 
-    def _pay(self, results: list[PotResult], received: list[int], carried: int) -> Settlement:
+    def _pay(self, results: tuple[PotResult, ...], received: list[int], carried: int) -> Settlement:
         """The one mutation of a settlement, once its pots are decided and checked: each
         seat's ``received`` chips join its stack, ``carried`` becomes the carry-over and the
         deal ends (:meth:`settle` and :meth:`settle_best`)."""
         stacks = self.stacks
-        for p in range(len(stacks)):
-            stacks[p] += received[p]
+        totals = self.totals
+        put = self.put
+        dealt = self.dealt
+        folded = self.folded
+        for p in range(len(stacks)):  # the chips won, and the deal ends: one pass, in place
+            chips = received[p]
+            if chips:
+                stacks[p] = stacks[p] + chips
+            totals[p] = 0
+            put[p] = 0
+            dealt[p] = False
+            folded[p] = False
         self.carry = carried
-        self._end_deal()
-        return tuple.__new__(Settlement, (tuple(results), tuple(received), carried))
+        return _NEW(Settlement, (results, tuple(received), carried))
 
     def split_carry(self, seats: Sequence[int], odd_from: int) -> dict[int, int]:
         """Share the carry-over among ``seats`` (odd chips clockwise from ``odd_from``)."""
@@ -558,13 +628,11 @@ class Money:
             raise ChipError(f"seat {seat} has folded and cannot pay")
 
     def _move(self, seat: int, amount: int) -> None:
-        self.stacks[seat] -= amount
-        self.totals[seat] += amount
-        self.put[seat] += amount
-
-    def _end_deal(self) -> None:
-        n = len(self.stacks)
-        self.totals = [0] * n
-        self.put = [0] * n
-        self.dealt = [False] * n
-        self.folded = [False] * n
+        # ``a[i] = a[i] + x``, not ``a[i] += x``: compiled, an int addition, where the
+        # augmented form on a list item is a generic number protocol call
+        stacks = self.stacks
+        totals = self.totals
+        put = self.put
+        stacks[seat] = stacks[seat] - amount
+        totals[seat] = totals[seat] + amount
+        put[seat] = put[seat] + amount
