@@ -296,7 +296,9 @@ class Money:
 
     ``stacks[p]`` is seat p's stack, ``totals[p]`` what it put in this deal, ``put[p]``
     what it put in this betting round, ``carry`` the chips of unwon pots. All are plain
-    lists and ints, so :meth:`clone` is cheap.
+    lists and ints, so :meth:`clone` is cheap. The lists are the object's own for its
+    life: a settlement and :meth:`start_deal` reset them in place (read them, or copy
+    them to keep them).
     """
 
     __slots__ = ("carry", "chips", "dealt", "folded", "mode", "put", "stacks", "totals")
