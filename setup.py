@@ -1,9 +1,12 @@
-"""Build hook: compile the hot modules with mypyc where a C compiler and mypyc are present.
+"""Build hook: compile the hot modules with mypyc, and the C extensions, where a C compiler
+and mypyc are present.
 
-The modules are listed once, in ``src/cardhall/build.py`` (``COMPILED_MODULES``); this file
-reads that list without importing cardhall. ``CARDHALL_BUILD`` chooses: ``auto`` (default:
-compile when mypyc and a C compiler are found, else build the pure-Python package),
-``compiled`` (compile or fail) or ``pure`` (never compile). Editable installs stay pure.
+The modules are listed once, in ``src/cardhall/build.py`` (``COMPILED_MODULES`` for mypyc,
+``NATIVE_MODULES`` for the extensions written in C, ``src/cardhall/<name>.c``); this file
+reads those lists without importing cardhall. ``CARDHALL_BUILD`` chooses: ``auto``
+(default: compile when mypyc and a C compiler are found, else build the pure-Python
+package), ``compiled`` (compile or fail) or ``pure`` (never compile). Editable installs
+stay pure.
 """
 
 from __future__ import annotations
@@ -15,24 +18,30 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
 #: setup.py commands that build extensions (metadata-only commands never run mypyc).
 BUILDING = {"build", "build_ext", "bdist_wheel", "install"}
 
 
-def compiled_modules() -> tuple[str, ...]:
+def listed_modules(name: str) -> tuple[str, ...]:
+    """The tuple ``name`` (``COMPILED_MODULES``, ``NATIVE_MODULES``) of cardhall.build."""
     tree = ast.parse((HERE / "src/cardhall/build.py").read_text())
     for node in tree.body:
         if (
             isinstance(node, ast.AnnAssign)
             and isinstance(node.target, ast.Name)
-            and node.target.id == "COMPILED_MODULES"
+            and node.target.id == name
             and node.value is not None
         ):
             return tuple(ast.literal_eval(node.value))
-    raise RuntimeError("src/cardhall/build.py defines no COMPILED_MODULES")
+    raise RuntimeError(f"src/cardhall/build.py defines no {name}")
+
+
+#: Warnings for the C extensions, beyond the interpreter's own flags (-Wall among them):
+#: they compile without any (GCC and Clang; MSVC takes its defaults).
+NATIVE_WARNINGS = ["-Wextra", "-Wconversion", "-Wshadow"]
 
 
 def have_compiler() -> bool:
@@ -58,9 +67,18 @@ def ext_modules() -> list:
             raise SystemExit("cardhall: CARDHALL_BUILD=compiled but no C compiler was found")
         print("cardhall: no C compiler, building the pure-Python package", file=sys.stderr)
         return []
-    paths = ["src/" + m.replace(".", "/") + ".py" for m in compiled_modules()]
+    paths = ["src/" + m.replace(".", "/") + ".py" for m in listed_modules("COMPILED_MODULES")]
     # One C file per module: an edit recompiles only its module, and files build in parallel.
-    return mypycify(paths, opt_level=os.environ.get("CARDHALL_OPT_LEVEL", "3"), separate=True)
+    modules = mypycify(paths, opt_level=os.environ.get("CARDHALL_OPT_LEVEL", "3"), separate=True)
+    native = [
+        Extension(
+            m,
+            sources=["src/" + m.replace(".", "/") + ".c"],
+            extra_compile_args=NATIVE_WARNINGS if sys.platform != "win32" else [],
+        )
+        for m in listed_modules("NATIVE_MODULES")
+    ]
+    return modules + native
 
 
 setup(ext_modules=ext_modules())

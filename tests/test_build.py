@@ -13,20 +13,47 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import cardhall
+import cardhall.build
 from cardhall import __version__
-from cardhall.build import COMPILED_MODULES, build_name, compiled_modules, seeded_digests
+from cardhall.build import (
+    COMPILED_MODULES,
+    NATIVE_MODULES,
+    build_name,
+    compiled_modules,
+    seeded_digests,
+)
 from cardhall.cli import app
 
 
 def test_every_listed_module_exists() -> None:
     for module in COMPILED_MODULES:
         assert importlib.import_module(module).__name__ == module
+    package = os.path.dirname(cardhall.__file__)
+    for module in NATIVE_MODULES:  # its C source, in either tree; setup.py builds it
+        assert module.startswith("cardhall.") and "." not in module[len("cardhall.") :]
+        assert os.path.isfile(os.path.join(package, module.split(".")[1] + ".c")), module
 
 
 def test_build_name_matches_the_modules_that_load_compiled() -> None:
     k = len(compiled_modules())
-    expected = {0: "pure", len(COMPILED_MODULES): "compiled"}.get(k, f"mixed ({k} of")
-    assert build_name().startswith(expected)
+    n = len(COMPILED_MODULES) + len(NATIVE_MODULES)
+    expected = {0: "pure", n: "compiled"}.get(k, f"mixed ({k} of {n} compiled)")
+    assert build_name() == expected
+
+
+def test_a_build_without_its_c_extension_is_not_called_compiled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every mypyc module compiled but the C extension missing: "mixed", not "compiled";
+    only the extension: "mixed" too."""
+    n = len(COMPILED_MODULES) + len(NATIVE_MODULES)
+    monkeypatch.setattr(cardhall.build, "_is_extension", lambda m: m in COMPILED_MODULES)
+    assert build_name() == f"mixed ({len(COMPILED_MODULES)} of {n} compiled)"
+    monkeypatch.setattr(cardhall.build, "_is_extension", lambda m: m in NATIVE_MODULES)
+    assert build_name() == f"mixed ({len(NATIVE_MODULES)} of {n} compiled)"
+    monkeypatch.setattr(cardhall.build, "_is_extension", lambda m: True)
+    assert build_name() == "compiled"
 
 
 def test_version_names_the_build() -> None:
@@ -104,6 +131,40 @@ def test_compiled_and_pure_builds_play_identical_games() -> None:
             f"{key}: the builds diverge at step {diverged} "
             f"(pure {len(steps)} steps, compiled {len(other)})"
         )
+
+
+def test_a_tree_whose_c_extension_does_not_load_shuffles_in_python_alike() -> None:
+    """The compiled tree (``make test`` names it, or runs this on it) with
+    cardhall._native_shuffle made unimportable: named "mixed", seeded_shuffle runs its
+    Python code and gives random.Random(seed).shuffle's order. (Without a compiled tree at
+    hand: the pure package, "pure", alike.)"""
+    env = dict(os.environ)
+    if COMPILED_TREE is not None:
+        env["PYTHONPATH"] = COMPILED_TREE + os.pathsep + env.get("PYTHONPATH", "")
+    code = (
+        "import sys; sys.modules['cardhall._native_shuffle'] = None\n"
+        "import json, random\n"
+        "from cardhall import shuffle\n"
+        "from cardhall.build import build_name, compiled_modules\n"
+        "same = True\n"
+        "for seed in ('0:0', 'é:3', '\\0x', 'x' * 3000):\n"
+        "    for n in (0, 2, 96, 97):\n"
+        "        a, b = list(range(n)), list(range(n))\n"
+        "        shuffle.seeded_shuffle(seed, a); random.Random(seed).shuffle(b)\n"
+        "        same = same and a == b\n"
+        "print(json.dumps({'build': build_name(), 'modules': compiled_modules(),\n"
+        "    'native': shuffle._NATIVE_SHUFFLE is not None, 'same': same}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    result = json.loads(done.stdout)
+    n = len(COMPILED_MODULES) + len(NATIVE_MODULES)
+    if EXPECTED is not None:  # make test: the compiled tree, in either of its runs
+        assert result["modules"] == list(COMPILED_MODULES)
+    k = len(result["modules"])
+    assert result["build"] == ("pure" if k == 0 else f"mixed ({k} of {n} compiled)")
+    assert result["native"] is False and result["same"] is True
 
 
 def test_digests_see_a_card_turned_into_an_int() -> None:

@@ -2,12 +2,13 @@
 
 The same source serves both. Where a C compiler and mypyc are present, building the wheel
 (or ``make install``'s compiled tree, see docs/speed.md) compiles the hot modules listed in
-:data:`COMPILED_MODULES` with mypyc; everything else, and every module on a machine without
-a compiler, runs as plain Python with the same behaviour. ``cardhall --version`` and
-``cardhall bench`` name the build that runs.
+:data:`COMPILED_MODULES` with mypyc and the C extensions of :data:`NATIVE_MODULES`;
+everything else, and every module on a machine without a compiler, runs as plain Python
+with the same behaviour. ``cardhall --version`` and ``cardhall bench`` name the build that
+runs.
 
-This list is the one place that says what compiles: ``setup.py`` reads it (without
-importing cardhall), and :func:`build_name` checks it.
+These lists are the one place that says what compiles: ``setup.py`` reads them (without
+importing cardhall), and :func:`build_name` checks them.
 
 >>> build_name() in ("pure", "compiled") or build_name().startswith("mixed")
 True
@@ -18,7 +19,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 
-__all__ = ["COMPILED_MODULES", "build_name", "compiled_modules", "seeded_digests"]
+__all__ = ["COMPILED_MODULES", "NATIVE_MODULES", "build_name", "compiled_modules", "seeded_digests"]
 
 #: The modules mypyc compiles, hottest first (the engine, money, the games, the bots).
 #: Keep it to plain literals: setup.py parses it.
@@ -51,6 +52,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "cardhall.interop.yamiro",
 )
 
+#: The C extensions written in C (``src/cardhall/<name>.c``, no Python source: the module
+#: that uses one falls back to Python code without it), built wherever the modules above
+#: are. Keep it to plain literals: setup.py parses it.
+NATIVE_MODULES: tuple[str, ...] = ("cardhall._native_shuffle",)
+
 
 def _is_extension(module: str) -> bool:
     spec = importlib.util.find_spec(module)
@@ -58,19 +64,22 @@ def _is_extension(module: str) -> bool:
 
 
 def compiled_modules() -> list[str]:
-    """The modules of :data:`COMPILED_MODULES` that load as compiled extensions here."""
-    return [m for m in COMPILED_MODULES if _is_extension(m)]
+    """The modules of :data:`COMPILED_MODULES` and :data:`NATIVE_MODULES` that load as
+    compiled extensions here."""
+    return [m for m in COMPILED_MODULES + NATIVE_MODULES if _is_extension(m)]
 
 
 def build_name() -> str:
-    """``"compiled"`` when every module of :data:`COMPILED_MODULES` is compiled,
-    ``"pure"`` when none is, else ``"mixed (k of n compiled)"``."""
+    """``"compiled"`` when every module of :data:`COMPILED_MODULES` and
+    :data:`NATIVE_MODULES` is compiled, ``"pure"`` when none is, else
+    ``"mixed (k of n compiled)"`` (a tree whose C extension is missing is not compiled)."""
     k = len(compiled_modules())
-    if k == len(COMPILED_MODULES):
+    n = len(COMPILED_MODULES) + len(NATIVE_MODULES)
+    if k == n:
         return "compiled"
     if k == 0:
         return "pure"
-    return f"mixed ({k} of {len(COMPILED_MODULES)} compiled)"
+    return f"mixed ({k} of {n} compiled)"
 
 
 def seeded_digests(
