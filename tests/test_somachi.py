@@ -1367,3 +1367,32 @@ def test_a_deal_from_a_deck_that_runs_out_tells_each_hand_as_it_is() -> None:
         (1, {"cards": cards("6/S1")}, [1]),
         (1, {"count": 1}, [SPECTATOR, 0]),
     ]
+
+
+def test_the_ranges_of_small_stacks_come_from_tables_and_equal_amount_range() -> None:
+    """A bet, raise or challenge range of a stack up to ``SMALL_STACK`` chips is read from
+    a table of ``amount_range``'s values; a larger stack makes its range; an empty stack
+    has none (as ``amount_range`` says)."""
+    from cardhall.engine import amount_range
+    from cardhall.games.somachi.legal import BETS, CHALLENGES, RAISES, SMALL_STACK, up_to
+
+    for table, kind in ((BETS, "bet"), (RAISES, "raise"), (CHALLENGES, "challenge")):
+        assert len(table) == SMALL_STACK
+        for stack in (1, 2, SMALL_STACK - 1, SMALL_STACK, SMALL_STACK + 1, 10**9):
+            got = up_to(table, kind, stack)
+            assert got == AmountRange(kind, 1, stack) == amount_range(kind, 1, stack)
+        with pytest.raises(ValueError):
+            up_to(table, kind, 0)
+    # in play: a seat's bet and challenge ranges run from 1 to its stack
+    state = make_game("somachi", 2, gambling=True, chips=SMALL_STACK + 3).new_state(seed=2)
+    rng = random.Random(2)
+    seen = set()
+    while not state.is_over and len(seen) < 2:
+        seat = min(state.actors())
+        legal = state.legal_actions(seat)
+        for entry in legal:
+            if isinstance(entry, AmountRange):
+                seen.add(entry.kind)
+                assert (entry.min, entry.max) == (1, state.money.stacks[seat])  # type: ignore[union-attr]
+        state.apply(seat, choose_uniform(rng, legal))
+    assert seen

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN
-from cardhall.engine import Legal, amount_range
+from cardhall.engine import AmountRange, Legal, amount_range
 from cardhall.games.somachi.actions import (
     ADD_A,
     ATTACK_A,
@@ -83,14 +83,43 @@ def legal(st: SomachiState, need: tuple[int, ...]) -> list[Legal]:
     if kind == K_W3:
         dk = CARD_OF[need[2]][DEISKATUN]
         return DEFEND_PASS if dk in st.hands[seat] else PASS_ONLY
-    assert st.money is not None
-    stack = st.money.stacks[seat]
     if kind == K_OWE:
         return PAY_FOLD
     if kind == K_CHAL:
         return MEET_DECLINE
     # K_RAISE, K_BRINGIN, K_STAY (asked only of a seat with chips)
-    return [amount_range("raise" if kind == K_RAISE else "bet", 1, stack), CHECK]
+    assert st.money is not None
+    stack = st.money.stacks[seat]
+    if kind == K_RAISE:
+        return [up_to(RAISES, "raise", stack), CHECK]
+    return [up_to(BETS, "bet", stack), CHECK]
+
+
+#: The stacks whose ranges are kept in tables (:func:`up_to`).
+SMALL_STACK: Final = 64
+
+
+def _ranges(kind: str) -> tuple[AmountRange, ...]:
+    return tuple([amount_range(kind, 1, k) for k in range(1, SMALL_STACK + 1)])
+
+
+#: ``amount_range(kind, 1, k)`` for the stacks ``k`` up to :data:`SMALL_STACK` (the
+#: shared values themselves), read from a table instead of looked up at each decision.
+BETS: Final = _ranges("bet")
+RAISES: Final = _ranges("raise")
+CHALLENGES: Final = _ranges("challenge")
+
+
+def up_to(table: tuple[AmountRange, ...], kind: str, stack: int) -> AmountRange:
+    """``amount_range(kind, 1, stack)`` (``table``: the kind's :func:`_ranges`), read
+    from the table for a small stack (an empty stack raises as ``amount_range`` does).
+
+    >>> up_to(BETS, "bet", 3) is amount_range("bet", 1, 3), up_to(BETS, "bet", 500)
+    (True, AmountRange(kind='bet', min=1, max=500, step=1))
+    """
+    if 0 < stack <= SMALL_STACK:
+        return table[stack - 1]
+    return amount_range(kind, 1, stack)
 
 
 #: The answers of the small decisions (see :func:`legal`), built once.
@@ -173,7 +202,7 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
         assert st.money is not None
         stack = st.money.stacks[seat]
         if stack > 0:
-            out.append(amount_range("challenge", 1, stack))
+            out.append(up_to(CHALLENGES, "challenge", stack))
     for card in hand:  # plays and attacks
         p: int = card  # declared, not assigned: an assignment would narrow it to the card
         r = rank[p]
@@ -207,12 +236,16 @@ def pile_faces(st: SomachiState, x: int) -> tuple[int, ...]:
     order. There is one card of each face per suit, so this is at most four look-ups
     in :attr:`loc`."""
     loc = st.loc
-    found: list[int] = []
-    for f in (OPENERS_AFO if st.afo else OPENERS)[x]:
+    openers: tuple[int, ...] = OPENERS_AFO[x] if st.afo else OPENERS[x]
+    one = -1  # the usual case, no face or one: found without a list
+    for f in openers:
         if loc[f] >= 0:
-            found.append(f)
-    if len(found) <= 1:
-        return ONE_FACE[found[0]] if found else ()
+            if one >= 0:
+                break
+            one = f
+    else:
+        return ONE_FACE[one] if one >= 0 else ()
+    found = [f for f in openers if loc[f] >= 0]
     tab = st.tab
     # seat, then place in its tableau (< 96), as one number
     keys = [loc[f] * 128 + tab[loc[f]].index(D[f]) for f in found]

@@ -71,10 +71,19 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     the table; whether another hand follows (else the game is over)."""
     n = st.players
     mult = st.multiplier()
-    scores = [tableau_score(st.tab[s], st.acc) * mult if st.active[s] else 0 for s in range(n)]
-    winners = best_of(scores, [s for s in range(n) if st.active[s]])
-    for s in range(n):
-        st.tallies[s] += scores[s]
+    acc = st.acc
+    tab = st.tab
+    active = st.active
+    tallies_now = st.tallies
+    scores = [0] * n  # an inactive seat scores 0
+    seats: list[int] = []  # the active ones
+    for s in range(n):  # one pass: the scores, the tallies, the seats that compete
+        if active[s]:
+            score = tableau_score(tab[s], acc) * mult
+            scores[s] = score
+            tallies_now[s] += score
+            seats.append(s)
+    winners = best_of(scores, seats)
     entry: dict[str, Any] = {
         "dealer": st.dealer,
         "scores": scores,
@@ -96,7 +105,6 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         st._told.append((T_HAND_END, entry, tallies, tuple(st.tab), st.pile_of))
     # cleanup: every hand and tableau leaves the table (whose tables start again)
     hands = st.hands
-    tab = st.tab
     removed_priv = st.removed_priv
     removed_pub = st.removed_pub
     pub = st.pub
@@ -124,12 +132,12 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     arl_owner = st.arl_owner
     for x in range(8):
         arl_owner[x] = -1
-    active = st.active
     for s in range(n):
         active[s] = False
     st.dealer = (st.dealer + 1) % n
-    st.tasks = []
-    st.trig = []
+    st.tasks.clear()  # the state's own list (copies copy it): emptied in place
+    if st.trig:
+        st.trig = []
     st.need = None
     st.in_turn = False
     st.turn_seat = -1

@@ -92,7 +92,8 @@ def start_hand(st: SomachiState) -> None:
     st.in_turn = False
     st.taken = -1
     st.challenged = False
-    st.stay_bets = []
+    if st.stay_bets:  # a new list only when one is needed (the first hand has it empty)
+        st.stay_bets = []
     # clockwise from the dealer's left, the dealer last (a new list: the "hand" event
     # holds it)
     open_order: list[int] = []
@@ -103,7 +104,11 @@ def start_hand(st: SomachiState) -> None:
     st.open_order = open_order
     if not st.quiet:
         st._told.append((T_HAND, len(st._hand_log) + 1, st.dealer, open_order))
-    st.tasks = [AFTER_OPENING, OPEN_STEP[0], DEAL_START]
+    # the state's own task list, empty here (a new state's, or emptied by the hand's end)
+    tasks = st.tasks
+    tasks.append(AFTER_OPENING)
+    tasks.append(OPEN_STEP[0])
+    tasks.append(DEAL_START)
 
 
 def deal(st: SomachiState, k: int) -> None:
@@ -114,9 +119,20 @@ def deal(st: SomachiState, k: int) -> None:
     deck = st.deck
     if k < end and len(deck) - (end - k) >= st.pub_tail:
         # the usual case: the deck holds every card still to deal, none of them seen
-        # (what _draw_card finds card by card)
+        # (what _draw_card finds card by card); each card goes into its hand in card
+        # order as _to_hand puts it, without a call per card
+        hands = st.hands
         while k < end:
-            st._to_hand(order[k % m], deck.pop())
+            hand = hands[order[k % m]]
+            card = deck.pop()
+            ci: int = card  # its index, compared natively
+            j = len(hand)
+            while j > 0:
+                x: int = hand[j - 1]
+                if x < ci:
+                    break
+                j -= 1
+            hand.insert(j, card)
             k += 1
         st.deck_known_flag = False
     while k < end:
@@ -144,7 +160,8 @@ def deal(st: SomachiState, k: int) -> None:
         else:  # a deck that ran out: each hand as it is
             for s in order:
                 st._told.append((T_DEALT, s, tuple(hands[s])))
-    st.trig = []
+    if st.trig:
+        st.trig = []
 
 
 def open_step(st: SomachiState, k: int) -> None:
@@ -349,7 +366,8 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
     else:  # play / attack
         st.in_turn = False
         st.taken = -1
-        st.stay_bets = []
+        if st.stay_bets:
+            st.stay_bets = []
         tasks.append(NEXT_TURN)
         tasks.append(FLUSH[seat])
         tasks.append(CHECK_OUT)
