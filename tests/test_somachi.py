@@ -1396,3 +1396,30 @@ def test_the_ranges_of_small_stacks_come_from_tables_and_equal_amount_range() ->
                 assert (entry.min, entry.max) == (1, state.money.stacks[seat])  # type: ignore[union-attr]
         state.apply(seat, choose_uniform(rng, legal))
     assert seen
+
+
+def test_a_hands_end_event_keeps_the_tableaus_as_they_lay_until_read() -> None:
+    """A hand's end event read only once the game is over is the one read as the hand
+    ended: each tableau as it lay then (one empty then stays empty in it, though the seat
+    played into a tableau in the next hand); at the game's end every tableau is empty
+    and every card is in one place."""
+    game = make_game("somachi", 2, hands_per_game=2)
+    found = 0
+    for seed in range(30):
+        early = game.new_state(seed=seed)  # its events read after every action
+        late = game.new_state(seed=seed)  # read once, at the end
+        rng = random.Random(seed)
+        while not early.is_over:
+            seat = min(early.actors())
+            action = choose_uniform(rng, early.legal_actions(seat))
+            early.apply(seat, action)
+            late.apply(seat, action)
+            assert early.events
+        late.check_invariants()
+        check_cards_conserved(late)
+        assert late.tab == [[], []] and all(o < 0 for o in late.loc)
+        ends = [e for e in late.events if e.kind == "hand_end"]
+        assert ends == [e for e in early.events if e.kind == "hand_end"] and len(ends) == 2
+        first, second = (e.data["tableaus"] for e in ends)
+        found += sum(1 for s in range(2) if not first[s] and second[s])
+    assert found  # some seat's tableau was empty at the first end, not at the second

@@ -159,8 +159,10 @@ def fold(st: SomachiState, seat: int) -> None:
     assert st.money is not None
     st.money.fold(seat)
     st.active[seat] = False
-    st.removed_priv[seat].extend(st.hands[seat])
-    st.hands[seat] = []
+    hand = st.hands[seat]  # the state's own list (copies and views copy it): emptied in place
+    if hand:
+        st.removed_priv[seat].extend(hand)
+        hand.clear()
     st.pub[seat] = 0
     st._clear_tableau(seat)
     st._tell("fold", seat)

@@ -99,11 +99,22 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         entry["chips"] = list(st.money.stacks)
     st._hand_log.append(entry)
     tallies = tuple(st.tallies)
+    played = len(st._hand_log)
+    done = max(st.tallies) >= TARGET_POINTS if st.thousand else played >= st.hands_per_game
+    if st.money is not None and not done:
+        with_chips = 0
+        for x in st.money.stacks:  # a loop: no generator object
+            if x > 0:
+                with_chips += 1
+        done = with_chips <= 1
+    over = done or played >= MAX_HANDS
     if not st.quiet:  # a silenced world (search) builds no event
         # the tableaus as the hand ended, read when the event is (the cleanup below
         # replaces the tableaus' lists and the pile table without changing them)
         st._told.append((T_HAND_END, entry, tallies, tuple(st.tab), st.pile_of))
-    # cleanup: every hand and tableau leaves the table (whose tables start again)
+    # cleanup: every hand and tableau leaves the table (whose tables start again for the
+    # next hand; when none follows, the lists the event reads that are empty already stay,
+    # and nothing reads the pile table again)
     hands = st.hands
     removed_priv = st.removed_priv
     removed_pub = st.removed_pub
@@ -116,12 +127,16 @@ def end_hand(st: SomachiState, reason: str) -> bool:
             hand.clear()
         pub[s] = 0
         cards = tab[s]
-        for card in cards:
-            c: int = card  # its index, for the table
-            loc[c] = -1
-        removed_pub.extend(cards)
-        tab[s] = []
-    st.pile_of = [-1] * 96  # a new table: the hand's end event reads the old one
+        if cards:
+            for card in cards:
+                c: int = card  # its index, for the table
+                loc[c] = -1
+            removed_pub.extend(cards)
+            tab[s] = []
+        elif not over:
+            tab[s] = []  # the next hand's own list (the event keeps this one)
+    if not over:
+        st.pile_of = [-1] * 96  # a new table: the hand's end event reads the old one
     if st.limbo >= 0:  # pragma: no cover - attacks resolve before any end
         st.removed_pub.append(D[st.limbo])
         st.limbo = -1
@@ -141,15 +156,7 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     st.need = None
     st.in_turn = False
     st.turn_seat = -1
-    played = len(st._hand_log)
-    done = max(st.tallies) >= TARGET_POINTS if st.thousand else played >= st.hands_per_game
-    if st.money is not None and not done:
-        with_chips = 0
-        for x in st.money.stacks:  # a loop: no generator object
-            if x > 0:
-                with_chips += 1
-        done = with_chips <= 1
-    if done or played >= MAX_HANDS:
+    if over:
         st.over = True
         if not st.quiet:
             st._told.append((T_GAME_END, tallies))
