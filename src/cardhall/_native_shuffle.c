@@ -368,14 +368,33 @@ seeded_shuffle(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
      * Python code runs meanwhile, so the list cannot change under us). */
     PyObject **item = ((PyListObject *)items)->ob_item;
     uint64_t n = (uint64_t)PyList_GET_SIZE(items);
-    if (n > 1) {
+    if (n > 1 && n <= 0xffffffffU) {
+        /* The usual case, every draw one word: randbelow(i + 1) unrolled into one loop
+         * over the words drawn, without a branch on whether a word is accepted (a
+         * rejection happens at random, so such a branch is mispredicted often): a rejected
+         * word swaps items[i] with itself and leaves i as it is. */
         int k = bit_length(n); /* bit_length(i + 1), kept up to date */
+        uint32_t i = (uint32_t)(n - 1);
+        while (i > 0) {
+            uint32_t j = genrand_uint32(&g) >> (32 - k);
+            uint32_t accept = j <= i;
+            j = accept ? j : i;
+            PyObject *swap = item[i];
+            item[i] = item[j];
+            item[j] = swap;
+            /* i + 1 a power of two: i has one bit fewer */
+            k -= (int)(accept & ((i & (i + 1)) == 0));
+            i -= accept;
+        }
+    }
+    else if (n > 1) { /* over 2**32 items: the same, a draw of more than one word */
+        int k = bit_length(n);
         for (uint64_t i = n - 1; i > 0; i--) {
             uint64_t j = randbelow(&g, i + 1, k);
             PyObject *swap = item[i];
             item[i] = item[j];
             item[j] = swap;
-            if ((i & (i + 1)) == 0) { /* i + 1 is a power of two: i has one bit fewer */
+            if ((i & (i + 1)) == 0) {
                 k--;
             }
         }
