@@ -70,14 +70,16 @@ def ext_modules() -> list:
     paths = ["src/" + m.replace(".", "/") + ".py" for m in listed_modules("COMPILED_MODULES")]
     # One C file per module: an edit recompiles only its module, and files build in parallel.
     modules = mypycify(paths, opt_level=os.environ.get("CARDHALL_OPT_LEVEL", "3"), separate=True)
-    native = [
-        Extension(
-            m,
-            sources=["src/" + m.replace(".", "/") + ".c"],
-            extra_compile_args=NATIVE_WARNINGS if sys.platform != "win32" else [],
-        )
-        for m in listed_modules("NATIVE_MODULES")
-    ]
+    native = []
+    for m in listed_modules("NATIVE_MODULES"):
+        source = "src/" + m.replace(".", "/") + ".c"
+        if not (HERE / source).is_file():  # e.g. a source distribution without it
+            if mode == "compiled":
+                raise SystemExit(f"cardhall: CARDHALL_BUILD=compiled but {source} is missing")
+            print(f"cardhall: {source} missing, {m} not built", file=sys.stderr)
+            continue
+        flags = NATIVE_WARNINGS if sys.platform != "win32" else []
+        native.append(Extension(m, sources=[source], extra_compile_args=flags))
     return modules + native
 
 
