@@ -244,6 +244,24 @@ def test_sorted_cards_is_sorted_for_cards_and_anything_else() -> None:
     assert all(a is b for a, b in zip(sorted_cards(deck), RAILOG_DECK, strict=True))
 
 
+def test_choose_uniform_over_several_ranges_is_rng_choice_over_the_spelt_list() -> None:
+    """Two ranges among plain actions, as a list and as a tuple: every amount counts once,
+    in order, exactly as rng.choice over the spelt-out list draws it."""
+    legal = [
+        Action("pass"),
+        AmountRange("bet", 2, 10, 2),
+        Action("fold"),
+        AmountRange("raise", 1, 3),
+    ]
+    spelt = [Action("pass")] + [Action("bet", k) for k in (2, 4, 6, 8, 10)]
+    spelt += [Action("fold")] + [Action("raise", k) for k in (1, 2, 3)]
+    assert legal_count(legal) == legal_count(tuple(legal)) == len(spelt) == 10
+    for seed in range(300):
+        a, b, c = random.Random(seed), random.Random(seed), random.Random(seed)
+        assert choose_uniform(a, legal) == b.choice(spelt) == choose_uniform(c, tuple(legal))
+        assert a.getstate() == b.getstate() == c.getstate()
+
+
 def test_choose_uniform_draws_as_rng_choice_and_randrange() -> None:
     """choose_uniform picks with the compiled randbelow for a plain random.Random: the same
     pick and the generator left in the same place as rng.choice (no range) or
