@@ -3,6 +3,7 @@ command names the build."""
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 import json
 import os
@@ -33,6 +34,19 @@ def test_every_listed_module_exists() -> None:
     for module in NATIVE_MODULES:  # its C source, in either tree; setup.py builds it
         assert module.startswith("cardhall.") and "." not in module[len("cardhall.") :]
         assert os.path.isfile(os.path.join(package, module.split(".")[1] + ".c")), module
+
+
+def test_a_source_distribution_carries_every_native_modules_c_source() -> None:
+    """MANIFEST.in includes each NATIVE_MODULES extension's C file and stub (setup.py
+    lists no extension for an sdist, so nothing else would put them there)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "MANIFEST.in"), encoding="utf-8") as f:
+        patterns = [p for line in f if line.startswith("include ") for p in line.split()[1:]]
+    for module in NATIVE_MODULES:
+        for ext in (".c", ".pyi"):
+            path = "src/" + module.replace(".", "/") + ext
+            assert os.path.isfile(os.path.join(root, path)), path
+            assert any(fnmatch.fnmatchcase(path, p) for p in patterns), (path, patterns)
 
 
 def test_build_name_matches_the_modules_that_load_compiled() -> None:
