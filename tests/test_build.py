@@ -96,21 +96,26 @@ def test_the_build_make_test_asked_for_is_the_one_that_runs() -> None:
         assert cardhall.engine.__file__.endswith(".so")
 
 
-def _digests_in(tree: str | None) -> dict[str, Any]:
-    """seeded_digests() (every conformance configuration, one seed each) and the build's
-    name, computed by a fresh interpreter whose path starts with ``tree`` (None: this
-    process's own package)."""
+def _json_from(tree: str | None, code: str) -> dict[str, Any]:
+    """What ``code`` prints as JSON, run by a fresh interpreter whose path starts with
+    ``tree`` (None: this process's own package)."""
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = tree + os.pathsep + env.get("PYTHONPATH", "")
-    code = (
-        "import json; from cardhall.build import build_name, seeded_digests; "
-        "print(json.dumps({'build': build_name(), 'digests': seeded_digests()}))"
-    )
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     return dict(json.loads(done.stdout))
+
+
+def _digests_in(tree: str | None) -> dict[str, Any]:
+    """seeded_digests() (every conformance configuration, one seed each) and the build's
+    name, computed in ``tree`` (see :func:`_json_from`)."""
+    return _json_from(
+        tree,
+        "import json; from cardhall.build import build_name, seeded_digests; "
+        "print(json.dumps({'build': build_name(), 'digests': seeded_digests()}))",
+    )
 
 
 @pytest.mark.skipif(
@@ -152,9 +157,6 @@ def test_a_tree_whose_c_extension_does_not_load_shuffles_in_python_alike() -> No
     cardhall._native_shuffle made unimportable: named "mixed", seeded_shuffle runs its
     Python code and gives random.Random(seed).shuffle's order. (Without a compiled tree at
     hand: the pure package, "pure", alike.)"""
-    env = dict(os.environ)
-    if COMPILED_TREE is not None:
-        env["PYTHONPATH"] = COMPILED_TREE + os.pathsep + env.get("PYTHONPATH", "")
     code = (
         "import sys; sys.modules['cardhall._native_shuffle'] = None\n"
         "import json, random\n"
@@ -169,10 +171,7 @@ def test_a_tree_whose_c_extension_does_not_load_shuffles_in_python_alike() -> No
         "print(json.dumps({'build': build_name(), 'modules': compiled_modules(),\n"
         "    'native': shuffle._NATIVE_SHUFFLE is not None, 'same': same}))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    result = json.loads(done.stdout)
+    result = _json_from(COMPILED_TREE, code)
     n = len(COMPILED_MODULES) + len(NATIVE_MODULES)
     if EXPECTED is not None:  # make test: the compiled tree, in either of its runs
         assert result["modules"] == list(COMPILED_MODULES)
