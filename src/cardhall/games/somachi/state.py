@@ -101,6 +101,7 @@ from cardhall.games.somachi.turns import (
     apply_turn,
     deal,
     draw,
+    into_hand,
     next_turn,
     open_draw,
     open_step,
@@ -655,17 +656,8 @@ class SomachiState(State):
             self.pub[seat] = seen ^ (1 << c)
 
     def _to_hand(self, seat: int, card: RailogCard) -> None:
-        """Put ``card`` in ``seat``'s hand, which is kept in card order (the legal lists
-        and the views read it as it is, without sorting it)."""
-        hand = self.hands[seat]
-        c: int = card  # its index, compared natively
-        k = len(hand)
-        while k > 0:
-            x: int = hand[k - 1]
-            if x < c:
-                break
-            k -= 1
-        hand.insert(k, card)
+        """Put ``card`` in ``seat``'s hand, kept in card order (:func:`into_hand`)."""
+        into_hand(self.hands[seat], card)
 
     def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
         self._to_hand(seat, c)

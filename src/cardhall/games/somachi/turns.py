@@ -111,6 +111,25 @@ def start_hand(st: SomachiState) -> None:
     tasks.append(DEAL_START)
 
 
+def into_hand(hand: list[RailogCard], card: RailogCard) -> None:
+    """Put ``card`` into ``hand``, which is kept in card order (the legal lists and the
+    views read a hand as it is, without sorting it): the one way a card enters a hand.
+
+    >>> from cardhall.cards import RAILOG_DECK
+    >>> hand = [RAILOG_DECK[2], RAILOG_DECK[9]]
+    >>> into_hand(hand, RAILOG_DECK[5]); [int(c) for c in hand]
+    [2, 5, 9]
+    """
+    c: int = card  # its index, compared natively
+    k = len(hand)
+    while k > 0:
+        x: int = hand[k - 1]
+        if x < c:
+            break
+        k -= 1
+    hand.insert(k, card)
+
+
 def deal(st: SomachiState, k: int) -> None:
     """Deal the hands, one card at a time clockwise, from the ``k``-th card on."""
     order = st.open_order
@@ -119,20 +138,11 @@ def deal(st: SomachiState, k: int) -> None:
     deck = st.deck
     if k < end and len(deck) - (end - k) >= st.pub_tail:
         # the usual case: the deck holds every card still to deal, none of them seen
-        # (what _draw_card finds card by card); each card goes into its hand in card
-        # order as _to_hand puts it, without a call per card
+        # (what _draw_card finds card by card); each card goes into its hand as
+        # _to_hand puts it (into_hand), without the method's look-up of the hand
         hands = st.hands
         while k < end:
-            hand = hands[order[k % m]]
-            card = deck.pop()
-            ci: int = card  # its index, compared natively
-            j = len(hand)
-            while j > 0:
-                x: int = hand[j - 1]
-                if x < ci:
-                    break
-                j -= 1
-            hand.insert(j, card)
+            into_hand(hands[order[k % m]], deck.pop())
             k += 1
         st.deck_known_flag = False
     while k < end:
