@@ -272,31 +272,13 @@ def legal_count(legal: Sequence[Legal]) -> int:
     >>> legal_count([Action("check"), AmountRange("bet", 1, 50), Action("fold")])
     52
     """
-    n = _ranged_count(legal)
-    return len(legal) if n < 0 else n
-
-
-def _ranged_count(legal: Sequence[Legal]) -> int:
-    """:func:`legal_count` of a legal list that holds a range, in one pass; -1 for a list
-    without one (then the count is its length).
-
-    >>> _ranged_count([Action("check"), AmountRange("bet", 1, 50)]), _ranged_count([Action("x")])
-    (51, -1)
-    """
     n = len(legal)
-    found = False
-    if type(legal) is list:  # walked by index, natively when compiled (see _has_range)
-        items: list[Legal] = legal
-        for entry in items:
-            if type(entry) is AmountRange:
-                found = True
-                n += len(entry) - 1
-    else:
-        for entry in legal:
-            if type(entry) is AmountRange:
-                found = True
-                n += len(entry) - 1
-    return n if found else -1
+    if not _has_range(legal):  # the usual case
+        return n
+    for entry in legal:
+        if type(entry) is AmountRange:
+            n += len(entry) - 1
+    return n
 
 
 def legal_at(legal: Sequence[Legal], index: int) -> Action:
@@ -312,11 +294,6 @@ def legal_at(legal: Sequence[Legal], index: int) -> Action:
     if not _has_range(legal):  # the usual case
         action: Any = legal[index]
         return action
-    return _ranged_at(legal, index)
-
-
-def _ranged_at(legal: Sequence[Legal], index: int) -> Action:
-    """:func:`legal_at` of a legal list that holds a range, for an ``index >= 0``."""
     for entry in legal:
         if isinstance(entry, AmountRange):
             size = len(entry)
@@ -373,15 +350,15 @@ def choose_uniform(rng: random.Random, legal: Sequence[Legal]) -> Action:
     'bet 623347347958'
     """
     if type(rng) is _RANDOM:  # rng.choice's and rng.randrange's draw, compiled
-        count = _ranged_count(legal)  # one pass over the list, ranges or not
-        if count < 0:  # the usual case, no range: exactly rng.choice
+        if not _has_range(legal):  # the usual case: exactly rng.choice
             if not legal:
                 raise IndexError("Cannot choose from an empty sequence")
             action: Any = legal[randbelow(rng, len(legal))]
             return action
+        count = legal_count(legal)
         if count <= 0:
             raise ValueError("empty range for randrange()")
-        return _ranged_at(legal, randbelow(rng, count))
+        return legal_at(legal, randbelow(rng, count))
     if not _has_range(legal):
         action = rng.choice(legal)
         return action
