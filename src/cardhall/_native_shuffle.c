@@ -253,26 +253,20 @@ bit_length(uint64_t n)
     return k;
 }
 
-/* Lib/random.py `_randbelow_with_getrandbits(n)` for n >= 1: getrandbits(k) with
- * k = n.bit_length(), again while the result is >= n. getrandbits(k) (_randommodule.c)
- * is one word's top k bits for k <= 32; for 32 < k <= 64 (a list of over 2**32 items) the
- * first word is the low 32 bits and the next word's top k - 32 bits the high ones. */
+/* Lib/random.py `_randbelow_with_getrandbits(n)` for a list of over 2**32 items
+ * (32 < k = n.bit_length() <= 64): getrandbits(k), again while the result is >= n.
+ * getrandbits(k) (_randommodule.c) takes the first word as the low 32 bits and the next
+ * word's top k - 32 bits as the high ones. (A draw of k <= 32 bits, one word's top k
+ * bits, is inlined in the shuffle's usual loop.) */
 static inline uint64_t
-randbelow(twister *g, uint64_t n, int k)
+randbelow_wide(twister *g, uint64_t n, int k)
 {
     uint64_t r;
-    if (k <= 32) {
-        do {
-            r = genrand_uint32(g) >> (32 - k);
-        } while (r >= n);
-    }
-    else {
-        do {
-            uint64_t low = genrand_uint32(g);
-            uint64_t high = genrand_uint32(g) >> (64 - k);
-            r = high << 32 | low;
-        } while (r >= n);
-    }
+    do {
+        uint64_t low = genrand_uint32(g);
+        uint64_t high = genrand_uint32(g) >> (64 - k);
+        r = high << 32 | low;
+    } while (r >= n);
     return r;
 }
 
@@ -390,7 +384,7 @@ seeded_shuffle(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t na
     else if (n > 1) { /* over 2**32 items: the same, a draw of more than one word */
         int k = bit_length(n);
         for (uint64_t i = n - 1; i > 0; i--) {
-            uint64_t j = randbelow(&g, i + 1, k);
+            uint64_t j = randbelow_wide(&g, i + 1, k);
             PyObject *swap = item[i];
             item[i] = item[j];
             item[j] = swap;
