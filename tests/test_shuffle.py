@@ -261,6 +261,23 @@ def test_the_extension_refuses_what_is_not_a_str_and_a_list_leaving_the_list() -
     assert items == list(range(10))
 
 
+def test_seeded_shuffle_refuses_a_non_str_seed_or_non_list_items_in_every_build() -> None:
+    """The public function names what was wrong with a TypeError on every build (the pure
+    code's ``seed.encode()`` would otherwise raise AttributeError for an int), and the
+    list is as it was."""
+    bad_call: Any = seeded_shuffle
+    items = list(range(10))
+    for seed in (5, b"1:0", None, 1.5, ["1:0"]):
+        with pytest.raises(TypeError, match="str"):
+            bad_call(seed, items)
+        assert items == list(range(10))
+    for bad in ((1, 2, 3), range(5), "abc", None):
+        kept = bad
+        with pytest.raises(TypeError, match="list"):
+            bad_call("1:0", bad)
+        assert bad == kept
+
+
 def test_the_extension_keeps_reference_counts() -> None:
     """No reference is taken or dropped by a shuffle: the items' counts are the same after
     as before (scripts/native_shuffle_memory.py runs a million shuffles and watches the

@@ -70,6 +70,10 @@ def seeded_shuffle(seed: str, items: list[Any]) -> None:
     if native is not None:
         native(seed, items)
         return
+    if not isinstance(seed, str):  # the extension's errors, word for word
+        raise TypeError(f"seeded_shuffle() seed must be a str, not {type(seed).__name__}")
+    if not isinstance(items, list):
+        raise TypeError(f"seeded_shuffle() items must be a list, not {type(items).__name__}")
     size = len(items)
     if size >= 1 << 32:  # pragma: no cover - a draw would need more than one word
         shuffle(random.Random(seed), items)
