@@ -1446,3 +1446,49 @@ def test_each_state_starts_with_its_own_chips_cloned_from_one_kept_per_table() -
     assert game.new_state(seed=2).money.stacks == [3] * 4  # type: ignore[union-attr]
     assert start_money(4, 3, "whole_pot").to_json() == fresh.to_json()
     assert start_money(2, 7, "side_pots").stacks == [7, 7]
+
+
+def test_empty_tableaus_and_removed_cards_share_one_list_that_stays_empty() -> None:
+    """A new state makes no list per seat for its tableaus and removed cards, nor a pile
+    table: each tableau and removed pile is the one shared empty list until its first card
+    (each seat then has its own), and the pile table is made when a number first goes
+    onto a pile. Clones and pickles keep sharing it (a pickle would otherwise make one new
+    list of all the places that held it), and nothing ever goes into it."""
+    import copy
+    import pickle
+
+    from cardhall.games.somachi.actions import NO_CARDS
+
+    game = make_game("somachi", 4, gambling=True, chips=6)
+    state = game.new_state(seed=5)
+    assert all(t is NO_CARDS for t in state.tab) and all(r is NO_CARDS for r in state.removed_priv)
+    assert state.pile_of == []
+    rng = random.Random(2)
+    added = opened = False
+    for seed in range(8):
+        state = game.new_state(seed=seed)
+        while not state.is_over:
+            seat = min(state.actors())
+            for twin in (pickle.loads(pickle.dumps(state)), state.clone(), copy.deepcopy(state)):
+                for mine, theirs in (
+                    (state.tab, twin.tab),
+                    (state.removed_priv, twin.removed_priv),
+                ):
+                    assert [t is NO_CARDS for t in theirs] == [t is NO_CARDS for t in mine]
+                    assert theirs == mine
+            action = choose_uniform(rng, state.legal_actions(seat))
+            before = [list(t) for t in state.tab]
+            hands = len(state.hand_log)
+            state.apply(seat, action)
+            state.check_invariants()  # NO_CARDS stays empty
+            if action.kind == "add" and len(state.hand_log) == hands:  # the hand goes on
+                added = True
+                assert len(state.pile_of) == 96
+            if action.kind == "open":
+                opened = True
+                mine = state.tab[seat]
+                assert mine is not NO_CARDS and mine[-1] == action.arg
+                assert all(state.tab[s] == before[s] for s in range(4) if s != seat)
+        assert pickle.loads(pickle.dumps(state)).digest() == state.digest()
+        assert not NO_CARDS
+    assert added and opened

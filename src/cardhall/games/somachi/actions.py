@@ -9,6 +9,7 @@ from cardhall import cards
 from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RAILOG_DECK, RailogCard
 from cardhall.engine import Action, AmountRange, arg_int
 from cardhall.errors import NotationError
+from cardhall.games.somachi import empty
 
 HAND_SIZE: Final = 4
 #: The Thousand Points target: 584, written 888 in Railog octal (8*64 + 8*8 + 8).
@@ -25,6 +26,12 @@ D: Final = RAILOG_DECK
 RANK: Final[tuple[int, ...]] = cards.RANK
 SUIT_INDEX: Final[tuple[int, ...]] = cards.SUIT_INDEX
 CARD_OF: Final[tuple[tuple[int, ...], ...]] = cards.CARD_OF
+
+#: No cards: the list of every tableau and every seat's removed cards that has held no
+#: card yet (or was cleared), shared by every state and never changed: a state makes its
+#: own list at the first card (``SomachiState._own_tab``, ``_own_removed``), so
+#: a new state makes no list per seat for them. It pickles as itself (``empty.py``).
+NO_CARDS: Final[list[RailogCard]] = empty.NO_CARDS
 
 # ----------------------------------------------------------------------------- decisions
 

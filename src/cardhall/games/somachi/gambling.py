@@ -161,7 +161,7 @@ def fold(st: SomachiState, seat: int) -> None:
     st.active[seat] = False
     hand = st.hands[seat]  # the state's own list (copies and views copy it): emptied in place
     if hand:
-        st.removed_priv[seat].extend(hand)
+        st._own_removed(seat).extend(hand)
         hand.clear()
     st.pub[seat] = 0
     st._clear_tableau(seat)

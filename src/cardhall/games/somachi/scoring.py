@@ -19,6 +19,7 @@ from cardhall.cards import ALAK
 from cardhall.engine import Outcome
 from cardhall.games.somachi.actions import (
     MAX_HANDS,
+    NO_CARDS,
     RANK,
     T_GAME_END,
     T_HAND_END,
@@ -112,18 +113,17 @@ def end_hand(st: SomachiState, reason: str) -> bool:
         # the tableaus as the hand ended, read when the event is (the cleanup below
         # replaces the tableaus' lists and the pile table without changing them)
         st._told.append((T_HAND_END, entry, tallies, tuple(st.tab), st.pile_of))
-    # cleanup: every hand and tableau leaves the table (whose tables start again for the
-    # next hand; when none follows, the lists the event reads that are empty already stay,
-    # and nothing reads the pile table again)
+    # cleanup: every hand and tableau leaves the table (each tableau's list, which the
+    # event keeps, gives way to the shared empty one; the pile table gives way to none when
+    # another hand follows, and nothing reads it again when none does)
     hands = st.hands
-    removed_priv = st.removed_priv
     removed_pub = st.removed_pub
     pub = st.pub
     loc = st.loc  # set only for the cards of the tableaus: cleared in place
     for s in range(n):
         hand = hands[s]  # the state's own list (copies and views copy it): emptied in place
         if hand:
-            removed_priv[s].extend(hand)
+            st._own_removed(s).extend(hand)
             hand.clear()
         pub[s] = 0
         cards = tab[s]
@@ -132,11 +132,9 @@ def end_hand(st: SomachiState, reason: str) -> bool:
                 c: int = card  # its index, for the table
                 loc[c] = -1
             removed_pub.extend(cards)
-            tab[s] = []
-        elif not over:
-            tab[s] = []  # the next hand's own list (the event keeps this one)
-    if not over:
-        st.pile_of = [-1] * 96  # a new table: the hand's end event reads the old one
+        tab[s] = NO_CARDS  # the next hand makes its own list (the event keeps this one)
+    if not over and st.pile_of:
+        st.pile_of = []  # the next hand's table, made when needed: the event reads this one
     if st.limbo >= 0:  # pragma: no cover - attacks resolve before any end
         st.removed_pub.append(D[st.limbo])
         st.limbo = -1

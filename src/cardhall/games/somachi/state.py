@@ -47,6 +47,7 @@ from cardhall.games.somachi.actions import (
     NEED_MAIN,
     NEED_NAMES,
     NEED_OPEN,
+    NO_CARDS,
     NOBODY,
     QUIET,
     RANK,
@@ -69,7 +70,7 @@ from cardhall.games.somachi.actions import (
     D,
 )
 from cardhall.games.somachi.gambling import apply_money, catch_up, challenge_step, match_stay_bets
-from cardhall.games.somachi.legal import legal, legal_main
+from cardhall.games.somachi.legal import NOTHING, legal, legal_main
 from cardhall.games.somachi.scoring import end_hand, entry_json, outcome, tableau_score
 from cardhall.games.somachi.tasks import (
     AFTER_OPENING_T,
@@ -121,6 +122,11 @@ from cardhall.money import Money
 
 if TYPE_CHECKING:
     from cardhall.games.somachi.game import Somachi
+
+
+#: No seats: a new state's opening order until its first hand makes its own (an opening
+#: order is replaced, never changed).
+NO_SEATS: Final[list[int]] = []
 
 
 class SomachiPending(NamedTuple):
@@ -374,8 +380,10 @@ class SomachiState(State):
     ``discard`` (last = top) with ``disc_by`` (who discarded each card; -1 for a seed),
     ``removed_pub`` (cards everyone saw removed) and ``removed_priv[s]`` (hand cards only
     seat ``s`` saw), ``hands`` and ``tab`` (each seat's tableau in placement order;
-    ``pile_of[c]`` is the face card that opened the pile card ``c`` lies on, ``loc[c]`` the
-    seat whose tableau holds it, -1 elsewhere). ``pub[s]`` is a bitmask of the cards in
+    ``loc[c]`` is the seat whose tableau holds card ``c``, -1 elsewhere; for a number on a
+    pile, ``pile_of[c]`` is the face card that opened that pile: a table made when the
+    first number goes onto a pile (:meth:`pile_table`), empty until then, whose entries
+    for the cards off the table mean nothing). ``pub[s]`` is a bitmask of the cards in
     seat ``s``'s hand that everyone saw it take. Each hand is kept in card order
     (:meth:`_to_hand`).
     """
@@ -406,10 +414,10 @@ class SomachiState(State):
         self.discard: list[RailogCard] = []
         self.disc_by: list[int] = []
         self.removed_pub: list[RailogCard] = []
-        self.removed_priv: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.removed_priv: list[list[RailogCard]] = [NO_CARDS] * n  # see NO_CARDS
         self.hands: list[list[RailogCard]] = [[] for _ in range(n)]
-        self.tab: list[list[RailogCard]] = [[] for _ in range(n)]
-        self.pile_of: list[int] = [-1] * 96
+        self.tab: list[list[RailogCard]] = [NO_CARDS] * n
+        self.pile_of: list[int] = []  # made when a number first lies on a pile (pile_table)
         self.loc: list[int] = [-1] * 96
         self.pub: list[int] = [0] * n
         self.arl_owner: list[int] = [-1] * 8
@@ -436,9 +444,9 @@ class SomachiState(State):
         self.bi_state = 0  # 0 no opener yet, 1 declared, 2 declined
         self.bi_paid: list[int] = [0] * n
         self.bi_exempt: list[bool] = [False] * n
-        self.open_order: list[int] = []
+        self.open_order: list[int] = NO_SEATS  # the hand's own list (start_hand)
         self._cache_seat = -1
-        self._cache: list[Legal] = []
+        self._cache: list[Legal] = NOTHING  # a shared list, never changed (_kept_legal)
         self._shuffle(D, "_first_deck")
         self._run()
 
@@ -636,11 +644,10 @@ class SomachiState(State):
         for card in self.tab[seat]:
             c: int = card  # its index, for the tables
             self.loc[c] = -1
-            self.pile_of[c] = -1
             if RANK[c] == ARL and self.arl_owner[SUIT_INDEX[c]] == seat:
                 self.arl_owner[SUIT_INDEX[c]] = -1
         self.removed_pub.extend(self.tab[seat])
-        self.tab[seat] = []
+        self.tab[seat] = NO_CARDS
 
     def _from_hand(self, seat: int, c: int) -> None:
         hand = self.hands[seat]
@@ -737,11 +744,32 @@ class SomachiState(State):
         others."""
         return self._private_pair("deal", seat, {"cards": sorted(cards)}, {"count": len(cards)})
 
+    def pile_table(self) -> list[int]:
+        """:attr:`pile_of`, made (all -1) when a number first goes onto a pile: most games
+        of a few turns never add one, so a new state makes no table."""
+        table = self.pile_of
+        if not table:
+            table = self.pile_of = [-1] * 96
+        return table
+
+    def _own_tab(self, seat: int) -> list[RailogCard]:
+        """``seat``'s tableau, to add a card to: its own list (see :data:`NO_CARDS`)."""
+        tab = self.tab[seat]
+        if tab is NO_CARDS:
+            tab = self.tab[seat] = []
+        return tab
+
+    def _own_removed(self, seat: int) -> list[RailogCard]:
+        """The removed cards only ``seat`` saw, to add cards to: its own list."""
+        removed = self.removed_priv[seat]
+        if removed is NO_CARDS:
+            removed = self.removed_priv[seat] = []
+        return removed
+
     def _place_pile(self, seat: int, card: RailogCard) -> None:
-        self.tab[seat].append(card)
+        self._own_tab(seat).append(card)
         c: int = card  # its index, for the tables
         self.loc[c] = seat
-        self.pile_of[c] = c
         if RANK[c] == ARL:
             self.arl_owner[SUIT_INDEX[c]] = seat
 
@@ -776,7 +804,7 @@ class SomachiState(State):
 
     def _reshuffled(self, order: list[RailogCard]) -> None:
         self.removed_pub = []
-        self.removed_priv = [[] for _ in range(self.players)]
+        self.removed_priv = [NO_CARDS] * self.players
         if self.seed_discard:
             self.discard = []
             self.disc_by = []
@@ -974,9 +1002,9 @@ class SomachiState(State):
         other.stay_bets = self.stay_bets.copy()
         other.bi_paid = self.bi_paid.copy()
         other.bi_exempt = self.bi_exempt.copy()
-        other.removed_priv = [x.copy() for x in self.removed_priv]
+        other.removed_priv = [x if x is NO_CARDS else x.copy() for x in self.removed_priv]
         other.hands = [x.copy() for x in self.hands]
-        other.tab = [x.copy() for x in self.tab]
+        other.tab = [x if x is NO_CARDS else x.copy() for x in self.tab]
         return other
 
     def _clone_dict(self) -> SomachiState:
@@ -997,9 +1025,9 @@ class SomachiState(State):
         d["discard"] = self.discard.copy()
         d["disc_by"] = self.disc_by.copy()
         d["removed_pub"] = self.removed_pub.copy()
-        d["removed_priv"] = [r.copy() for r in self.removed_priv]
+        d["removed_priv"] = [r if r is NO_CARDS else r.copy() for r in self.removed_priv]
         d["hands"] = [h.copy() for h in self.hands]
-        d["tab"] = [t.copy() for t in self.tab]
+        d["tab"] = [t if t is NO_CARDS else t.copy() for t in self.tab]
         d["pile_of"] = self.pile_of.copy()
         d["loc"] = self.loc.copy()
         d["pub"] = self.pub.copy()
@@ -1085,13 +1113,13 @@ class SomachiState(State):
                 assert self.loc[c] == s, f"{D[c]} misplaced"
                 r = RANK[c]
                 if r > 8:
-                    assert self.pile_of[c] == c
                     if r == ARL:
                         assert arls[SUIT_INDEX[c]] == -1, "two arls of one suit on the table"
                         arls[SUIT_INDEX[c]] = s
                     if r == ARLAS:
                         assert self.afo or self.to_pile, "an arlas on the table without AFO"
                 else:
+                    assert self.pile_of, f"{D[c]} lies on a pile, but there is no pile table"
                     f = self.pile_of[c]
                     assert f >= 0 and SUIT_INDEX[f] == SUIT_INDEX[c] and self.loc[f] == s, (
                         f"{D[c]} off its pile"
@@ -1126,3 +1154,5 @@ class SomachiState(State):
         # a hand's end clears loc card by card from the tableaus)
         on_table = sum(len(t) for t in self.tab)
         assert sum(1 for o in self.loc if o >= 0) == on_table, "loc names a card off the table"
+        # 11. the shared empty list of cards stays empty (NO_CARDS)
+        assert not NO_CARDS, "a card went into the shared empty list"

@@ -34,6 +34,7 @@ from cardhall.games.somachi.actions import (
     T_HAND,
     T_TAKE,
     T_TURN_LIMIT,
+    D,
 )
 from cardhall.games.somachi.tasks import (
     AFTER_OPENING,
@@ -141,6 +142,38 @@ def deal(st: SomachiState, k: int) -> None:
         # (what _draw_card finds card by card); each card goes into its hand as
         # _to_hand puts it (into_hand), without the method's look-up of the hand
         hands = st.hands
+        if k == 0 and HAND_SIZE == 4:
+            # each seat's four cards at once (the i-th seat's are the deck's i-th, (i+m)-th
+            # ... from the top, as the pops would give them), in card order by five
+            # comparisons, then taken off the deck in one cut
+            top = len(deck) - 1
+            for i in range(m):
+                j = top - i
+                c0: int = deck[j]  # the cards' indexes, compared natively
+                c1: int = deck[j - m]
+                c2: int = deck[j - 2 * m]
+                c3: int = deck[j - 3 * m]
+                if c0 > c1:
+                    c0, c1 = c1, c0
+                if c2 > c3:
+                    c2, c3 = c3, c2
+                if c0 > c2:
+                    c0, c2 = c2, c0
+                if c1 > c3:
+                    c1, c3 = c3, c1
+                if c1 > c2:
+                    c1, c2 = c2, c1
+                hand = hands[order[i]]
+                if hand:  # pragma: no cover - a hand starts empty
+                    for x in (c0, c1, c2, c3):
+                        into_hand(hand, D[x])
+                else:
+                    hand.append(D[c0])
+                    hand.append(D[c1])
+                    hand.append(D[c2])
+                    hand.append(D[c3])
+            del deck[top + 1 - end :]
+            k = end
         while k < end:
             into_hand(hands[order[k % m]], deck.pop())
             k += 1
@@ -352,9 +385,9 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         fi: int = f
         st._from_hand(seat, ci)
         owner = st.loc[fi]
-        st.tab[owner].append(c)
+        st._own_tab(owner).append(c)
         st.loc[ci] = owner
-        st.pile_of[ci] = fi
+        st.pile_table()[ci] = fi
         st._emit("add", seat, card=c, pile=f, owner=owner)
         trig_w2(st, SUIT_INDEX[ci], owner)
         tasks.append(ASK_TURN[seat])

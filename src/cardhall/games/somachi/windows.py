@@ -190,7 +190,6 @@ def resolve_attack(st: SomachiState, seat: int, target: int, c: int) -> None:
     st.tab[target] = [d for d in st.tab[target] if SUIT_INDEX[d] != x]
     for d in lost:
         st.loc[d] = -1
-        st.pile_of[d] = -1
     if st.arl_owner[x] == target:
         st.arl_owner[x] = -1
     st._to_bottom([*lost, arlas])
@@ -207,9 +206,10 @@ def take_cards(st: SomachiState, seat: int, x: int, cards: list[RailogCard], wha
     if st.to_pile:
         arl = CARD_OF[x][ARL]
         for c in cards:
-            st.tab[seat].append(c)
+            st._own_tab(seat).append(c)
             st.loc[c] = seat
-            st.pile_of[c] = arl if RANK[c] <= 8 else c
+            if RANK[c] <= 8:
+                st.pile_table()[c] = arl
     else:
         for c in cards:
             st._to_hand(seat, c)
@@ -229,7 +229,6 @@ def from_tables(st: SomachiState, seat: int, x: int) -> list[RailogCard]:
             st.tab[t] = [c for c in tab if SUIT_INDEX[c] != x]
             for c in mine:
                 st.loc[c] = -1
-                st.pile_of[c] = -1
             out.extend(mine)
     return out
 
