@@ -28,6 +28,7 @@ from cardhall.engine import (
     OptionSpec,
     Outcome,
     State,
+    amount_range,
     arg_card,
     arg_cards,
     arg_int,
@@ -468,6 +469,37 @@ def test_amount_range_is_a_small_value_with_membership_and_notation() -> None:
         with pytest.raises(ValueError):
             AmountRange("bet", *bad)
     assert hash(r) == hash(AmountRange("bet", 2, 1_000_000)) and r != Action("bet", 2)
+
+
+def test_amount_range_is_one_shared_value_equal_to_a_new_range_in_and_out_of_its_tables() -> None:
+    """``amount_range`` gives ``AmountRange(kind, low, high)``, the same object each time:
+    read from its kind's table for ends below 128 (every low and high at the edges),
+    from the dictionary past them; a bad range raises ``AmountRange``'s error and is kept
+    nowhere; more kinds than the tables hold still give the right values, and the
+    tables' values stay the shared ones."""
+    from cardhall import engine
+
+    ends = [(0, 0), (0, 127), (1, 1), (1, 30), (5, 40), (126, 127), (127, 127), (1, 128)]
+    ends += [(0, 10**9), (127, 128), (128, 128), (200, 300), (-3, 5), (-3, -1)]
+    for kind in ("bet", "raise", "challenge", "bringin"):
+        for low, high in ends:
+            got = amount_range(kind, low, high)
+            assert got == AmountRange(kind, low, high) and type(got) is AmountRange
+            assert amount_range(kind, low, high) is got
+            if 0 <= low <= high < 128:  # in the kind's table
+                assert engine._TABLES[kind][low][high] is got
+            else:
+                assert engine._RANGES[kind, low, high] is got
+        for low, high in ((5, 4), (127, 0), (128, 127), (0, -1), (3, -125)):
+            with pytest.raises(ValueError, match="not an amount range"):
+                amount_range(kind, low, high)
+            assert (kind, low, high) not in engine._RANGES
+    kept = amount_range("bet", 1, 30)
+    for k in range(40):  # more kinds than tables: the later kinds' go to the dictionary
+        assert amount_range(f"kind{k}", 2, 9) == AmountRange(f"kind{k}", 2, 9)
+        assert amount_range(f"kind{k}", 2, 9) is amount_range(f"kind{k}", 2, 9)
+    assert len(engine._TABLES) == 16 and ("kind39", 2, 9) in engine._RANGES
+    assert amount_range("bet", 1, 30) is kept  # a table is never dropped
 
 
 def test_legal_helpers_treat_a_range_as_its_amounts_without_spelling_them_out() -> None:

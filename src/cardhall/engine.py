@@ -221,26 +221,60 @@ class AmountRange:
 #: One entry of a legal-action list: a plain action, or a range of amounts.
 Legal = Action | AmountRange
 
-#: The ranges :func:`amount_range` made so far (at most :data:`_MOST_RANGES`).
-_RANGES: dict[tuple[str, int, int], AmountRange] = {}
+#: The ranges :func:`amount_range` keeps in tables: both ends in ``0.._SMALL - 1``.
+_SMALL: Final = 128
+#: Each kind's small ranges (the first :data:`_MOST_TABLES` kinds; a table is never
+#: dropped, so each of its values stays the one shared value): ``rows[low][high]``,
+#: ``None`` until made; a row is :data:`_NO_ROW` until its first range.
+_TABLES: Final[dict[str, list[list[AmountRange | None]]]] = {}
+_MOST_TABLES: Final = 16
+#: The row of a ``low`` with no range yet, shared and never written.
+_NO_ROW: Final[list[AmountRange | None]] = [None] * _SMALL
+#: The other ranges :func:`amount_range` made so far (at most :data:`_MOST_RANGES`).
+_RANGES: Final[dict[tuple[str, int, int], AmountRange]] = {}
 _MOST_RANGES: Final = 4096
 
 
 def amount_range(kind: str, low: int, high: int) -> AmountRange:
     """``AmountRange(kind, low, high)``, one shared value per range: a frozen dataclass is
     made by Python code even compiled (about 0.9 µs), and a game's legal list at every bet
-    holds one. The values are immutable (sharing one is building it again); up to 4,096
-    are kept.
+    holds one. The values are immutable (sharing one is building it again). A range with
+    both ends below 128 (the usual bet) is read from its kind's table by index, with no
+    key to build and hash; up to 4,096 others are kept in a dictionary.
 
     >>> amount_range("bet", 2, 11) is amount_range("bet", 2, 11), str(amount_range("raise", 4, 9))
     (True, 'raise 4..9')
+    >>> amount_range("bet", 1, 500) is amount_range("bet", 1, 500)
+    True
     """
+    if high < _SMALL and 0 <= low <= high:  # (a large range: one comparison)
+        try:
+            got = _TABLES[kind][low][high]
+        except KeyError:  # the kind's first range, or a kind past the tables
+            got = None
+        if got is not None:
+            return got
+        if kind in _TABLES or len(_TABLES) < _MOST_TABLES:
+            return _new_small(kind, low, high)
     key = (kind, low, high)
-    got = _RANGES.get(key)
-    if got is None:
+    kept = _RANGES.get(key)
+    if kept is None:
         if len(_RANGES) >= _MOST_RANGES:
             _RANGES.clear()
-        got = _RANGES[key] = AmountRange(kind, low, high)
+        kept = _RANGES[key] = AmountRange(kind, low, high)  # (or its ValueError)
+    return kept
+
+
+def _new_small(kind: str, low: int, high: int) -> AmountRange:
+    """A range of :func:`amount_range`'s tables not made yet, made into its place (its
+    kind's table, if there is room for one, and its row made first if need be)."""
+    rows = _TABLES.get(kind)
+    if rows is None:
+        rows = _TABLES[kind] = [_NO_ROW] * _SMALL
+    row = rows[low]
+    if row is _NO_ROW:
+        row = rows[low] = [None] * _SMALL
+    got = row[high] = AmountRange(kind, low, high)
     return got
 
 
