@@ -1093,6 +1093,23 @@ def test_events_told_in_short_form_read_the_same_whenever_they_are_read(
     assert first.data["cards"] == sorted(first.data["cards"])
 
 
+def test_a_new_state_starts_with_a_uniform_table_of_its_own() -> None:
+    """A new state's chips are ``Money([chips] * players, mode=...)`` (made by
+    ``Money.uniform``), and each state's are its own."""
+    from cardhall.money import Money
+
+    game = make_game("getha", 4, chips=9, allin_mode="whole_pot", ante=0)  # no chip moved
+    one, two = game.new_state(seed=1), game.new_state(seed=1)
+    fresh = Money([9] * 4, mode="whole_pot")
+    for state in (one, two):
+        money = state.money
+        assert (money.stacks, money.totals, money.carry) == ([9] * 4, [0] * 4, 0)
+        assert (money.mode, money.chips, money.seats) == (fresh.mode, fresh.chips, 4)
+    assert one.money is not two.money and one.money.stacks is not two.money.stacks
+    random_playout(one, random.Random(3))
+    assert two.money.stacks == [9] * 4 and one.money.chips == 36
+
+
 def test_amount_ranges_are_shared_values_equal_to_new_ones() -> None:
     """Legal ranges come from a small cache (a frozen dataclass is costly to make): the
     same bring-in range twice is one value, equal to a range made afresh."""

@@ -531,6 +531,64 @@ def test_a_table_refuses_bad_stacks_and_modes() -> None:
     assert (m.chips, m.stacks, m.dealt) == (5, [3, 0], [False, False])
 
 
+def fields(m: Money) -> tuple[Any, ...]:
+    return (*snapshot(m), m.mode, m.chips)
+
+
+def test_a_uniform_table_is_the_general_one_and_refuses_what_it_refuses() -> None:
+    """``Money.uniform(seats, stack, carry, mode)`` is ``Money([stack] * seats, carry,
+    mode)`` field for field, with lists of its own; bad input raises the general
+    constructor's error, message and all."""
+    for seats, stack, carry, mode in itertools.product(
+        (1, 2, 8), (0, 1, 12, 10**12), (0, 5), MODES
+    ):
+        m = Money.uniform(seats, stack, carry, mode)
+        assert fields(m) == fields(Money([stack] * seats, carry, mode))
+        assert repr(m) == repr(Money([stack] * seats, carry, mode))
+        lists = (m.stacks, m.totals, m.put, m.dealt, m.folded)
+        assert len({id(x) for x in lists}) == 5
+        assert Money.uniform(seats, stack, carry, mode).stacks is not m.stacks
+        m.start_deal()
+        if stack:
+            m.pay_up_to(0, 3)
+        m.check()
+    assert fields(Money.uniform(3, 7)) == fields(Money([7, 7, 7]))
+    for seats, stack, carry, mode in (
+        (0, 5, 0, "side_pots"),
+        (-2, 5, 0, "side_pots"),
+        (3, -1, 0, "side_pots"),
+        (3, 5, -1, "side_pots"),
+        (3, 5, 0, "split"),
+        (0, -1, -1, "split"),  # several faults: the general constructor's first
+        (2, -1, 0, "split"),
+    ):
+        with pytest.raises(ChipError) as general:
+            Money([stack] * seats, carry, mode)
+        with pytest.raises(ChipError) as fast:
+            Money.uniform(seats, stack, carry, mode)
+        assert str(fast.value) == str(general.value)
+
+
+@given(
+    st.integers(-2, 9),
+    st.integers(-3, 10**6),
+    st.integers(-2, 50),
+    st.sampled_from([*MODES, "split"]),
+)
+@settings(max_examples=200, deadline=None)
+def test_a_uniform_table_equals_the_general_one_property(
+    seats: int, stack: int, carry: int, mode: str
+) -> None:
+    try:
+        general = fields(Money([stack] * seats, carry, mode))
+    except ChipError as error:
+        with pytest.raises(ChipError) as fast:
+            Money.uniform(seats, stack, carry, mode)
+        assert str(fast.value) == str(error)
+    else:
+        assert fields(Money.uniform(seats, stack, carry, mode)) == general
+
+
 def test_rounds_and_owe() -> None:
     m = Money([10, 10])
     m.start_deal()

@@ -13,7 +13,8 @@ exactly as it was. Chips are integers and are never created or destroyed:
 
 API at a glance:
 
-* ``Money(stacks, carry=0)`` — a table; ``start_deal(seats)`` deals seats in (default:
+* ``Money(stacks, carry=0)`` — a table (``Money.uniform(seats, stack)``: every seat with
+  the same stack); ``start_deal(seats)`` deals seats in (default:
   every seat with chips). Seats not dealt in cannot pay and are never eligible.
 * ``pay(seat, n)`` — pay exactly ``n`` (must be covered); ``pay_up_to(seat, n)`` — pay
   ``n`` or the whole stack if short (all-in), returns what was paid; ``all_in(seat)``.
@@ -66,7 +67,7 @@ __all__ = [
 ]
 
 #: The all-in modes: standard side pots, or one pot everyone unfolded may win.
-MODES = ("side_pots", "whole_pot")
+MODES: Final = ("side_pots", "whole_pot")
 
 
 # Small immutable values as named tuples: built on every settlement (a search settles a
@@ -328,6 +329,40 @@ class Money:
         self.mode = mode
         #: Every chip at the table; constant for the life of the object.
         self.chips = sum(stacks) + carry
+
+    @staticmethod
+    def uniform(seats: int, stack: int, carry: int = 0, mode: str = "side_pots") -> Money:
+        """``Money([stack] * seats, carry, mode)``, the same table, made without checking
+        each stack (every seat's is ``stack``: checked once). Bad input raises the
+        general constructor's error (it is asked to build the table then).
+
+        >>> Money.uniform(3, 5, mode="whole_pot")
+        Money(stacks=[5, 5, 5], totals=[0, 0, 0], carry=0, mode='whole_pot')
+        """
+        stacks = [stack] * seats
+        if (
+            seats < 1
+            or isinstance(stack, bool)
+            or not isinstance(stack, int)
+            or stack < 0
+            or isinstance(carry, bool)
+            or not isinstance(carry, int)
+            or carry < 0
+            or mode not in MODES
+        ):
+            return Money(stacks, carry, mode)  # its error for the bad input
+        money = Money() if COMPILED else Money.__new__(Money)
+        zeros = [0] * seats
+        no = [False] * seats
+        money.stacks = stacks
+        money.totals = zeros
+        money.put = zeros.copy()  # (a copy: cheaper than a new list by repetition)
+        money.dealt = no
+        money.folded = no.copy()
+        money.carry = carry
+        money.mode = mode
+        money.chips = stack * seats + carry
+        return money
 
     # -- queries ---------------------------------------------------------------------
 

@@ -898,7 +898,7 @@ class GethaState(State):
         super().__init__(game, chance)
         n = game.players
         o = game.options
-        self.money = Money([int(o["chips"])] * n, mode=o["allin_mode"])
+        self.money = Money.uniform(n, int(o["chips"]), mode=o["allin_mode"])
         # the options every deal and bet reads, as typed attributes (each a dict look-up
         # otherwise); -1 stands for None
         self.ante = int(o["ante"])
