@@ -349,29 +349,6 @@ def piles_of(tab: list[RailogCard], pile_of: list[int]) -> tuple[tuple[RailogCar
     return tuple([tuple(p) for p in piles.values()])
 
 
-#: A gambling game's starting chips, by (seats, chips a seat, all-in mode), each made once
-#: (:func:`start_money`); never changed, only cloned.
-_START_MONEY: Final[dict[tuple[int, int, str], Money]] = {}
-
-
-def start_money(n: int, chips: int, mode: str) -> Money:
-    """``Money([chips] * n, mode=mode)``: a clone of the one kept for such a table (a
-    clone copies five lists; a new ``Money`` checks every stack, about four times the
-    cost, and a new state of a game with chips makes one).
-
-    >>> money = start_money(3, 5, "whole_pot")
-    >>> money.stacks, money.mode, money.chips, money is start_money(3, 5, "whole_pot")
-    ([5, 5, 5], 'whole_pot', 15, False)
-    """
-    key = (n, chips, mode)
-    money = _START_MONEY.get(key)
-    if money is None:
-        if len(_START_MONEY) >= 64:  # a bound: a server may see many kinds of tables
-            _START_MONEY.clear()
-        money = _START_MONEY[key] = Money([chips] * n, mode=mode)
-    return money.clone()
-
-
 class SomachiState(State):
     """A game of Somachi in progress (see the package docstring).
 
@@ -407,7 +384,7 @@ class SomachiState(State):
         self.hands_per_game = game.n_hands
         self.max_turns = game.max_turns
         self.money: Money | None = (
-            start_money(n, game.chips, game.allin_mode) if self.gambling else None
+            Money.uniform(n, game.chips, mode=game.allin_mode) if self.gambling else None
         )
         self.deck: list[RailogCard] = []
         self.pub_tail = 0
