@@ -1445,11 +1445,11 @@ def test_each_state_starts_with_its_own_chips() -> None:
     assert game.new_state(seed=2).money.stacks == [3] * 4  # type: ignore[union-attr]
 
 
-def test_empty_tableaus_and_removed_cards_share_one_list_that_stays_empty() -> None:
-    """A new state makes no list per seat for its tableaus and removed cards, nor a pile
-    table: each tableau and removed pile is the one shared empty list until its first card
-    (each seat then has its own), and the pile table is made when a number first goes
-    onto a pile. Clones and pickles keep sharing it (a pickle would otherwise make one new
+def test_empty_hands_tableaus_and_removed_cards_share_one_list_that_stays_empty() -> None:
+    """A new state makes no list per seat for its hands, tableaus and removed cards, nor a
+    pile table: each is the one shared empty list until its first card (each seat then has
+    its own: the deal makes the hands'), and the pile table is made when a number first
+    goes onto a pile. Clones and pickles keep sharing it (a pickle would otherwise make one new
     list of all the places that held it), and nothing ever goes into it."""
     import copy
     import pickle
@@ -1457,9 +1457,11 @@ def test_empty_tableaus_and_removed_cards_share_one_list_that_stays_empty() -> N
     from cardhall.games.somachi.actions import NO_CARDS
 
     game = make_game("somachi", 4, gambling=True, chips=6)
+    state = game.new_state(seed=5, explicit=True)  # waits for its first shuffle
+    assert all(h is NO_CARDS for h in state.hands)
     state = game.new_state(seed=5)
     assert all(t is NO_CARDS for t in state.tab) and all(r is NO_CARDS for r in state.removed_priv)
-    assert state.pile_of == []
+    assert state.pile_of == [] and all(len(h) == 4 for h in state.hands)
     rng = random.Random(2)
     added = opened = False
     for seed in range(8):
@@ -1468,6 +1470,7 @@ def test_empty_tableaus_and_removed_cards_share_one_list_that_stays_empty() -> N
             seat = min(state.actors())
             for twin in (pickle.loads(pickle.dumps(state)), state.clone(), copy.deepcopy(state)):
                 for mine, theirs in (
+                    (state.hands, twin.hands),
                     (state.tab, twin.tab),
                     (state.removed_priv, twin.removed_priv),
                 ):

@@ -27,10 +27,11 @@ RANK: Final[tuple[int, ...]] = cards.RANK
 SUIT_INDEX: Final[tuple[int, ...]] = cards.SUIT_INDEX
 CARD_OF: Final[tuple[tuple[int, ...], ...]] = cards.CARD_OF
 
-#: No cards: the list of every tableau and every seat's removed cards that has held no
-#: card yet (or was cleared), shared by every state and never changed: a state makes its
-#: own list at the first card (``SomachiState._own_tab``, ``_own_removed``), so
-#: a new state makes no list per seat for them. It pickles as itself (``empty.py``).
+#: No cards: the list of every hand, tableau and seat's removed cards that holds no card
+#: yet (or was emptied), shared by every state and never changed: a state makes its own
+#: list at the first card (the deal, ``SomachiState._own_hand``, ``_own_tab``; a hand
+#: folded or ended becomes the seat's removed cards when it has none), so a new state
+#: makes no list per seat. It pickles as itself (``empty.py``).
 NO_CARDS: Final[list[RailogCard]] = empty.NO_CARDS
 
 # ----------------------------------------------------------------------------- decisions

@@ -159,10 +159,7 @@ def fold(st: SomachiState, seat: int) -> None:
     assert st.money is not None
     st.money.fold(seat)
     st.active[seat] = False
-    hand = st.hands[seat]  # the state's own list (copies and views copy it): emptied in place
-    if hand:
-        st._own_removed(seat).extend(hand)
-        hand.clear()
+    st._hand_to_removed(seat)
     st.pub[seat] = 0
     st._clear_tableau(seat)
     st._tell("fold", seat)

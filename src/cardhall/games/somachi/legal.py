@@ -151,6 +151,7 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     loc = st.loc
     # the module-level tables as locals (the compiled build reads a global from a dict)
     openers = OPENERS
+    openers_afo = OPENERS_AFO
     one = ONE_FACE
     rank = RANK
     suit_of = SUIT_INDEX
@@ -171,13 +172,25 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
                 faces = one[b1]
             else:
                 faces = ()
-        else:  # the piles of suit x in seat then placement order: found once a suit
-            if faces_of is None:
-                faces_of = [None] * 8
-            found = faces_of[x]
-            if found is None:
-                found = faces_of[x] = pile_faces(st, x)
-            faces = found
+        else:
+            one_f = -1
+            several = not afo  # without any_face_opens: both piles of the suit are out
+            if afo:  # pile_faces' usual case, inline: no face out or one, without a call
+                for f0 in openers_afo[x]:
+                    if loc[f0] >= 0:
+                        if one_f >= 0:
+                            several = True
+                            break
+                        one_f = f0
+            if several:  # the piles in seat then placement order: found once a suit
+                if faces_of is None:
+                    faces_of = [None] * 8
+                found = faces_of[x]
+                if found is None:
+                    found = faces_of[x] = pile_faces(st, x)
+                faces = found
+            else:
+                faces = one[one_f] if one_f >= 0 else ()
         if not faces:
             continue
         if two and c != taken:

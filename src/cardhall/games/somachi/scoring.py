@@ -116,15 +116,11 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     # cleanup: every hand and tableau leaves the table (each tableau's list, which the
     # event keeps, gives way to the shared empty one; the pile table gives way to none when
     # another hand follows, and nothing reads it again when none does)
-    hands = st.hands
     removed_pub = st.removed_pub
     pub = st.pub
     loc = st.loc  # set only for the cards of the tableaus: cleared in place
     for s in range(n):
-        hand = hands[s]  # the state's own list (copies and views copy it): emptied in place
-        if hand:
-            st._own_removed(s).extend(hand)
-            hand.clear()
+        st._hand_to_removed(s)
         pub[s] = 0
         cards = tab[s]
         if cards:

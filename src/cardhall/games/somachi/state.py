@@ -392,7 +392,7 @@ class SomachiState(State):
         self.disc_by: list[int] = []
         self.removed_pub: list[RailogCard] = []
         self.removed_priv: list[list[RailogCard]] = [NO_CARDS] * n  # see NO_CARDS
-        self.hands: list[list[RailogCard]] = [[] for _ in range(n)]
+        self.hands: list[list[RailogCard]] = [NO_CARDS] * n  # the deal makes their lists
         self.tab: list[list[RailogCard]] = [NO_CARDS] * n
         self.pile_of: list[int] = []  # made when a number first lies on a pile (pile_table)
         self.loc: list[int] = [-1] * 96
@@ -639,9 +639,16 @@ class SomachiState(State):
         if seen and seen >> c & 1:  # most hands hold no card seen taken: no big-int work
             self.pub[seat] = seen ^ (1 << c)
 
+    def _own_hand(self, seat: int) -> list[RailogCard]:
+        """``seat``'s hand, to put a card into: its own list (see :data:`NO_CARDS`)."""
+        hand = self.hands[seat]
+        if hand is NO_CARDS:
+            hand = self.hands[seat] = []
+        return hand
+
     def _to_hand(self, seat: int, card: RailogCard) -> None:
         """Put ``card`` in ``seat``'s hand, kept in card order (:func:`into_hand`)."""
-        into_hand(self.hands[seat], card)
+        into_hand(self._own_hand(seat), card)
 
     def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
         self._to_hand(seat, c)
@@ -736,12 +743,17 @@ class SomachiState(State):
             tab = self.tab[seat] = []
         return tab
 
-    def _own_removed(self, seat: int) -> list[RailogCard]:
-        """The removed cards only ``seat`` saw, to add cards to: its own list."""
-        removed = self.removed_priv[seat]
-        if removed is NO_CARDS:
-            removed = self.removed_priv[seat] = []
-        return removed
+    def _hand_to_removed(self, seat: int) -> None:
+        """``seat``'s hand goes to the removed cards only it saw (a fold, a hand's end):
+        the hand's list itself when that seat has removed no card yet."""
+        hand = self.hands[seat]
+        if hand:
+            removed = self.removed_priv[seat]
+            if removed is NO_CARDS:
+                self.removed_priv[seat] = hand
+            else:
+                removed.extend(hand)
+            self.hands[seat] = NO_CARDS
 
     def _place_pile(self, seat: int, card: RailogCard) -> None:
         self._own_tab(seat).append(card)
@@ -980,7 +992,7 @@ class SomachiState(State):
         other.bi_paid = self.bi_paid.copy()
         other.bi_exempt = self.bi_exempt.copy()
         other.removed_priv = [x if x is NO_CARDS else x.copy() for x in self.removed_priv]
-        other.hands = [x.copy() for x in self.hands]
+        other.hands = [x if x is NO_CARDS else x.copy() for x in self.hands]
         other.tab = [x if x is NO_CARDS else x.copy() for x in self.tab]
         return other
 
@@ -1003,7 +1015,7 @@ class SomachiState(State):
         d["disc_by"] = self.disc_by.copy()
         d["removed_pub"] = self.removed_pub.copy()
         d["removed_priv"] = [r if r is NO_CARDS else r.copy() for r in self.removed_priv]
-        d["hands"] = [h.copy() for h in self.hands]
+        d["hands"] = [h if h is NO_CARDS else h.copy() for h in self.hands]
         d["tab"] = [t if t is NO_CARDS else t.copy() for t in self.tab]
         d["pile_of"] = self.pile_of.copy()
         d["loc"] = self.loc.copy()

@@ -163,19 +163,17 @@ def deal(st: SomachiState, k: int) -> None:
                     c1, c3 = c3, c1
                 if c1 > c2:
                     c1, c2 = c2, c1
-                hand = hands[order[i]]
+                s = order[i]
+                hand = hands[s]
                 if hand:  # pragma: no cover - a hand starts empty
                     for x in (c0, c1, c2, c3):
                         into_hand(hand, D[x])
-                else:
-                    hand.append(D[c0])
-                    hand.append(D[c1])
-                    hand.append(D[c2])
-                    hand.append(D[c3])
+                else:  # the hand's own list (it was the shared empty one)
+                    hands[s] = [D[c0], D[c1], D[c2], D[c3]]
             del deck[top + 1 - end :]
             k = end
         while k < end:
-            into_hand(hands[order[k % m]], deck.pop())
+            into_hand(st._own_hand(order[k % m]), deck.pop())
             k += 1
         st.deck_known_flag = False
     while k < end:
