@@ -1492,3 +1492,30 @@ def test_empty_hands_tableaus_and_removed_cards_share_one_list_that_stays_empty(
         assert pickle.loads(pickle.dumps(state)).digest() == state.digest()
         assert not NO_CARDS
     assert added and opened
+
+
+def test_the_shared_empty_list_refuses_every_change_and_stays_empty() -> None:
+    """NO_CARDS is every new state's tableaus, removed cards and hands: each way to change
+    a list raises (naming it) in the Python rules, so a rule that forgot to give a seat
+    its own list fails where it writes, not as a card appearing in every state."""
+    from cardhall.games.somachi.actions import NO_CARDS
+
+    shared: Any = NO_CARDS
+    changes = [
+        lambda: shared.append(RAILOG_DECK[3]),
+        lambda: shared.extend([RAILOG_DECK[3]]),
+        lambda: shared.insert(0, RAILOG_DECK[3]),
+        lambda: shared.remove(RAILOG_DECK[3]),
+        lambda: shared.pop(),
+        lambda: shared.clear(),
+        lambda: shared.sort(),
+        lambda: shared.reverse(),
+        lambda: shared.__setitem__(slice(0, 0), [RAILOG_DECK[3]]),
+        lambda: shared.__delitem__(slice(0, 1)),
+        lambda: shared.__iadd__([RAILOG_DECK[3]]),
+        lambda: shared.__imul__(2),
+    ]
+    for change in changes:
+        with pytest.raises(TypeError, match="NO_CARDS is shared by every state"):
+            change()
+    assert NO_CARDS == [] and len(NO_CARDS) == 0

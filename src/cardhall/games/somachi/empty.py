@@ -23,5 +23,21 @@ class NoCards(list[Any]):
     def __reduce__(self) -> str | tuple[Any, ...]:
         return "NO_CARDS"
 
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        """Every way to change a list raises here: a card put into the shared list would
+        appear in every state. The Python rules (and the tests, which run them) call these
+        methods; compiled code changes a list natively, and ``check_invariants`` catches
+        that.
+
+        >>> NO_CARDS.append(1)
+        Traceback (most recent call last):
+        ...
+        TypeError: NO_CARDS is shared by every state: give the seat its own list first
+        """
+        raise TypeError("NO_CARDS is shared by every state: give the seat its own list first")
+
+    append = extend = insert = remove = pop = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+
 
 NO_CARDS = NoCards()
