@@ -29,10 +29,36 @@ CARD_OF: Final[tuple[tuple[int, ...], ...]] = cards.CARD_OF
 
 #: No cards: the list of every hand, tableau and seat's removed cards that holds no card
 #: yet (or was emptied), shared by every state and never changed: a state makes its own
-#: list at the first card (the deal, ``SomachiState._own_hand``, ``_own_tab``; a hand
+#: list at the first card (the deal, :func:`own_cards`; a hand
 #: folded or ended becomes the seat's removed cards when it has none), so a new state
 #: makes no list per seat. It pickles as itself (``empty.py``).
 NO_CARDS: Final[list[RailogCard]] = empty.NO_CARDS
+
+
+def own_cards(rows: list[list[RailogCard]], seat: int) -> list[RailogCard]:
+    """``rows[seat]`` (a hand or a tableau), to put a card into: the seat's own list, made
+    in place of :data:`NO_CARDS` at its first card.
+
+    >>> rows = [NO_CARDS, NO_CARDS]
+    >>> own_cards(rows, 1).append(RAILOG_DECK[7]); rows[0] is NO_CARDS, rows[1] == [7], NO_CARDS
+    (True, True, [])
+    """
+    row = rows[seat]
+    if row is NO_CARDS:
+        row = rows[seat] = []
+    return row
+
+
+def copy_cards(rows: list[list[RailogCard]]) -> list[list[RailogCard]]:
+    """Each seat's list of cards copied for a clone, :data:`NO_CARDS` kept shared.
+
+    >>> rows = [NO_CARDS, [RAILOG_DECK[3]]]
+    >>> copied = copy_cards(rows)
+    >>> copied[0] is NO_CARDS, copied[1] == rows[1], copied[1] is rows[1]
+    (True, True, False)
+    """
+    return [row if row is NO_CARDS else row.copy() for row in rows]
+
 
 # ----------------------------------------------------------------------------- decisions
 

@@ -68,6 +68,8 @@ from cardhall.games.somachi.actions import (
     T_TAKE,
     T_TURN_LIMIT,
     D,
+    copy_cards,
+    own_cards,
 )
 from cardhall.games.somachi.gambling import apply_money, catch_up, challenge_step, match_stay_bets
 from cardhall.games.somachi.legal import NOTHING, legal, legal_main
@@ -639,16 +641,9 @@ class SomachiState(State):
         if seen and seen >> c & 1:  # most hands hold no card seen taken: no big-int work
             self.pub[seat] = seen ^ (1 << c)
 
-    def _own_hand(self, seat: int) -> list[RailogCard]:
-        """``seat``'s hand, to put a card into: its own list (see :data:`NO_CARDS`)."""
-        hand = self.hands[seat]
-        if hand is NO_CARDS:
-            hand = self.hands[seat] = []
-        return hand
-
     def _to_hand(self, seat: int, card: RailogCard) -> None:
         """Put ``card`` in ``seat``'s hand, kept in card order (:func:`into_hand`)."""
-        into_hand(self._own_hand(seat), card)
+        into_hand(own_cards(self.hands, seat), card)
 
     def _to_hand_private(self, seat: int, c: RailogCard, kind: str) -> None:
         self._to_hand(seat, c)
@@ -736,13 +731,6 @@ class SomachiState(State):
             table = self.pile_of = [-1] * 96
         return table
 
-    def _own_tab(self, seat: int) -> list[RailogCard]:
-        """``seat``'s tableau, to add a card to: its own list (see :data:`NO_CARDS`)."""
-        tab = self.tab[seat]
-        if tab is NO_CARDS:
-            tab = self.tab[seat] = []
-        return tab
-
     def _hand_to_removed(self, seat: int) -> None:
         """``seat``'s hand goes to the removed cards only it saw (a fold, a hand's end):
         the hand's list itself when that seat has removed no card yet."""
@@ -756,7 +744,7 @@ class SomachiState(State):
             self.hands[seat] = NO_CARDS
 
     def _place_pile(self, seat: int, card: RailogCard) -> None:
-        self._own_tab(seat).append(card)
+        own_cards(self.tab, seat).append(card)
         c: int = card  # its index, for the tables
         self.loc[c] = seat
         if RANK[c] == ARL:
@@ -991,9 +979,9 @@ class SomachiState(State):
         other.stay_bets = self.stay_bets.copy()
         other.bi_paid = self.bi_paid.copy()
         other.bi_exempt = self.bi_exempt.copy()
-        other.removed_priv = [x if x is NO_CARDS else x.copy() for x in self.removed_priv]
-        other.hands = [x if x is NO_CARDS else x.copy() for x in self.hands]
-        other.tab = [x if x is NO_CARDS else x.copy() for x in self.tab]
+        other.removed_priv = copy_cards(self.removed_priv)
+        other.hands = copy_cards(self.hands)
+        other.tab = copy_cards(self.tab)
         return other
 
     def _clone_dict(self) -> SomachiState:
@@ -1014,9 +1002,9 @@ class SomachiState(State):
         d["discard"] = self.discard.copy()
         d["disc_by"] = self.disc_by.copy()
         d["removed_pub"] = self.removed_pub.copy()
-        d["removed_priv"] = [r if r is NO_CARDS else r.copy() for r in self.removed_priv]
-        d["hands"] = [h if h is NO_CARDS else h.copy() for h in self.hands]
-        d["tab"] = [t if t is NO_CARDS else t.copy() for t in self.tab]
+        d["removed_priv"] = copy_cards(self.removed_priv)
+        d["hands"] = copy_cards(self.hands)
+        d["tab"] = copy_cards(self.tab)
         d["pile_of"] = self.pile_of.copy()
         d["loc"] = self.loc.copy()
         d["pub"] = self.pub.copy()

@@ -35,6 +35,7 @@ from cardhall.games.somachi.actions import (
     T_TAKE,
     T_TURN_LIMIT,
     D,
+    own_cards,
 )
 from cardhall.games.somachi.tasks import (
     AFTER_OPENING,
@@ -173,7 +174,7 @@ def deal(st: SomachiState, k: int) -> None:
             del deck[top + 1 - end :]
             k = end
         while k < end:
-            into_hand(st._own_hand(order[k % m]), deck.pop())
+            into_hand(own_cards(hands, order[k % m]), deck.pop())
             k += 1
         st.deck_known_flag = False
     while k < end:
@@ -383,7 +384,7 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         fi: int = f
         st._from_hand(seat, ci)
         owner = st.loc[fi]
-        st._own_tab(owner).append(c)
+        own_cards(st.tab, owner).append(c)
         st.loc[ci] = owner
         st.pile_table()[ci] = fi
         st._emit("add", seat, card=c, pile=f, owner=owner)

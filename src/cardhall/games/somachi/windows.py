@@ -28,7 +28,17 @@ from typing import TYPE_CHECKING
 
 from cardhall.cards import ARL, DEISKATUN, RailogCard
 from cardhall.engine import Action
-from cardhall.games.somachi.actions import CARD_OF, K_STAY, K_W1, K_W2, K_W3, RANK, SUIT_INDEX, D
+from cardhall.games.somachi.actions import (
+    CARD_OF,
+    K_STAY,
+    K_W1,
+    K_W2,
+    K_W3,
+    RANK,
+    SUIT_INDEX,
+    D,
+    own_cards,
+)
 from cardhall.games.somachi.tasks import (
     CLAIM_WINDOW,
     COLLECT_WINDOW,
@@ -206,7 +216,7 @@ def take_cards(st: SomachiState, seat: int, x: int, cards: list[RailogCard], wha
     if st.to_pile:
         arl = CARD_OF[x][ARL]
         for c in cards:
-            st._own_tab(seat).append(c)
+            own_cards(st.tab, seat).append(c)
             st.loc[c] = seat
             if RANK[c] <= 8:
                 st.pile_table()[c] = arl
