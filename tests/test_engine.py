@@ -371,6 +371,27 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged() -> None:
         state.apply(0, "show")
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_a_seat_that_is_not_an_int_is_no_seat_on_every_build(name: str) -> None:
+    # The compiled build (cardhall.build) once turned True into seat 1 and False into 0 on
+    # the way into apply, and refused 0.0 with a TypeError: now every build answers alike.
+    state = make_game(name, 2).new_state(seed=3)
+    seat = min(state.actors())
+    action = choose_uniform(random.Random(0), state.legal_actions(seat))
+    assert state.is_legal(seat, action)
+    before = state.digest()
+    for wrong in (bool(seat), float(seat), str(seat), None, [seat]):
+        assert state.is_legal(wrong, action) is False
+        with pytest.raises(IllegalActionError, match="no such seat") as caught:
+            state.apply(wrong, action)
+        assert caught.value.seat is wrong
+        if wrong is not None:  # shown as written: "seat '0'", never "seat 0"
+            assert f"for seat {wrong!r}:" in str(caught.value)
+        assert state.digest() == before and not state.history
+    state.apply(seat, action)
+    assert state.history == [(seat, action)]
+
+
 def test_apply_records_history_and_outcome() -> None:
     state = HighCard(mode="low").new_state(deck=[str(c) for c in RAILOG_DECK])
     assert state.outcome() is None

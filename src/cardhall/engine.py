@@ -1415,21 +1415,25 @@ class State(ABC):
     def players(self) -> int:
         return self.game.players
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: object, action: Any) -> None:
         """Validate, then apply ``action`` (an :class:`Action` or its notation) for ``seat``.
 
         Raises :class:`IllegalActionError` (or :class:`NotationError` for malformed text);
-        the state is then unchanged.
+        the state is then unchanged. A seat is an ``int``: anything else (``True``, ``0.0``,
+        ``"0"``) is no seat, on every build (``seat`` is typed ``object`` so that the
+        compiled build does not turn ``True`` into 1 on the way in).
         """
         if isinstance(action, str):
             action = self.game.parse_action(action)
         # Fast path: legal_actions() is empty for a seat that may not act or after the end,
-        # so membership alone decides; the slow path names the reason.
+        # so membership alone decides (is_legal is False for a seat that is not an int);
+        # the slow path names the reason.
         if not self.is_legal(seat, action):
             self.check_legal(seat, action)
             raise IllegalActionError(seat, action, "not legal now")  # pragma: no cover
-        self._apply(seat, action)
-        self.history.append((seat, action))
+        played = cast(int, seat)  # an int: is_legal said so
+        self._apply(played, action)
+        self.history.append((played, action))
 
     def apply_unchecked(self, seat: int, action: Action) -> None:
         """Apply an action already known to be legal, without checking it (python-chess's
@@ -1507,10 +1511,10 @@ class State(ABC):
         self._unread = False
         self._shuffle(pending[0], pending[1], *pending[2])
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def is_legal(self, seat: object, action: Any) -> bool:
         """Whether ``seat`` may play ``action`` now: whether it is one of
-        :meth:`legal_actions` (an amount inside a legal range counts). Never raises;
-        :meth:`check_legal` names the reason.
+        :meth:`legal_actions` (an amount inside a legal range counts). Never raises (a
+        ``seat`` that is not an ``int`` is no seat); :meth:`check_legal` names the reason.
 
         A game may override this with a faster test that gives the same answer (never a
         different rule): the conformance suite checks the two agree on every legal action
@@ -1520,7 +1524,7 @@ class State(ABC):
         legal = self.legal_actions(seat)
         return action in legal or legal_contains(legal, action)
 
-    def check_legal(self, seat: int, action: Any) -> None:
+    def check_legal(self, seat: object, action: Any) -> None:
         """Raise :class:`IllegalActionError` naming why ``action`` is not legal for ``seat``."""
         if not isinstance(action, Action):
             raise IllegalActionError(seat, action, "not an action")

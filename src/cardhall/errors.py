@@ -42,11 +42,12 @@ class IllegalActionError(CardhallError, ValueError):
     ``seat`` and ``action`` name what was tried; ``reason`` says why not.
     """
 
-    def __init__(self, seat: int | None, action: object, reason: str) -> None:
+    def __init__(self, seat: object, action: object, reason: str) -> None:
         self.seat = seat
         self.action = action
         self.reason = reason
-        who = "spectator" if seat is None else f"seat {seat}"
+        # a seat that is not an int is shown as written (``'0'``, not ``0``)
+        who = "spectator" if seat is None else f"seat {seat if type(seat) is int else repr(seat)}"
         super().__init__(f"illegal action {str(action)!r} for {who}: {reason}")
 
 

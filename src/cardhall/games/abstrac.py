@@ -269,7 +269,7 @@ class AbstracState(State):
             return []
         return _TAKE_LISTS[min(3, 24 - self.pos) - 1].copy()
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def is_legal(self, seat: object, action: Any) -> bool:
         """As the base class's, without copying the legal list (the same membership test:
         the conformance suite checks the two agree)."""
         if type(seat) is not int or type(action) is not Action or self.over:

@@ -1541,7 +1541,7 @@ class GethaState(State):
         money = self.money
         return mb < 0 or money.put[seat] + money.stacks[seat] <= money.cur + mb
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def is_legal(self, seat: object, action: Any) -> bool:
         """As the base class's, without building the legal list (the same answer: the
         conformance suite checks it on every legal action and every illegal probe)."""
         if self._unread:

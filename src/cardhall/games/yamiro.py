@@ -772,7 +772,7 @@ class YamiroState(State):
             return []
         return [PLAYS[c] for c in self.hands[seat]]
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def is_legal(self, seat: object, action: Any) -> bool:
         """As the base class's, without building the list: a card of the seat's hand
         (the same answer: the conformance suite checks it)."""
         return (

@@ -475,7 +475,7 @@ class SomachiState(State):
             self._cache_seat = seat
         return self._cache
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def is_legal(self, seat: object, action: Any) -> bool:
         """As the base class's (membership in :meth:`legal_actions`, an amount inside a
         legal range counting), without copying the kept list (the conformance suite
         checks the two agree)."""
