@@ -1519,3 +1519,69 @@ def test_the_shared_empty_list_refuses_every_change_and_stays_empty() -> None:
         with pytest.raises(TypeError, match="NO_CARDS is shared by every state"):
             change()
     assert NO_CARDS == [] and len(NO_CARDS) == 0
+
+
+def test_the_task_stack_keeps_its_bottom_and_a_state_pickled_without_it_plays_on() -> None:
+    """Every state's task list starts with BOTTOM_DEPTH BOTTOM tasks that never run (the
+    tasks above them never empty the list, so a pop or a push moves no memory): they stay
+    under every action's tasks, a hand's end empties the list down to them, clones and
+    pickles keep them. A state whose list lacks them (pickled before they were kept) plays
+    on exactly like one with them, and its first hand's end gives its list the bottom.
+    The per-seat lists of a new state are its own (copied from tables nothing changes);
+    its pile table, stay-in bets and finished hands are shared empty lists until their
+    first entry, and nothing goes into those."""
+    import pickle
+
+    from cardhall.games.somachi import state as state_module
+    from cardhall.games.somachi.tasks import BOTTOM, BOTTOM_DEPTH, Bottom
+
+    def kinds(tasks: list[Any]) -> list[type]:  # an empty named tuple equals any other
+        return [type(t) for t in tasks]
+
+    bottom = [Bottom] * BOTTOM_DEPTH
+    assert type(BOTTOM) is Bottom
+    game = make_game("somachi", 3, gambling=True, chips=8, hands_per_game=2)
+    rng = random.Random(7)
+    ended = bets = 0
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        assert (
+            state.pile_of is state_module.NO_PILE_TABLE and state.stay_bets is state_module.NO_BETS
+        )
+        assert state.hand_log is state_module.NO_HANDS
+        assert kinds(state.tasks[:BOTTOM_DEPTH]) == bottom
+        legacy = state.clone()
+        legacy.tasks = [t for t in legacy.tasks if type(t) is not Bottom]  # as pickled before
+        assert legacy.tasks and Bottom not in kinds(legacy.tasks)
+        twin = pickle.loads(pickle.dumps(legacy))
+        while not state.is_over:
+            seat = min(state.actors())
+            action = choose_uniform(rng, state.legal_actions(seat))
+            hands = len(state.hand_log)
+            for s in (state, legacy, twin):
+                s.apply(seat, action)
+                s.check_invariants()  # the shared empty lists stay empty
+            bets += bool(state.stay_bets)
+            assert kinds(state.tasks[:BOTTOM_DEPTH]) == bottom
+            assert Bottom not in kinds(state.tasks[BOTTOM_DEPTH:])
+            assert legacy.digest() == state.digest() and twin.digest() == state.digest()
+            for copy in (pickle.loads(pickle.dumps(state)), state.clone()):
+                assert kinds(copy.tasks) == kinds(state.tasks) and copy.tasks == state.tasks
+            if len(state.hand_log) > hands:  # a hand ended (and the next one is dealt)
+                ended += 1
+                for s in (state, legacy, twin):
+                    assert kinds(s.tasks) == kinds(state.tasks)
+                    assert s.tasks == state.tasks
+        for s in (state, legacy, twin):
+            assert kinds(s.tasks) == bottom
+    assert ended >= 6 and bets
+    assert not state_module.NO_PILE_TABLE and not state_module.NO_BETS
+    assert not state_module.NO_HANDS
+    a, b = game.new_state(seed=1), game.new_state(seed=1)
+    for name in ("hands", "tab", "removed_priv", "loc", "pub", "arl_owner", "dealt", "active"):
+        assert getattr(a, name) is not getattr(b, name), name
+    for name in ("tallies", "bi_paid", "bi_exempt"):
+        assert getattr(a, name) is not getattr(b, name), name
+    assert state_module._NO_CARDS_FOR[3] == [[]] * 3 and state_module._ZEROS_FOR[3] == [0] * 3
+    assert state_module._FALSES_FOR[3] == [False] * 3 and state_module._NOWHERE == [-1] * 96
+    assert state_module._NO_ARLS == [-1] * 8

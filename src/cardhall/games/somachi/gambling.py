@@ -53,7 +53,7 @@ def apply_money(st: SomachiState, seat: int, need: tuple[int, ...], action: Acti
         if a == "pay":
             paid = money.pay_up_to(seat, need[2])
             if need[3] == 0:
-                st.bi_paid[seat] += paid
+                st.bi_paid[seat] = st.bi_paid[seat] + paid  # native ints (``+=``: generic)
             if not st.quiet:
                 st._told.append((T_PAY, seat, paid, need[2], money.stacks[seat] == 0))
         else:
@@ -81,11 +81,15 @@ def apply_money(st: SomachiState, seat: int, need: tuple[int, ...], action: Acti
         if a == "raise":
             money.pay(seat, action.arg)
             st.bi_level += action.arg
-            st.bi_paid[seat] += action.arg
+            st.bi_paid[seat] = st.bi_paid[seat] + action.arg
             st._emit("raise", seat, amount=action.arg, level=st.bi_level)
     elif kind == K_STAY and a == "bet":
         money.pay(seat, action.arg)
-        st.stay_bets.append((seat, action.arg))
+        bets = st.stay_bets
+        if bets:
+            bets.append((seat, action.arg))
+        else:  # a new state's shared empty list (NO_BETS) or a spent one: this turn's own
+            st.stay_bets = [(seat, action.arg)]
         st._tell_amount("stay_in", seat, action.arg)
 
 

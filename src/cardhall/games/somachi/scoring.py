@@ -26,6 +26,7 @@ from cardhall.games.somachi.actions import (
     TARGET_POINTS,
     D,
 )
+from cardhall.games.somachi.tasks import clear_tasks
 from cardhall.money import results_json
 
 if TYPE_CHECKING:
@@ -80,27 +81,42 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     seats: list[int] = []  # the active ones
     for s in range(n):  # one pass: the scores, the tallies, the seats that compete
         if active[s]:
-            score = tableau_score(tab[s], acc) * mult
+            cards = tab[s]
+            score = tableau_score(cards, acc) * mult if cards else 0  # (NO_CARDS: no call)
             scores[s] = score
-            tallies_now[s] += score
+            tallies_now[s] = tallies_now[s] + score  # native ints (``+=`` is a generic add)
             seats.append(s)
     winners = best_of(scores, seats)
-    entry: dict[str, Any] = {
-        "dealer": st.dealer,
-        "scores": scores,
-        "winners": winners,
-        "multiplier": mult,
-        "reason": reason,
-    }
-    if st.money is not None:
+    money = st.money
+    entry: dict[str, Any]
+    if money is None:
+        entry = {
+            "dealer": st.dealer,
+            "scores": scores,
+            "winners": winners,
+            "multiplier": mult,
+            "reason": reason,
+        }
+    else:
         # each pot to its eligible seats with the best score (best_of's choice)
-        settlement = st.money.settle_best(scores, (st.dealer + 1) % n)
-        entry["pots"] = settlement.results  # as JSON when read (entry_json)
-        entry["received"] = list(settlement.received)
-        entry["chips"] = list(st.money.stacks)
-    st._hand_log.append(entry)
+        settlement = money.settle_best(scores, (st.dealer + 1) % n)
+        entry = {  # the keys in the same order (one dictionary built at once)
+            "dealer": st.dealer,
+            "scores": scores,
+            "winners": winners,
+            "multiplier": mult,
+            "reason": reason,
+            "pots": settlement.results,  # as JSON when read (entry_json)
+            "received": list(settlement.received),
+            "chips": list(money.stacks),
+        }
+    log = st._hand_log
+    if log:
+        log.append(entry)
+    else:  # a new state's shared empty list (NO_HANDS): the state's own list
+        st._hand_log = log = [entry]
     tallies = tuple(st.tallies)
-    played = len(st._hand_log)
+    played = len(log)
     done = max(st.tallies) >= TARGET_POINTS if st.thousand else played >= st.hands_per_game
     if st.money is not None and not done:
         with_chips = 0
@@ -144,7 +160,7 @@ def end_hand(st: SomachiState, reason: str) -> bool:
     for s in range(n):
         active[s] = False
     st.dealer = (st.dealer + 1) % n
-    st.tasks.clear()  # the state's own list (copies copy it): emptied in place
+    clear_tasks(st.tasks)  # the state's own list (copies copy it): emptied in place
     if st.trig:
         st.trig = []
     st.need = None

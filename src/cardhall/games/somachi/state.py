@@ -96,6 +96,7 @@ from cardhall.games.somachi.tasks import (
     SEED_FLIP_T,
     Task,
     Window,
+    new_tasks,
 )
 from cardhall.games.somachi.turns import (
     after_opening,
@@ -129,6 +130,24 @@ if TYPE_CHECKING:
 #: No seats: a new state's opening order until its first hand makes its own (an opening
 #: order is replaced, never changed).
 NO_SEATS: Final[list[int]] = []
+
+#: A new state's per-seat and per-card lists, copied from these tables by the number of
+#: seats (a copy makes one list; ``[x] * n`` makes a list of one item, repeats it and
+#: frees it): every seat's cards the shared empty list (NO_CARDS), zeros, False; no card
+#: anywhere (``loc``), no arl on the table (``arl_owner``).
+_NO_CARDS_FOR: Final[tuple[list[list[RailogCard]], ...]] = tuple([NO_CARDS] * n for n in range(9))
+_ZEROS_FOR: Final[tuple[list[int], ...]] = tuple([0] * n for n in range(9))
+_FALSES_FOR: Final[tuple[list[bool], ...]] = tuple([False] * n for n in range(9))
+_NOWHERE: Final[list[int]] = [-1] * 96
+_NO_ARLS: Final[list[int]] = [-1] * 8
+
+#: Shared empty lists a new state starts with where most games of a few turns never put
+#: anything (each replaced by the state's own list at its first entry, never changed):
+#: no pile table yet (:meth:`SomachiState.pile_table` makes one), no stay-in bet
+#: (``gambling.apply_money``), no finished hand (``scoring.end_hand``).
+NO_PILE_TABLE: Final[list[int]] = []
+NO_BETS: Final[list[tuple[int, int]]] = []
+NO_HANDS: Final[list[dict[str, Any]]] = []
 
 
 class SomachiPending(NamedTuple):
@@ -388,27 +407,28 @@ class SomachiState(State):
         self.money: Money | None = (
             Money.uniform(n, game.chips, mode=game.allin_mode) if self.gambling else None
         )
-        self.deck: list[RailogCard] = []
+        self.deck: list[RailogCard] = NO_CARDS  # the first shuffle gives the deck its list
         self.pub_tail = 0
         self.discard: list[RailogCard] = []
         self.disc_by: list[int] = []
         self.removed_pub: list[RailogCard] = []
-        self.removed_priv: list[list[RailogCard]] = [NO_CARDS] * n  # see NO_CARDS
-        self.hands: list[list[RailogCard]] = [NO_CARDS] * n  # the deal makes their lists
-        self.tab: list[list[RailogCard]] = [NO_CARDS] * n
-        self.pile_of: list[int] = []  # made when a number first lies on a pile (pile_table)
-        self.loc: list[int] = [-1] * 96
-        self.pub: list[int] = [0] * n
-        self.arl_owner: list[int] = [-1] * 8
-        self.dealt: list[bool] = [False] * n
-        self.active: list[bool] = [False] * n
-        self.tallies: list[int] = [0] * n
+        # the per-seat and per-card lists copied from tables (see _NO_CARDS_FOR)
+        self.removed_priv: list[list[RailogCard]] = _NO_CARDS_FOR[n].copy()  # see NO_CARDS
+        self.hands: list[list[RailogCard]] = _NO_CARDS_FOR[n].copy()  # the deal makes theirs
+        self.tab: list[list[RailogCard]] = _NO_CARDS_FOR[n].copy()
+        self.pile_of: list[int] = NO_PILE_TABLE  # made when a number first lies on a pile
+        self.loc: list[int] = _NOWHERE.copy()
+        self.pub: list[int] = _ZEROS_FOR[n].copy()
+        self.arl_owner: list[int] = _NO_ARLS.copy()
+        self.dealt: list[bool] = _FALSES_FOR[n].copy()
+        self.active: list[bool] = _FALSES_FOR[n].copy()
+        self.tallies: list[int] = _ZEROS_FOR[n].copy()
         # the hands' summaries (hand_log), their pots' results made JSON when read
-        self._hand_log: list[dict[str, Any]] = []
+        self._hand_log: list[dict[str, Any]] = NO_HANDS  # its own list at a hand's end
         self.dealer = n - 1
         self.over = False
         self.need: tuple[int, ...] | None = None
-        self.tasks: list[Task] = []
+        self.tasks: list[Task] = new_tasks()  # see tasks.BOTTOM_DEPTH
         self.trig: list[Window] = []
         self.turn_seat = -1
         self.in_turn = False
@@ -418,11 +438,11 @@ class SomachiState(State):
         self.declines = 0
         self.limbo = -1  # an arlas in the middle of its attack
         self.negated = False
-        self.stay_bets: list[tuple[int, int]] = []
+        self.stay_bets: list[tuple[int, int]] = NO_BETS  # its own list at a bet
         self.bi_level = 0
         self.bi_state = 0  # 0 no opener yet, 1 declared, 2 declined
-        self.bi_paid: list[int] = [0] * n
-        self.bi_exempt: list[bool] = [False] * n
+        self.bi_paid: list[int] = _ZEROS_FOR[n].copy()
+        self.bi_exempt: list[bool] = _FALSES_FOR[n].copy()
         self.open_order: list[int] = NO_SEATS  # the hand's own list (start_hand)
         self._cache_seat = -1
         self._cache: list[Legal] = NOTHING  # a shared list, never changed (_kept_legal)
@@ -586,7 +606,7 @@ class SomachiState(State):
                 self._seed_flip()
             else:
                 self._reshuffle()  # flips a seed itself
-        else:  # pragma: no cover
+        else:  # pragma: no cover - BOTTOM: the stack ran out of tasks
             raise AssertionError(f"unknown task {t!r}")
 
     def _next_active(self, seat: int) -> int:
@@ -620,12 +640,14 @@ class SomachiState(State):
     # ------------------------------------------------------------------ card movements
 
     def _clear_tableau(self, seat: int) -> None:
-        for card in self.tab[seat]:
-            c: int = card  # its index, for the tables
-            self.loc[c] = -1
-            if RANK[c] == ARL and self.arl_owner[SUIT_INDEX[c]] == seat:
-                self.arl_owner[SUIT_INDEX[c]] = -1
-        self.removed_pub.extend(self.tab[seat])
+        cards = self.tab[seat]
+        if cards:  # (extending a list by NO_CARDS, a list subclass, takes the slow path)
+            for card in cards:
+                c: int = card  # its index, for the tables
+                self.loc[c] = -1
+                if RANK[c] == ARL and self.arl_owner[SUIT_INDEX[c]] == seat:
+                    self.arl_owner[SUIT_INDEX[c]] = -1
+            self.removed_pub.extend(cards)
         self.tab[seat] = NO_CARDS
 
     def _from_hand(self, seat: int, c: int) -> None:
@@ -781,7 +803,7 @@ class SomachiState(State):
 
     def _reshuffled(self, order: list[RailogCard]) -> None:
         self.removed_pub = []
-        self.removed_priv = [NO_CARDS] * self.players
+        self.removed_priv = _NO_CARDS_FOR[self.players].copy()
         if self.seed_discard:
             self.discard = []
             self.disc_by = []
@@ -1131,5 +1153,6 @@ class SomachiState(State):
         # a hand's end clears loc card by card from the tableaus)
         on_table = sum(len(t) for t in self.tab)
         assert sum(1 for o in self.loc if o >= 0) == on_table, "loc names a card off the table"
-        # 11. the shared empty list of cards stays empty (NO_CARDS)
+        # 11. the shared empty lists stay empty (NO_CARDS and those of a new state)
         assert not NO_CARDS, "a card went into the shared empty list"
+        assert not NO_PILE_TABLE and not NO_BETS and not NO_HANDS, "a shared list changed"

@@ -149,6 +149,12 @@ class SeedFlip(NamedTuple):
     """Turn the deck's top card onto the discard pile (reshuffling first if it is empty)."""
 
 
+class Bottom(NamedTuple):
+    """The bottom of the stack, never run: a state's stack starts with
+    :data:`BOTTOM_DEPTH` of them (:func:`new_tasks`), so that the tasks above them never
+    empty the list (see :data:`BOTTOM_DEPTH`)."""
+
+
 Task = (
     OpenStep
     | AskOpen
@@ -169,6 +175,7 @@ Task = (
     | OpeningDraw
     | Draw
     | SeedFlip
+    | Bottom
 )
 #: A reaction window waiting in :attr:`SomachiState.trig` for the next :class:`Flush`.
 Window = ClaimWindow | CollectWindow
@@ -197,6 +204,7 @@ CATCH_UP_T: Final = CatchUp
 RESOLVE_ATTACK_T: Final = ResolveAttack
 CHALLENGE_STEP_T: Final = ChallengeStep
 SEED_FLIP_T: Final = SeedFlip
+BOTTOM_T: Final = Bottom
 
 AFTER_OPENING: Final = AfterOpening()
 REGULAR_START: Final = RegularStart()
@@ -204,6 +212,15 @@ NEXT_TURN: Final = NextTurn()
 CHECK_OUT: Final = CheckOut()
 SEED_FLIP: Final = SeedFlip()
 DEAL_START: Final = Deal(0)
+BOTTOM: Final = Bottom()
+
+#: How many :data:`BOTTOM` tasks lie under a state's tasks. A list that shrinks below
+#: half of what it has allocated reallocates (CPython's ``list_resize``), and one emptied
+#: frees its items: a stack of a few tasks pushed and popped at every action did one or
+#: the other at about every second pop. Four at the bottom keep the list between four and
+#: eight items (eight allocated) in every usual turn: a pop or a push then moves no memory.
+BOTTOM_DEPTH: Final = 4
+_BOTTOM_TASKS: Final[list[Task]] = [BOTTOM] * BOTTOM_DEPTH
 #: The frequent tasks, built once (a named tuple's constructor is a Python call):
 #: ``FLUSH[s]``, ``ASK_TURN[s]``, ``DRAW[s]``, ``MATCH_FROM[s]`` (``MatchStay(s, 0)``),
 #: ``CLAIM_WINDOW[s][card]``, ``COLLECT_WINDOW[s][suit]``, ``OPEN_STEP[k]`` (the opening
@@ -251,3 +268,18 @@ def resolve_attack_task(seat: int, target: int, card: int) -> ResolveAttack:
 PLAY_EFFECT: Final[tuple[tuple[Effect, ...], ...]] = tuple(
     tuple(Effect(s, c, -1) for c in RAILOG_DECK) for s in range(8)
 )
+
+
+def new_tasks() -> list[Task]:
+    """A new state's task list: :data:`BOTTOM_DEPTH` :data:`BOTTOM` tasks."""
+    return _BOTTOM_TASKS.copy()
+
+
+def clear_tasks(tasks: list[Task]) -> None:
+    """Empty ``tasks`` in place down to its :data:`BOTTOM` tasks (a hand's end). A list
+    without them (a state pickled before they were kept) is emptied and given them."""
+    while tasks and type(tasks[-1]) is not BOTTOM_T:
+        tasks.pop()
+    if len(tasks) != BOTTOM_DEPTH:
+        tasks.clear()
+        tasks.extend(_BOTTOM_TASKS)
