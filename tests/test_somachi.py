@@ -1585,3 +1585,118 @@ def test_the_task_stack_keeps_its_bottom_and_a_state_pickled_without_it_plays_on
     assert state_module._NO_CARDS_FOR[3] == [[]] * 3 and state_module._ZEROS_FOR[3] == [0] * 3
     assert state_module._FALSES_FOR[3] == [False] * 3 and state_module._NOWHERE == [-1] * 96
     assert state_module._NO_ARLS == [-1] * 8
+
+
+def test_the_turn_and_opening_answers_equal_a_plain_reading_of_the_rules() -> None:
+    """The turn's adds (its suits read through ``open_suits`` and ``open_face``) and the
+    opening's answers (made without appends for two openers or fewer) equal a plain
+    reading of the rules at every such decision of random games, with and without
+    ``any_face_opens``; ``open_face`` and ``open_suits`` agree with the table suit by
+    suit."""
+    from cardhall.cards import ALAK, ARL
+    from cardhall.games.somachi.actions import (
+        CARD_OF,
+        K_MAIN,
+        K_OPEN,
+        OPEN_A,
+        OPENERS,
+        OPENERS_AFO,
+        RANK,
+        STAND,
+        SUIT_INDEX,
+    )
+    from cardhall.games.somachi.legal import (
+        NO_FACE,
+        SEVERAL,
+        open_face,
+        open_suits,
+        pile_faces,
+        stranded,
+    )
+
+    seen = {"opening": 0, "adds": 0, "several": 0}
+    for options in ({}, {"any_face_opens": True}, {"any_face_opens": True, "collect_to": "pile"}):
+        for seed in range(12):
+            state = make_game("somachi", 4, **options).new_state(seed=seed)
+            assert isinstance(state, SomachiState)
+            rng = random.Random(seed)
+            while not state.is_over:
+                seat = min(state.actors())
+                need = state.need
+                assert need is not None
+                got = state.legal_actions(seat)
+                afo = state.afo
+                hand_now = state.hands[seat]
+                if need[0] == K_OPEN:
+                    opens = [
+                        OPEN_A[c]
+                        for c in hand_now
+                        if RANK[c] in (ALAK, ARL) or (afo and RANK[c] > 8)
+                    ]
+                    assert got == [*opens, STAND]
+                    seen["opening"] += 1
+                elif need[0] == K_MAIN:
+                    for x in range(8):
+                        faces = [
+                            f for f in (OPENERS_AFO if afo else OPENERS)[x] if state.loc[f] >= 0
+                        ]
+                        want = faces[0] if len(faces) == 1 else SEVERAL if faces else NO_FACE
+                        assert open_face(state.loc, CARD_OF[x][ALAK], afo) == want
+                        assert open_suits(state.tab, afo) >> x & 1 == (1 if faces else 0)
+                        seen["several"] += len(faces) > 1
+                    taken = state.taken
+                    adds = []
+                    for c in hand_now:
+                        if RANK[c] > 8 or (
+                            len(hand_now) == 2
+                            and taken >= 0
+                            and c != taken
+                            and stranded(state, seat, taken)
+                        ):
+                            continue
+                        for f in pile_faces(state, SUIT_INDEX[c]):
+                            adds.append(Action("add", (c, RAILOG_DECK[f])))
+                    assert [a for a in got if isinstance(a, Action) and a.kind == "add"] == adds
+                    seen["adds"] += len(adds)
+                state.apply(seat, rng.choice(got))
+    assert all(seen.values()), seen
+    # three openers and more: each, in card order, then stand
+    state = new(["alak/S1", "arl/S2", "alak/S3", "1/S8"], LOW1)
+    assert legal(state, 0) == ["open alak/S1", "open arl/S2", "open alak/S3", "stand"]
+
+
+def test_the_shared_answer_lists_are_handed_out_as_copies() -> None:
+    """The answers kept once for all (stand alone, a bet or raise with check by stack)
+    are what the rules give, and a caller changing the list it was handed changes
+    neither the state's next answer nor the shared list."""
+    from cardhall.games.somachi.legal import (
+        BET_CHECK,
+        BETS,
+        RAISE_CHECK,
+        RAISES,
+        SMALL_STACK,
+        STAND_ONLY,
+        up_to,
+    )
+
+    assert len(BET_CHECK) == len(RAISE_CHECK) == SMALL_STACK
+    for stack in (1, 7, SMALL_STACK):
+        assert BET_CHECK[stack - 1] == [up_to(BETS, "bet", stack), Action("check")]
+        assert RAISE_CHECK[stack - 1] == [up_to(RAISES, "raise", stack), Action("check")]
+    state = new(LOW0, LOW1)  # no face: stand alone
+    got = state.legal_actions(0)
+    assert got == [Action("stand")] == STAND_ONLY and got is not STAND_ONLY
+    got.append(Action("draw"))
+    assert state.legal_actions(0) == [Action("stand")] == STAND_ONLY
+    state = make_game("somachi", 3, gambling=True, chips=5).new_state(seed=1)
+    rng = random.Random(1)
+    while not state.is_over:
+        seat = min(state.actors())
+        got = state.legal_actions(seat)
+        if any(isinstance(a, AmountRange) and a.kind in ("bet", "raise") for a in got):
+            kept = list(got)
+            got.clear()
+            assert state.legal_actions(seat) == kept
+            got = kept
+        state.apply(seat, choose_uniform(rng, got))
+    assert all(len(pair) == 2 for pair in BET_CHECK + RAISE_CHECK)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN
+from cardhall.cards import ALAK, ARL, ARLAS, DEISKATUN, RailogCard
 from cardhall.engine import AmountRange, Legal, amount_range
 from cardhall.games.somachi.actions import (
     ADD_A,
@@ -65,17 +65,33 @@ def legal(st: SomachiState, need: tuple[int, ...]) -> list[Legal]:
             return DRAW_TAKE if st.discard else DRAW_ONLY
         return TAKE_ONLY if st.discard else NOTHING
     if kind == K_OPEN:
-        out: list[Legal] = []
-        rank = RANK
-        open_a = OPEN_A
-        afo = st.afo
+        # ``open c`` for each card that opens a pile (an alak or arl; any face card under
+        # any_face_opens), in card order, then ``stand``: the usual hand holds two such
+        # cards or fewer, whose answers are made without appends
+        top = 8 if st.afo else ARLAS  # the ranks above it open besides the alak and arl
+        first = -1
+        second = -1
+        more: list[Legal] | None = None  # a third and more
         for card in st.hands[seat]:  # in card order
             c: int = card  # its index, for the tables
-            r = rank[c]
-            if r in (ALAK, ARL) or (afo and r > 8):
-                out.append(open_a[c])
-        out.append(STAND)
-        return out
+            r = RANK[c]
+            if r in (ALAK, ARL) or r > top:
+                if first < 0:
+                    first = c
+                elif second < 0:
+                    second = c
+                else:
+                    if more is None:
+                        more = [OPEN_A[first], OPEN_A[second]]
+                    more.append(OPEN_A[c])
+        if more is not None:
+            more.append(STAND)
+            return more
+        if first < 0:
+            return STAND_ONLY
+        if second < 0:
+            return [OPEN_A[first], STAND]
+        return [OPEN_A[first], OPEN_A[second], STAND]
     if kind == K_W1:
         return CLAIM_PASS
     if kind == K_W2:
@@ -91,7 +107,11 @@ def legal(st: SomachiState, need: tuple[int, ...]) -> list[Legal]:
     assert st.money is not None
     stack = st.money.stacks[seat]
     if kind == K_RAISE:
+        if 0 < stack <= SMALL_STACK:
+            return RAISE_CHECK[stack - 1]
         return [up_to(RAISES, "raise", stack), CHECK]
+    if 0 < stack <= SMALL_STACK:
+        return BET_CHECK[stack - 1]
     return [up_to(BETS, "bet", stack), CHECK]
 
 
@@ -133,7 +153,12 @@ DEFEND_PASS: Final[list[Legal]] = [DEFEND, PASS]
 PASS_ONLY: Final[list[Legal]] = [PASS]
 PAY_FOLD: Final[list[Legal]] = [PAY, FOLD]
 MEET_DECLINE: Final[list[Legal]] = [MEET, DECLINE]
-#: A pile's single face card as the faces of its suit (``legal_main``), built once.
+STAND_ONLY: Final[list[Legal]] = [STAND]
+#: The answers to a bring-in or stay-in bet and to a raise, by stack up to
+#: :data:`SMALL_STACK` (``[up_to(BETS, "bet", stack), CHECK]`` ...), built once.
+BET_CHECK: Final[tuple[list[Legal], ...]] = tuple([bet, CHECK] for bet in BETS)
+RAISE_CHECK: Final[tuple[list[Legal], ...]] = tuple([r, CHECK] for r in RAISES)
+#: A pile's single face card as the faces of its suit (``pile_faces``), built once.
 ONE_FACE: Final[tuple[tuple[int, ...], ...]] = tuple((c,) for c in range(96))
 
 
@@ -148,68 +173,49 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     stranding = -1  # 1 if adding the other card would strand the taken one
     two = len(hand) == 2 and taken >= 0
     afo = st.afo
-    loc = st.loc
     # the module-level tables as locals (the compiled build reads a global from a dict)
-    openers = OPENERS
-    openers_afo = OPENERS_AFO
-    one = ONE_FACE
     rank = RANK
-    suit_of = SUIT_INDEX
     add_a = ADD_A
     play_a = PLAY_A
     attack_a = ATTACK_A
-    faces: tuple[int, ...]
+    opened = -1  # the suits with a pile that takes adds, as bits (found at the first number)
     for card in hand:
         c: int = card  # its index, for the tables
-        if rank[c] > 8:
+        r = rank[c]
+        if r > 8:
             continue
-        x = suit_of[c]
-        b, b1 = openers[x]  # the alak and the arl
-        if not afo and (loc[b] < 0 or loc[b1] < 0):  # the usual case, inline
-            if loc[b] >= 0:
-                faces = one[b]
-            elif loc[b1] >= 0:
-                faces = one[b1]
-            else:
-                faces = ()
-        else:
-            one_f = -1
-            several = not afo  # without any_face_opens: both piles of the suit are out
-            if afo:  # pile_faces' usual case, inline: no face out or one, without a call
-                for f0 in openers_afo[x]:
-                    if loc[f0] >= 0:
-                        if one_f >= 0:
-                            several = True
-                            break
-                        one_f = f0
-            if several:  # the piles in seat then placement order: found once a suit
-                if faces_of is None:
-                    faces_of = [None] * 8
-                found = faces_of[x]
-                if found is None:
-                    found = faces_of[x] = pile_faces(st, x)
-                faces = found
-            else:
-                faces = one[one_f] if one_f >= 0 else ()
-        if not faces:
+        if opened < 0:
+            opened = open_suits(st.tab, afo)
+        x = SUIT_INDEX[c]
+        if not opened >> x & 1:  # no pile of its suit: the usual case
             continue
+        alak = c - r + ALAK  # the alak of its suit: the faces follow it
+        face = open_face(st.loc, alak, afo)
         if two and c != taken:
             if stranding < 0:
                 stranding = 1 if stranded(st, seat, taken) else 0
             if stranding:
                 continue
-        row = add_a[c]
-        for f in faces:
-            out.append(row[rank[f] - ALAK])
+        row = add_a[c]  # by face rank, from the alak
+        if face >= 0:
+            out.append(row[face - alak])
+            continue
+        # several piles, in seat then placement order: found once a suit
+        if faces_of is None:
+            faces_of = [None] * 8
+        found = faces_of[x]
+        if found is None:
+            found = faces_of[x] = pile_faces(st, x)
+        for f in found:
+            out.append(row[f - alak])
     discard = st.discard
     if discard:
         top: int = discard[-1]  # its index, for the tables
-        if st.arl_owner[suit_of[top]] == seat and st.disc_by[-1] != seat:
+        if st.arl_owner[SUIT_INDEX[top]] == seat and st.disc_by[-1] != seat:
             out.append(CLAIM)  # claimable(), inline
     if st.w2:
-        owner = st.arl_owner
-        for s in range(8):
-            if owner[s] == seat and others_have(st, seat, s):
+        for s, owner in enumerate(st.arl_owner):  # by suit
+            if owner == seat and others_have(st, seat, s):
                 out.append(COLLECT_A[s])
     if st.gambling and not st.challenged:
         assert st.money is not None
@@ -226,14 +232,14 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
             continue
         if afo:
             out.append(play_a[p])
-        x = suit_of[p]
+        x = SUIT_INDEX[p]
         tab = st.tab
         active = st.active
         for t in range(st.players):
             if t != seat and active[t]:
                 for card_d in tab[t]:
                     d: int = card_d  # its index, for the tables
-                    if suit_of[d] == x:
+                    if SUIT_INDEX[d] == x:
                         out.append(attack_a[x][t])
                         break
     discard_a = DISCARD_A
@@ -244,20 +250,74 @@ def legal_main(st: SomachiState, seat: int) -> list[Legal]:
     return out
 
 
+def open_suits(tab: list[list[RailogCard]], afo: bool) -> int:
+    """The suits with a pile that accepts adds (a face card on a tableau that opens one:
+    an alak or arl; any face under ``any_face_opens``), as the bits of a number.
+
+    >>> from cardhall.cards import RailogCard
+    >>> tab = [[RailogCard.parse("deiskatun/S2"), RailogCard.parse("3/S2")], []]
+    >>> open_suits(tab, False), open_suits(tab, True)
+    (0, 2)
+    """
+    top = 8 if afo else ARLAS  # the ranks above it open besides the alak and arl
+    opened = 0
+    for cards in tab:
+        for card in cards:
+            c: int = card  # its index, for the tables
+            r = RANK[c]
+            if r in (ALAK, ARL) or r > top:
+                opened |= 1 << SUIT_INDEX[c]
+    return opened
+
+
+#: :func:`open_face`'s answers besides a face card: no pile of the suit takes adds, or
+#: several do.
+NO_FACE: Final = -1
+SEVERAL: Final = -2
+
+
+def open_face(loc: list[int], alak: int, afo: bool) -> int:
+    """The face card opening the one pile of a suit that accepts adds (``alak``: the
+    suit's alak; without ``any_face_opens`` its alak and arl open such piles, with it
+    every face), :data:`NO_FACE` if none does, :data:`SEVERAL` if more than one does.
+    Two to four look-ups in ``loc`` (a card's seat, -1 off the table), no list.
+
+    >>> loc = [-1] * 96
+    >>> open_face(loc, 8, False), loc.__setitem__(10, 0), open_face(loc, 8, False)
+    (-1, None, -1)
+    >>> open_face(loc, 8, True), loc.__setitem__(9, 2), open_face(loc, 8, True)
+    (10, None, -2)
+    >>> open_face(loc, 8, False)
+    9
+    """
+    face = NO_FACE
+    if loc[alak] >= 0:
+        face = alak
+    if loc[alak + 1] >= 0:
+        if face >= 0:
+            return SEVERAL
+        face = alak + 1
+    if afo:
+        if loc[alak + 2] >= 0:
+            if face >= 0:
+                return SEVERAL
+            face = alak + 2
+        if loc[alak + 3] >= 0:
+            if face >= 0:
+                return SEVERAL
+            face = alak + 3
+    return face
+
+
 def pile_faces(st: SomachiState, x: int) -> tuple[int, ...]:
     """The face cards of suit ``x``'s piles that accept adds, in seat then placement
     order. There is one card of each face per suit, so this is at most four look-ups
     in :attr:`loc`."""
     loc = st.loc
+    face = open_face(loc, CARD_OF[x][ALAK], st.afo)  # the usual case: no face or one
+    if face != SEVERAL:
+        return ONE_FACE[face] if face >= 0 else ()
     openers: tuple[int, ...] = OPENERS_AFO[x] if st.afo else OPENERS[x]
-    one = -1  # the usual case, no face or one: found without a list
-    for f in openers:
-        if loc[f] >= 0:
-            if one >= 0:
-                break
-            one = f
-    else:
-        return ONE_FACE[one] if one >= 0 else ()
     found = [f for f in openers if loc[f] >= 0]
     tab = st.tab
     # seat, then place in its tableau (< 96), as one number

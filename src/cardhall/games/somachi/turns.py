@@ -374,7 +374,8 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
             tasks.append(NEXT_TURN)
             tasks.append(FLUSH[seat])
             tasks.append(CHECK_OUT)
-        elif st._someone_out():  # what the stack's CHECK_OUT, FLUSH and NEXT_TURN do, at once
+        elif not st.hands[seat]:  # what the stack's CHECK_OUT, FLUSH and NEXT_TURN do, at once
+            # (_someone_out: before the discard no active seat's hand was empty, QUIET)
             st._end_hand("out")
         else:
             next_turn(st)
