@@ -1700,3 +1700,82 @@ def test_the_shared_answer_lists_are_handed_out_as_copies() -> None:
             got = kept
         state.apply(seat, choose_uniform(rng, got))
     assert all(len(pair) == 2 for pair in BET_CHECK + RAISE_CHECK)
+
+
+def test_the_decisions_and_opening_orders_built_once_are_what_they_name() -> None:
+    """The bring-in, raise, stay-in and owed decisions kept per seat (and amount) and the
+    opening orders kept per table size and dealer equal the ones they stand for."""
+    from cardhall.games.somachi.actions import (
+        K_BRINGIN,
+        K_OWE,
+        K_RAISE,
+        K_STAY,
+        NEED_BRINGIN,
+        NEED_OWE,
+        NEED_RAISE,
+        NEED_STAY,
+        OWED_KEPT,
+    )
+    from cardhall.games.somachi.turns import ROUNDS
+
+    for s in range(8):
+        assert (NEED_BRINGIN[s], NEED_RAISE[s], NEED_STAY[s]) == (
+            (K_BRINGIN, s),
+            (K_RAISE, s),
+            (K_STAY, s),
+        )
+        assert [NEED_OWE[s][a] for a in (1, 2, OWED_KEPT - 1)] == [
+            (K_OWE, s, a, 0) for a in (1, 2, OWED_KEPT - 1)
+        ]
+    for n in range(2, 9):
+        for dealer in range(n):
+            assert ROUNDS[n][dealer] == tuple((dealer + k) % n for k in range(1, n + 1))
+    # a hand's opening order: a new list each hand, clockwise from the dealer's left
+    state = make_game("somachi", 3, hands_per_game=2, max_turns_per_hand=1).new_state(seed=3)
+    first = state.open_order
+    assert first == [0, 1, 2]
+    rng = random.Random(3)
+    while not state.is_over and state.open_order is first:
+        seat = min(state.actors())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert state.open_order == [1, 2, 0] and first == [0, 1, 2]
+
+
+def test_the_usual_deal_is_told_as_the_hands_one_after_the_other() -> None:
+    """The usual deal's event entry lists every hand dealt, in the opening order, as the
+    hands are (in card order): what the deal events say seat by seat."""
+    from cardhall.games.somachi.actions import T_DEAL
+
+    state = make_game("somachi", 5).new_state(seed=4)
+    entries = [e for e in state._told if e[0] == T_DEAL]
+    assert len(entries) == 1
+    _, order, dealt = entries[0]
+    assert order == state.open_order
+    assert dealt == [c for s in order for c in state.hands[s]] and len(dealt) == 20
+    deals = [e for e in state.events if e.kind == "deal" and e.data.get("cards") is not None]
+    assert [e.data["cards"] for e in deals] == [list(state.hands[s]) for s in order]
+
+
+def test_a_take_and_an_add_go_on_without_the_task_stack() -> None:
+    """A take that opens no window and an add go on at once (what the task stack's steps
+    would do): the stack is left as it was and the turn goes on; an add of the hand's last
+    card ends the hand at once, as the stack's check would."""
+    s1 = ["5/S1", "6/S1", "7/S1"]
+    state = new(["alak/S1", *s1], LOW1, then=["1/S1", "8/S8", "2/S1"], hands_per_game=1)
+    play(state, "0 open alak/S1", "1 stand", "0 draw", "0 discard 8/S8")
+    play(state, "1 draw", "1 discard 1/S7")
+    tasks = list(state.tasks)
+    play(state, "0 take")
+    assert state.tasks == tasks and state.pending() == {"kind": "turn", "seat": 0}
+    play(state, "0 add 1/S1 alak/S1", "0 add 5/S1 alak/S1", "0 add 6/S1 alak/S1")
+    assert state.tasks == tasks and state.pending() == {"kind": "turn", "seat": 0}
+    assert hand(state, 0) == ["1/S7", "7/S1"]
+    assert legal(state, 0) == ["discard 7/S1"]  # S-33: the taken card may not be left alone
+    play(state, "0 discard 7/S1")
+    assert state.pending() == {"kind": "draw", "seat": 1}
+    state = new(["alak/S1", *s1], LOW1, then=["1/S1", "2/S1"], hands_per_game=1)
+    play(state, "0 open alak/S1", "1 stand", "0 draw")
+    play(state, *(f"0 add {c} alak/S1" for c in ("1/S1", "2/S1", "5/S1", "6/S1")))
+    assert state.pending() == {"kind": "turn", "seat": 0}
+    play(state, "0 add 7/S1 alak/S1")  # the last card: the hand ends at once
+    assert state.is_over and state.hand_log[0]["reason"] == "out"

@@ -94,6 +94,16 @@ QUIET: Final = frozenset((K_OPEN, K_DRAW, K_MAIN, K_W1, K_W2, K_CHAL))
 NEED_MAIN: Final[tuple[tuple[int, ...], ...]] = tuple((K_MAIN, s) for s in range(8))
 NEED_DRAW: Final[tuple[tuple[int, ...], ...]] = tuple((K_DRAW, s) for s in range(8))
 NEED_OPEN: Final[tuple[tuple[int, ...], ...]] = tuple((K_OPEN, s) for s in range(8))
+#: A seat's bring-in, raise and stay-in bet decisions, built once likewise.
+NEED_BRINGIN: Final[tuple[tuple[int, ...], ...]] = tuple((K_BRINGIN, s) for s in range(8))
+NEED_RAISE: Final[tuple[tuple[int, ...], ...]] = tuple((K_RAISE, s) for s in range(8))
+NEED_STAY: Final[tuple[tuple[int, ...], ...]] = tuple((K_STAY, s) for s in range(8))
+#: ``NEED_OWE[seat][amount]``: the bring-in a seat owes before its opening (``(K_OWE,
+#: seat, amount, 0)``), for the amounts below :data:`OWED_KEPT`, built once.
+OWED_KEPT: Final = 64
+NEED_OWE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple((K_OWE, s, a, 0) for a in range(OWED_KEPT)) for s in range(8)
+)
 
 #: The faces that open a pile taking adds, per suit (alak, arl; every face under AFO).
 OPENERS: Final[tuple[tuple[int, int], ...]] = tuple(

@@ -14,19 +14,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from cardhall.cards import ARL, RailogCard
 from cardhall.engine import Action
 from cardhall.games.somachi.actions import (
     HAND_SIZE,
-    K_BRINGIN,
     K_OWE,
-    K_RAISE,
-    K_STAY,
+    NEED_BRINGIN,
     NEED_DRAW,
     NEED_MAIN,
     NEED_OPEN,
+    NEED_OWE,
+    NEED_RAISE,
+    NEED_STAY,
+    NO_CARDS,
+    OWED_KEPT,
     RANK,
     SUIT_INDEX,
     T_DEAL,
@@ -64,6 +67,13 @@ if TYPE_CHECKING:
     from cardhall.games.somachi.state import SomachiState
 
 
+#: ``ROUNDS[n][dealer]``: the ``n`` seats clockwise from the dealer's left, the dealer
+#: last (a hand's opening order when every seat is dealt in), built once.
+ROUNDS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple((dealer + k) % n for k in range(1, n + 1)) for dealer in range(n)) for n in range(9)
+)
+
+
 def start_hand(st: SomachiState) -> None:
     """A new hand: the seats dealt in (with chips, when gambling) are active, the counters
     start again, and the deal, the opening round and what follows it are queued."""
@@ -82,10 +92,14 @@ def start_hand(st: SomachiState) -> None:
     else:
         for s in range(n):
             dealt[s] = True
+    every = True  # every seat dealt in
     for s in range(n):
-        active[s] = dealt[s]
+        d = dealt[s]
+        active[s] = d
         bi_paid[s] = 0
         bi_exempt[s] = False
+        if not d:
+            every = False
     st.turns = 0
     st.declines = 0
     st.bi_level = 0
@@ -98,11 +112,14 @@ def start_hand(st: SomachiState) -> None:
         st.stay_bets = []
     # clockwise from the dealer's left, the dealer last (a new list: the "hand" event
     # holds it)
-    open_order: list[int] = []
-    for k in range(1, n + 1):
-        s = (st.dealer + k) % n
-        if dealt[s]:
-            open_order.append(s)
+    if every:
+        open_order = list(ROUNDS[n][st.dealer])
+    else:
+        open_order = []
+        for k in range(1, n + 1):
+            s = (st.dealer + k) % n
+            if dealt[s]:
+                open_order.append(s)
     st.open_order = open_order
     if not st.quiet:
         st._told.append((T_HAND, len(st._hand_log) + 1, st.dealer, open_order))
@@ -138,6 +155,7 @@ def deal(st: SomachiState, k: int) -> None:
     m = len(order)
     end = HAND_SIZE * m
     deck = st.deck
+    usual = NO_CARDS  # the usual deal's cards, hand after hand, when dealt at once below
     if k < end and len(deck) - (end - k) >= st.pub_tail:
         # the usual case: the deck holds every card still to deal, none of them seen
         # (what _draw_card finds card by card); each card goes into its hand as
@@ -146,8 +164,12 @@ def deal(st: SomachiState, k: int) -> None:
         if k == 0 and HAND_SIZE == 4:
             # each seat's four cards at once (the i-th seat's are the deck's i-th, (i+m)-th
             # ... from the top, as the pops would give them), in card order by five
-            # comparisons, then taken off the deck in one cut
+            # comparisons, then taken off the deck in one cut; the usual deal's event
+            # entry (every hand, one after the other) filled on the way, in a list made
+            # at its length
             top = len(deck) - 1
+            if not st.quiet:
+                usual = [D[0]] * end
             for i in range(m):
                 j = top - i
                 c0: int = deck[j]  # the cards' indexes, compared natively
@@ -169,8 +191,19 @@ def deal(st: SomachiState, k: int) -> None:
                 if hand:  # pragma: no cover - a hand starts empty
                     for x in (c0, c1, c2, c3):
                         into_hand(hand, D[x])
-                else:  # the hand's own list (it was the shared empty one)
-                    hands[s] = [D[c0], D[c1], D[c2], D[c3]]
+                    usual = NO_CARDS  # a hand of more than four: each told as it is
+                    continue
+                d0 = D[c0]
+                d1 = D[c1]
+                d2 = D[c2]
+                d3 = D[c3]
+                hands[s] = [d0, d1, d2, d3]  # the hand's own list (it was the shared empty one)
+                if usual:
+                    at = 4 * i
+                    usual[at] = d0
+                    usual[at + 1] = d1
+                    usual[at + 2] = d2
+                    usual[at + 3] = d3
             del deck[top + 1 - end :]
             k = end
         while k < end:
@@ -188,7 +221,9 @@ def deal(st: SomachiState, k: int) -> None:
             st.tasks.append(Deal(k))  # again, once the reshuffle is given
             return
         k += 1
-    if not st.quiet:
+    if usual:
+        st._told.append((T_DEAL, order, usual))
+    elif not st.quiet:
         hands = st.hands
         dealt: list[RailogCard] = []  # the usual deal: one entry for every hand
         for s in order:
@@ -221,7 +256,8 @@ def open_step(st: SomachiState, k: int) -> None:
         assert st.money is not None
         if st.money.stacks[s] > 0:
             st.tasks.append(ASK_OPEN[s])
-            st.need = (K_OWE, s, st.bi_level - st.bi_paid[s], 0)
+            owed = st.bi_level - st.bi_paid[s]
+            st.need = NEED_OWE[s][owed] if owed < OWED_KEPT else (K_OWE, s, owed, 0)
             return
     st.need = NEED_OPEN[s]
 
@@ -247,7 +283,7 @@ def open_pile(st: SomachiState, seat: int, c: RailogCard) -> None:
         sweep(st, seat, SUIT_INDEX[ci])
     else:
         trig_w2(st, SUIT_INDEX[ci], seat)
-    st.tasks.append(OPENING_DRAW[seat])
+    open_draw(st, seat)  # at once: what the stack's OPENING_DRAW would do next
 
 
 def open_draw(st: SomachiState, seat: int) -> None:
@@ -273,9 +309,9 @@ def open_draw(st: SomachiState, seat: int) -> None:
         assert st.money is not None
         if st.money.stacks[seat] > 0:
             if st.bi_state == 0:
-                st.need = (K_BRINGIN, seat)
+                st.need = NEED_BRINGIN[seat]
             elif st.bi_state == 1:
-                st.need = (K_RAISE, seat)
+                st.need = NEED_RAISE[seat]
 
 
 def after_opening(st: SomachiState) -> None:
@@ -324,27 +360,32 @@ def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
     """The first step of a turn: ``draw`` (the deck; it may wait for a reshuffle) or
     ``take`` (the top of the discard pile, seen by all)."""
     tasks = st.tasks
-    if action.kind == "draw" and st.deck and not st.trig:
-        # the usual draw, at once: what the stack's DRAW, FLUSH (no window waits) and
-        # ASK_TURN would do
-        drawn = st._draw_card()
-        assert drawn is not None  # the deck holds a card
-        st._to_hand_private(seat, drawn, "draw")
-        st.need = NEED_MAIN[seat]
-        return
-    tasks.append(ASK_TURN[seat])
-    tasks.append(FLUSH[seat])
     if action.kind == "draw":
+        if st.deck and not st.trig:
+            # the usual draw, at once: what the stack's DRAW, FLUSH (no window waits) and
+            # ASK_TURN would do
+            drawn = st._draw_card()
+            assert drawn is not None  # the deck holds a card
+            st._to_hand_private(seat, drawn, "draw")
+            st.need = NEED_MAIN[seat]
+            return
+        tasks.append(ASK_TURN[seat])
+        tasks.append(FLUSH[seat])
         tasks.append(DRAW[seat])  # the draw may wait for a reshuffle
-    else:
-        c = st.discard.pop()
-        st.disc_by.pop()
-        st._to_hand(seat, c)
-        st.pub[seat] |= 1 << c
-        st.taken = c
-        if not st.quiet:
-            st._told.append((T_TAKE, seat, c, len(st.discard)))
-        trig_w1(st)
+        return
+    c = st.discard.pop()
+    st.disc_by.pop()
+    st._to_hand(seat, c)
+    st.pub[seat] |= 1 << c
+    st.taken = c
+    if not st.quiet:
+        st._told.append((T_TAKE, seat, c, len(st.discard)))
+    trig_w1(st)
+    if st.trig:  # a window waits before the turn goes on
+        tasks.append(ASK_TURN[seat])
+        tasks.append(FLUSH[seat])
+    else:  # what the stack's FLUSH (no window waits) and ASK_TURN would do
+        st.need = NEED_MAIN[seat]
 
 
 def draw(st: SomachiState, task: Draw) -> None:
@@ -375,7 +416,8 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
             tasks.append(FLUSH[seat])
             tasks.append(CHECK_OUT)
         elif not st.hands[seat]:  # what the stack's CHECK_OUT, FLUSH and NEXT_TURN do, at once
-            # (_someone_out: before the discard no active seat's hand was empty, QUIET)
+            # (CHECK_OUT's _someone_out: at the turn's decision no active seat's hand was
+            # empty, invariant 8 (QUIET), and only this seat's hand changed since)
             st._end_hand("out")
         else:
             next_turn(st)
@@ -390,9 +432,15 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         st.pile_table()[ci] = fi
         st._emit("add", seat, card=c, pile=f, owner=owner)
         trig_w2(st, SUIT_INDEX[ci], owner)
-        tasks.append(ASK_TURN[seat])
-        tasks.append(FLUSH[seat])
-        tasks.append(CHECK_OUT)
+        # what the stack's CHECK_OUT, FLUSH and ASK_TURN would do, at once when they can
+        # (only this seat's hand changed: see the discard)
+        if not st.hands[seat]:
+            st._end_hand("out")
+        elif st.trig:  # a window waits before the turn goes on
+            tasks.append(ASK_TURN[seat])
+            tasks.append(FLUSH[seat])
+        else:
+            st.need = NEED_MAIN[seat]
     elif a == "claim":
         claim(st, seat)
         tasks.append(ASK_TURN[seat])
@@ -429,4 +477,4 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
             st._tell_card("play", seat, c)
             tasks.append(PLAY_EFFECT[seat][ci])
         if st.gambling and st.money is not None and st.money.stacks[seat] > 0:
-            st.need = (K_STAY, seat)
+            st.need = NEED_STAY[seat]

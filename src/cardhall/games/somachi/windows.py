@@ -30,10 +30,10 @@ from cardhall.cards import ARL, DEISKATUN, RailogCard
 from cardhall.engine import Action
 from cardhall.games.somachi.actions import (
     CARD_OF,
-    K_STAY,
     K_W1,
     K_W2,
     K_W3,
+    NEED_STAY,
     RANK,
     SUIT_INDEX,
     D,
@@ -156,7 +156,7 @@ def apply_window(st: SomachiState, seat: int, need: tuple[int, ...], action: Act
             st._emit("defend", seat, card=dk, attacker=need[3])
             trig_w2(st, x, seat)
             if st.gambling and st.money is not None and st.money.stacks[seat] > 0:
-                st.need = (K_STAY, seat)
+                st.need = NEED_STAY[seat]
         else:
             st._emit("pass", seat, window="defence", suit=x + 1)
 
