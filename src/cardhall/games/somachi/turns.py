@@ -381,10 +381,17 @@ def apply_draw_choice(st: SomachiState, seat: int, action: Action) -> None:
     if not st.quiet:
         st._told.append((T_TAKE, seat, c, len(st.discard)))
     trig_w1(st)
-    if st.trig:  # a window waits before the turn goes on
-        tasks.append(ASK_TURN[seat])
-        tasks.append(FLUSH[seat])
-    else:  # what the stack's FLUSH (no window waits) and ASK_TURN would do
+    go_on_with_turn(st, seat)
+
+
+def go_on_with_turn(st: SomachiState, seat: int) -> None:
+    """The turn of ``seat`` goes on (after a take or an add): once a window that opened
+    is resolved (the stack's ``ASK_TURN`` under its ``FLUSH``), or at once, as those two
+    would do, when none waits."""
+    if st.trig:
+        st.tasks.append(ASK_TURN[seat])
+        st.tasks.append(FLUSH[seat])
+    else:
         st.need = NEED_MAIN[seat]
 
 
@@ -436,11 +443,8 @@ def apply_turn(st: SomachiState, seat: int, action: Action) -> None:
         # (only this seat's hand changed: see the discard)
         if not st.hands[seat]:
             st._end_hand("out")
-        elif st.trig:  # a window waits before the turn goes on
-            tasks.append(ASK_TURN[seat])
-            tasks.append(FLUSH[seat])
         else:
-            st.need = NEED_MAIN[seat]
+            go_on_with_turn(st, seat)
     elif a == "claim":
         claim(st, seat)
         tasks.append(ASK_TURN[seat])
