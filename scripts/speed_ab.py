@@ -115,16 +115,17 @@ def tree_path(tree: str, build: str) -> Path:
     return path
 
 
-def worker_command(game_name: str, indexes: Sequence[int], games: int) -> list[str]:
-    """The command line of one worker run."""
+def worker_command(game_name: str, indexes: Sequence[int] | None, games: int) -> list[str]:
+    """The command line of one worker run (every configuration when ``indexes`` is
+    ``None``)."""
+    only = [] if indexes is None else ["--only", ",".join(map(str, indexes))]
     return [
         sys.executable,
         str(Path(__file__).resolve()),
         "--worker",
         "--game",
         game_name,
-        "--only",
-        ",".join(map(str, indexes)),
+        *only,
         "--games",
         str(games),
     ]
@@ -272,7 +273,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if not args.trees:
             raise ABError("name at least one tree")
-        indexes = parse_only(args.only, _remote_count(args.trees[0], args.build, args.game))
+        # the base tree's own configurations: no game played in each tells how many
+        every, _ = run_worker(
+            tree_path(args.trees[0], args.build), worker_command(args.game, None, 0), False
+        )
+        indexes = parse_only(args.only, len(every))
         table = measure(
             args.trees, args.game, indexes, args.games, args.rounds, args.build, args.instructions
         )
@@ -283,25 +288,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(table, indent=1))
     return 0
-
-
-def _remote_count(tree: str, build: str, game_name: str) -> int:
-    """:func:`config_count` as the tree's own ``cardhall`` answers it."""
-    env = {**os.environ, "PYTHONPATH": str(tree_path(tree, build))}
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); import speed_ab; "
-        "print(speed_ab.config_count(sys.argv[2]))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(Path(__file__).resolve().parent), game_name],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise ABError(f"{tree}: cannot list {game_name}'s configurations: {done.stderr[-300:]}")
-    return int(done.stdout.strip())
 
 
 if __name__ == "__main__":
